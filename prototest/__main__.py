@@ -1,0 +1,5 @@
+"""`python -m prototest` is the `prototest` command."""
+
+from prototest.cli import main
+
+main()

@@ -1,0 +1,211 @@
+"""The command line: `prototest check | moves | perft | games`.
+
+Library code raises domain exceptions (SpecError, PositionError, OptionError); only this
+layer turns them into one line on stderr and an exit code:
+0 all passed, 1 the bot failed a check, 2 a usage error (bad spec, bot or option).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from . import process, report, runner, spec as specmod
+from .games import make_rules, rules_module
+from .games.base import OptionError, PositionError
+
+EXIT_PASS, EXIT_FAIL, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    help="Check that a game bot speaks its judge's protocol exactly, plays legal moves, "
+    "answers in time and exits cleanly.",
+)
+
+
+class UsageProblem(Exception):
+    """A usage error found after parsing: printed as one line, exit status 2."""
+
+
+def _load(game: str, spec_path: Optional[Path], overrides: List[str]):
+    path = spec_path or specmod.spec_path_for(game)
+    if spec_path is None and not path.exists():
+        known = ", ".join(specmod.builtin_games())
+        raise UsageProblem(f"unknown game {game!r} (known: {known})")
+    spec = specmod.load(path, overrides)
+    try:
+        module = rules_module(spec.game.rules)
+        rules = module.make_rules(spec.rules)
+    except OptionError as exc:
+        raise specmod.SpecError(spec.path, f"rules.{exc.key}", exc.problem) from None
+    except ValueError as exc:
+        raise specmod.SpecError(spec.path, "game.rules", str(exc)) from None
+    return spec, module, rules
+
+
+def _bot_argv(bot: List[str], env: dict[str, str]) -> list[str]:
+    if not bot:
+        raise UsageProblem("no bot given: prototest check ./mybot, or prototest check -- python3 bot.py")
+    program = bot[0]
+    if os.sep in program:
+        if not os.path.exists(program):
+            raise UsageProblem(f"bot {program!r} not found")
+        if os.path.isdir(program):
+            raise UsageProblem(f"bot {program!r} is a directory")
+        if not os.access(program, os.X_OK):
+            raise UsageProblem(f"bot {program!r} is not executable (chmod +x it, or name its "
+                               f"interpreter: prototest check -- python3 {program})")
+        return list(bot)
+    if shutil.which(program, path=env.get("PATH")) is None:
+        hint = f" (for a file in this folder write ./{program})" if os.path.exists(program) else ""
+        raise UsageProblem(f"bot command {program!r} not found on PATH{hint}")
+    return list(bot)
+
+
+def _env_pairs(pairs: List[str]) -> dict[str, str]:
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UsageProblem(f"--env takes KEY=VALUE, got {pair!r}")
+        out[key] = value
+    return out
+
+
+@app.command()
+def check(
+    bot: List[str] = typer.Argument(None, metavar="BOT...", help="The bot: an executable path, or a command line after --."),
+    game: str = typer.Option("chess", "--game", "-g", help="The protocol: a spec under specs/."),
+    spec_path: Optional[Path] = typer.Option(None, "--spec", help="A spec file of your own instead of the bundled one."),
+    games: int = typer.Option(0, "--games", "-n", min=0, help="Games to play; default: one per seat (both colours)."),
+    seed: int = typer.Option(1, "--seed", "-s", help="The same seed gives the same games and opponent moves."),
+    time_scale: float = typer.Option(1.0, "--time-scale", min=0.01, max=1000.0, help="Multiply every time limit (e.g. 3 on a slow CI machine)."),
+    start_delay: Optional[int] = typer.Option(None, "--start-delay", min=0, help="Milliseconds of silence before the judge's first line (default: the spec's)."),
+    json_path: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report here."),
+    junit_path: Optional[Path] = typer.Option(None, "--junit", help="Write a JUnit XML report here."),
+    transcripts: Optional[Path] = typer.Option(None, "--transcripts", help="Write every game's transcript here (default: only games with findings, to ./prototest-transcripts)."),
+    overrides: List[str] = typer.Option([], "--set", help="Override a spec key: --set time.clock_ms=60000 (repeatable)."),
+    env_pairs: List[str] = typer.Option([], "--env", help="Pass KEY=VALUE to the bot's environment (repeatable)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final verdict line."),
+) -> None:
+    """Play games against BOT as the judge and report every fault."""
+    spec, module, rules = _load(game, spec_path, overrides)
+    env = process.controlled_env(_env_pairs(env_pairs))
+    argv = _bot_argv(bot, env)
+    count = games or len(spec.game.seats)
+
+    def progress(game_report, total):
+        if not quiet:
+            typer.echo(report.progress_line(game_report, total), err=True)
+
+    run = runner.run_check(
+        spec, rules, module, argv, games=count, seed=seed, time_scale=time_scale,
+        start_delay_ms=start_delay, env=env, transcripts=transcripts or Path("prototest-transcripts"),
+        write_all=transcripts is not None, progress=progress,
+    )
+    text = report.summary(run)
+    typer.echo(text if not quiet else text.splitlines()[-1])
+    if json_path:
+        report.write_json(run, json_path)
+    if junit_path:
+        report.write_junit(run, junit_path)
+    raise typer.Exit(EXIT_FAIL if run.failed else EXIT_PASS)
+
+
+def _position(rules, position: Optional[str]):
+    if position is None:
+        return rules.initial()
+    try:
+        return rules.parse(position)
+    except PositionError as exc:
+        raise UsageProblem(f"position {position!r}: {exc}") from None
+
+
+@app.command()
+def moves(
+    position: Optional[str] = typer.Argument(None, help="A position in the game's one-line notation (default: the initial one)."),
+    game: str = typer.Option("chess", "--game", "-g"),
+    spec_path: Optional[Path] = typer.Option(None, "--spec"),
+    overrides: List[str] = typer.Option([], "--set"),
+) -> None:
+    """List the legal moves, one a line, exactly as the judge accepts them."""
+    _, _, rules = _load(game, spec_path, overrides)
+    pos = _position(rules, position)
+    for move in pos.legal_moves():
+        typer.echo(move)
+
+
+@app.command()
+def perft(
+    position: Optional[str] = typer.Argument(None, help="A position in the game's one-line notation (default: the initial one)."),
+    depth: int = typer.Option(..., "--depth", "-d", min=0, max=12),
+    divide: bool = typer.Option(False, "--divide", help="Also print the count under each first move."),
+    game: str = typer.Option("chess", "--game", "-g"),
+    spec_path: Optional[Path] = typer.Option(None, "--spec"),
+    overrides: List[str] = typer.Option([], "--set"),
+) -> None:
+    """Count the leaf positions at DEPTH (perft); --divide splits it by first move."""
+    _, _, rules = _load(game, spec_path, overrides)
+    pos = _position(rules, position)
+    if divide:
+        total = 0
+        for move, count in rules.divide(pos, depth):
+            typer.echo(f"{move}: {count}")
+            total += count
+        typer.echo("")
+        typer.echo(f"total: {total}" if depth else f"total: {rules.perft(pos, depth)}")
+    else:
+        typer.echo(str(rules.perft(pos, depth)))
+
+
+@app.command("games")
+def list_games() -> None:
+    """List the bundled protocols."""
+    for name in specmod.builtin_games():
+        try:
+            spec = specmod.load(specmod.spec_path_for(name))
+            typer.echo(f"{name:10} {spec.game.title}")
+        except specmod.SpecError as exc:
+            typer.echo(f"{name:10} (invalid: {exc})")
+
+
+def main(argv: Optional[List[str]] = None) -> None:
+    """Entry point: parse, run, and turn every problem into one line and an exit code."""
+    command = typer.main.get_command(app)
+    try:
+        code = command.main(args=argv, prog_name="prototest", standalone_mode=False)
+    except typer.TyperException as exc:  # usage errors from option parsing
+        ctx = getattr(exc, "ctx", None)
+        if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
+            typer.echo(ctx.get_help(), err=True)
+        else:
+            typer.echo(f"prototest: error: {exc.format_message()}", err=True)
+        code = EXIT_USAGE
+    except typer.Abort:
+        typer.echo("prototest: aborted", err=True)
+        code = 130
+    except (UsageProblem, specmod.SpecError) as exc:
+        typer.echo(f"prototest: error: {exc}", err=True)
+        code = EXIT_USAGE
+    except KeyboardInterrupt:
+        typer.echo("prototest: interrupted", err=True)
+        code = 130
+    except Exception as exc:  # a bug in prototest itself: one line, unless debugging
+        if os.environ.get("PROTOTEST_DEBUG"):
+            raise
+        typer.echo(f"prototest: internal error: {type(exc).__name__}: {exc} "
+                   f"(set PROTOTEST_DEBUG=1 for the traceback)", err=True)
+        code = EXIT_INTERNAL
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,284 @@
+"""Chess under the chess judge's move strings, on python-chess's rules.
+
+The judge's move strings differ from UCI in two ways, both choices recorded in
+`specs/chess.toml`: castling is `O-O` / `O-O-O`, and a promotion is written in four
+characters and always makes a queen (so underpromotions cannot be played). This module
+never re-implements a rule: legality, check and the end of the game come from
+`chess.Board`; what it adds is the judge's notation and the *reason* a move is refused.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+import chess
+
+from .base import IllegalMove, Judged, OptionError, Outcome, PositionError, take_options
+
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "en_passant": "always",
+    "king_move_castling": "warn",
+    "draws": "automatic",
+}
+
+_OPTION_VALUES = {
+    "en_passant": ("always", "legal"),
+    "king_move_castling": ("warn", "fail", "accept"),
+    "draws": ("automatic",),
+}
+
+_KING_CASTLING = {  # the king's two-square move -> the judge's castling string
+    (chess.E1, chess.G1): "O-O", (chess.E1, chess.C1): "O-O-O",
+    (chess.E8, chess.G8): "O-O", (chess.E8, chess.C8): "O-O-O",
+}
+
+_TERMINATION_NAMES = {
+    chess.Termination.CHECKMATE: "checkmate",
+    chess.Termination.STALEMATE: "stalemate",
+    chess.Termination.INSUFFICIENT_MATERIAL: "insufficient material",
+    chess.Termination.SEVENTYFIVE_MOVES: "75-move rule",
+    chess.Termination.FIVEFOLD_REPETITION: "fivefold repetition",
+}
+
+
+def move_string(board: chess.Board, move: chess.Move) -> str:
+    """The judge's string for a legal move of `board`."""
+    if board.is_castling(move):
+        return "O-O" if chess.square_file(move.to_square) > chess.square_file(move.from_square) else "O-O-O"
+    return chess.square_name(move.from_square) + chess.square_name(move.to_square)
+
+
+def _judge_moves(board: chess.Board) -> dict[str, chess.Move]:
+    """Legal moves keyed by judge string; promotions only to a queen."""
+    return {
+        move_string(board, m): m
+        for m in board.legal_moves
+        if m.promotion in (None, chess.QUEEN)
+    }
+
+
+class ChessPosition:
+    """An immutable wrapper of a `chess.Board` (copied on play)."""
+
+    __slots__ = ("board", "_options", "_moves")
+
+    def __init__(self, board: chess.Board, options: Mapping[str, Any]) -> None:
+        self.board = board
+        self._options = options
+        self._moves: dict[str, chess.Move] | None = None
+
+    # -- the Position protocol --------------------------------------------------------
+    def turn(self) -> int:
+        return 0 if self.board.turn == chess.WHITE else 1
+
+    def ply(self) -> int:
+        return self.board.ply()
+
+    def moves_by_string(self) -> dict[str, chess.Move]:
+        if self._moves is None:
+            self._moves = _judge_moves(self.board)
+        return self._moves
+
+    def legal_moves(self) -> list[str]:
+        return sorted(self.moves_by_string())
+
+    def judge(self, move: str) -> Judged:
+        legal = self.moves_by_string()
+        if move in legal:
+            return Judged(self._after(legal[move]), move)
+        warnings: tuple[str, ...] = ()
+        if len(move) == 4:
+            castling = self._king_move_castling(move)
+            if castling is not None and castling in legal:
+                policy = self._options["king_move_castling"]
+                if policy == "fail":
+                    raise IllegalMove(move, f"castling is written {castling}, not {move}")
+                if policy == "warn":
+                    warnings = (f"malformed: castling written as {move}, the statement defines {castling}; "
+                                f"a strict judge refuses {move}",)
+                return Judged(self._after(legal[castling]), castling, warnings)
+        raise IllegalMove(move, explain(self.board, move), malformed=_malformed(move))
+
+    def play(self, move: str) -> "ChessPosition":
+        return self.judge(move).position
+
+    def outcome(self) -> Outcome | None:
+        result = self.board.outcome(claim_draw=False)
+        if result is None:
+            return None
+        winner = None if result.winner is None else (0 if result.winner == chess.WHITE else 1)
+        return Outcome(winner, _TERMINATION_NAMES.get(result.termination, result.termination.name.lower()))
+
+    def notation(self) -> str:
+        ep = "fen" if self._options["en_passant"] == "always" else "legal"
+        return self.board.fen(en_passant=ep)
+
+    def board_lines(self) -> list[str]:
+        return str(self.board).replace(" ", "").splitlines()
+
+    # -- helpers --------------------------------------------------------------------------
+    def _after(self, move: chess.Move) -> "ChessPosition":
+        board = self.board.copy(stack=True)
+        board.push(move)
+        return ChessPosition(board, self._options)
+
+    def _king_move_castling(self, move: str) -> str | None:
+        try:
+            frm, to = chess.parse_square(move[:2]), chess.parse_square(move[2:])
+        except ValueError:
+            return None
+        king = self.board.king(self.board.turn)
+        if king != frm:
+            return None
+        return _KING_CASTLING.get((frm, to))
+
+
+def _malformed(move: str) -> bool:
+    if move in ("O-O", "O-O-O"):
+        return False
+    if len(move) != 4:
+        return True
+    try:
+        chess.parse_square(move[:2]), chess.parse_square(move[2:])
+    except ValueError:
+        return True
+    return False
+
+
+def explain(board: chess.Board, move: str) -> str:
+    """Why the judge refuses `move` in `board`: one sentence a bot author can act on."""
+    if move in ("O-O", "O-O-O"):
+        return _explain_castling(board, move)
+    if len(move) == 5 and move[4] in "qrbnQRBN":
+        return f"promotion needs four characters: write {move[:4]} (the pawn becomes a queen)"
+    if len(move) != 4:
+        return f"a move is four characters like e2e4, or O-O / O-O-O; got {len(move)} characters"
+    try:
+        frm, to = chess.parse_square(move[:2]), chess.parse_square(move[2:])
+    except ValueError:
+        return f"{move!r} does not name two squares a1..h8"
+    colour = "white" if board.turn == chess.WHITE else "black"
+    piece = board.piece_at(frm)
+    if piece is None:
+        return f"no piece of yours on {move[:2]} (the square is empty)"
+    if piece.color != board.turn:
+        return f"no piece of yours on {move[:2]} ({colour} to move; that is the opponent's {chess.piece_name(piece.piece_type)})"
+    if frm == to:
+        return "the from-square and the to-square are the same"
+    target = board.piece_at(to)
+    if target is not None and target.color == board.turn:
+        return f"{move[2:]} holds your own {chess.piece_name(target.piece_type)}"
+    uci = chess.Move(frm, to, promotion=chess.QUEEN if _reaches_last_rank(piece, to) else None)
+    if piece.piece_type == chess.KING and abs(chess.square_file(frm) - chess.square_file(to)) == 2:
+        return "castling is written O-O or O-O-O, and here it is not legal: " + _explain_castling(
+            board, "O-O" if to > frm else "O-O-O")
+    if not board.is_pseudo_legal(uci):
+        return f"a {chess.piece_name(piece.piece_type)} cannot move from {move[:2]} to {move[2:]}" + _pawn_detail(board, piece, frm, to)
+    return _explain_check(board, uci)
+
+
+def _reaches_last_rank(piece: chess.Piece, to: chess.Square) -> bool:
+    return piece.piece_type == chess.PAWN and chess.square_rank(to) in (0, 7)
+
+
+def _pawn_detail(board: chess.Board, piece: chess.Piece, frm: int, to: int) -> str:
+    if piece.piece_type != chess.PAWN:
+        return ""
+    if chess.square_file(frm) != chess.square_file(to) and board.piece_at(to) is None:
+        if board.ep_square == to:
+            return ""
+        return " (a pawn captures diagonally only onto an enemy piece or the en-passant square)"
+    if chess.square_file(frm) == chess.square_file(to) and board.piece_at(to) is not None:
+        return f" ({chess.square_name(to)} is occupied: a pawn cannot capture straight ahead)"
+    return ""
+
+
+def _explain_check(board: chess.Board, move: chess.Move) -> str:
+    if board.is_check():
+        return "your king is in check and this move does not get it out of check"
+    if board.piece_type_at(move.from_square) == chess.KING:
+        return f"the king would move into check on {chess.square_name(move.to_square)}"
+    return "this move leaves your own king in check (the piece is pinned)"
+
+
+def _explain_castling(board: chess.Board, move: str) -> str:
+    side = board.turn
+    king = board.king(side)
+    rank = 0 if side == chess.WHITE else 7
+    kingside = move == "O-O"
+    rights = board.has_kingside_castling_rights(side) if kingside else board.has_queenside_castling_rights(side)
+    if not rights:
+        return f"no {'kingside' if kingside else 'queenside'} castling right (the king or that rook has moved)"
+    if board.is_check():
+        return "castling out of check is not allowed"
+    path = [chess.square(f, rank) for f in ((5, 6) if kingside else (1, 2, 3))]
+    blocked = [chess.square_name(s) for s in path if board.piece_at(s) is not None]
+    if blocked:
+        return f"castling is blocked: {', '.join(blocked)} must be empty"
+    through = [chess.square(f, rank) for f in ((5, 6) if kingside else (3, 2))]
+    for s in through:
+        if board.is_attacked_by(not side, s):
+            return f"castling through or into an attacked square ({chess.square_name(s)})"
+    return f"castling is not legal here (king on {chess.square_name(king) if king is not None else '?'})"
+
+
+class ChessRules:
+    name = "chess"
+
+    def __init__(self, options: Mapping[str, Any]) -> None:
+        self.options = options
+
+    def initial(self) -> ChessPosition:
+        return ChessPosition(chess.Board(), self.options)
+
+    def parse(self, notation: str) -> ChessPosition:
+        try:
+            board = chess.Board(notation)
+        except ValueError as exc:
+            raise PositionError(f"not a valid FEN: {exc}") from None
+        status = board.status()
+        if status != chess.STATUS_VALID:
+            problems = [f.name.lower().replace("_", " ") for f in chess.Status if f and f in status]
+            raise PositionError(f"not a legal chess position: {', '.join(problems)}")
+        return ChessPosition(board, self.options)
+
+    def perft(self, position: ChessPosition, depth: int) -> int:
+        """Standard perft (every promotion counted), comparable with published figures."""
+        return _perft(position.board.copy(stack=False), depth)
+
+    def divide(self, position: ChessPosition, depth: int) -> list[tuple[str, int]]:
+        board = position.board.copy(stack=False)
+        out = []
+        for move in board.legal_moves:
+            board.push(move)
+            out.append((move.uci(), _perft(board, depth - 1)))
+            board.pop()
+        return out
+
+
+def _perft(board: chess.Board, depth: int) -> int:
+    if depth <= 0:
+        return 1
+    if depth == 1:
+        return board.legal_moves.count()
+    total = 0
+    for move in board.legal_moves:
+        board.push(move)
+        total += _perft(board, depth - 1)
+        board.pop()
+    return total
+
+
+def make_rules(options: Mapping[str, Any]) -> ChessRules:
+    merged = take_options(options, DEFAULT_OPTIONS)
+    for key, allowed in _OPTION_VALUES.items():
+        if merged[key] not in allowed:
+            raise OptionError(key, f"must be one of {', '.join(allowed)}; got {merged[key]!r}")
+    return ChessRules(merged)
+
+
+def choose_move(position: ChessPosition, rng: random.Random, style: str = "random") -> str:
+    """The built-in opponent: a seeded random legal mover (queen promotions only)."""
+    moves = position.legal_moves()
+    return moves[rng.randrange(len(moves))]

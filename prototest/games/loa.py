@@ -1,0 +1,543 @@
+"""Lines of Action as the CodinGame referee (darkhorse64/CG_LinesOfAction) plays it.
+
+Rules, as the referee's `Board.java` and `Referee.java` implement them:
+
+* 8x8 board, files a..h, ranks 1..8. Black (seat 0, told `b`) starts on b1..g1 and
+  b8..g8 and moves first; White (seat 1, told `w`) starts on a2..a7 and h2..h7.
+* A checker moves along its row, column or one of its two diagonals exactly as many
+  squares as there are checkers of both colours on that whole line (both directions
+  from the checker, the checker itself included). It may jump its own checkers, never
+  an enemy's; it lands on an empty square or captures the enemy checker standing there,
+  never on its own.
+* Moves are written `e2e3` (from, to). The referee lists them sorted in plain ASCII
+  order. When the side to move has no move the list is the single move `pass`, and
+  `pass` is accepted only then.
+* After every move (a pass included) the mover is checked first: if all its checkers
+  form one 8-connected group it wins, even when the move also connected the opponent.
+  Otherwise, if the opponent is connected, the opponent wins. A side with one checker
+  is connected. When nobody has won and `max_plies` plies (150 on CodinGame) have been
+  played, the game is drawn: wins are checked before the limit.
+
+Position notation, one line: the eight board rows, rank 8 first, each eight characters
+from `.` (empty), `b` (black) and `w` (white), joined by `/`; a space; the side to move
+(`b` or `w`); a space; the number of plies played so far. No digit compression:
+
+    .bbbbbb./w......w/w......w/w......w/w......w/w......w/w......w/.bbbbbb. b 0
+
+Choices where the referee leaves a gap (the referee only ever sees positions reached
+from the start, so these concern hand-built positions and calls after the end):
+
+* `outcome()` is read from the board alone: the side NOT to move is taken as the last
+  mover and checked first, then the side to move, then the ply limit. A parsed position
+  can therefore already be over.
+* On a finished position `legal_moves()` is empty and `judge()` refuses every move with
+  "the game is over"; the referee sends no further turn.
+* `parse()` refuses a side with no checker (the referee's connectivity test would crash
+  on it, and it cannot arise: the game ends as soon as a side is down to one checker,
+  which is connected) and a side with more than 12 (checkers are never created). The
+  ply count need not match the side to move; it only drives the turn limit.
+* `judge()` matches exactly. The referee's prefix matching (`e2e3junk`), its comment
+  after a space and its `random` answer are the caller's business. Upper-case squares
+  are malformed: the referee compares with lower-case names.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Iterator, Mapping
+
+from .base import (
+    IllegalMove,
+    Judged,
+    OptionError,
+    Outcome,
+    PositionError,
+    generic_perft,
+    take_options,
+)
+
+DEFAULT_OPTIONS: dict[str, int] = {"max_plies": 150}
+
+BLACK, WHITE = 0, 1
+COLOUR_CHARS = "bw"
+MAX_CHECKERS = 12
+PASS = "pass"
+INITIAL_NOTATION = (
+    ".bbbbbb./w......w/w......w/w......w/w......w/w......w/w......w/.bbbbbb. b 0"
+)
+
+# --------------------------------------------------------------------------------------
+# Precomputed geometry. Square index = rank * 8 + file (a1 = 0, h1 = 7, h8 = 63), so
+# a board side is a 64-bit Python int and a line count is one `bit_count()`.
+
+FULL = (1 << 64) - 1
+FILE_A = sum(1 << (r * 8) for r in range(8))
+NOT_FILE_A = FULL ^ FILE_A
+NOT_FILE_H = FULL ^ (FILE_A << 7)
+
+NAMES: tuple[str, ...] = tuple(f"{'abcdefgh'[sq % 8]}{sq // 8 + 1}" for sq in range(64))
+SQUARE_OF: dict[str, int] = {name: sq for sq, name in enumerate(NAMES)}
+
+#: The four line kinds and the two directions (rank step, file step) of each.
+LINE_KINDS: tuple[tuple[str, tuple[int, int], tuple[int, int]], ...] = (
+    ("row", (0, 1), (0, -1)),
+    ("column", (1, 0), (-1, 0)),
+    ("diagonal", (1, 1), (-1, -1)),
+    ("diagonal", (1, -1), (-1, 1)),
+)
+
+#: A jump table for one direction: entry n (n >= 1) is (target square, mask of the
+#: squares strictly between) for a move of n squares; entry 0 is unused.
+JumpTable = tuple[tuple[int, int], ...]
+
+
+def _ray(sq: int, step: tuple[int, int]) -> list[int]:
+    """Squares from `sq` (excluded) to the board edge in direction `step`."""
+    rank, file = divmod(sq, 8)
+    out = []
+    rank, file = rank + step[0], file + step[1]
+    while 0 <= rank < 8 and 0 <= file < 8:
+        out.append(rank * 8 + file)
+        rank, file = rank + step[0], file + step[1]
+    return out
+
+
+def _jump_table(ray: list[int]) -> JumpTable:
+    table: list[tuple[int, int]] = [(-1, 0)]
+    between = 0
+    for target in ray:
+        table.append((target, between))
+        between |= 1 << target
+    return tuple(table)
+
+
+def _build_lines() -> tuple[tuple[tuple[int, JumpTable, JumpTable], ...], ...]:
+    """For every square, per line kind: (whole-line mask, forward table, backward table)."""
+    lines = []
+    for sq in range(64):
+        per_square = []
+        for _kind, forward, backward in LINE_KINDS:
+            ahead, behind = _ray(sq, forward), _ray(sq, backward)
+            mask = 1 << sq
+            for other in ahead + behind:
+                mask |= 1 << other
+            per_square.append((mask, _jump_table(ahead), _jump_table(behind)))
+        lines.append(tuple(per_square))
+    return tuple(lines)
+
+
+LINES = _build_lines()
+
+
+def _bits(board: int) -> Iterator[int]:
+    """Square indices of the set bits, lowest first."""
+    while board:
+        low = board & -board
+        yield low.bit_length() - 1
+        board ^= low
+
+
+def _dilate(board: int) -> int:
+    """The board grown by one step in all eight directions."""
+    wide = board | ((board << 1) & NOT_FILE_A) | ((board >> 1) & NOT_FILE_H)
+    return (wide | (wide << 8) | (wide >> 8)) & FULL
+
+
+def _component(seed: int, board: int) -> int:
+    """The 8-connected group of `board` containing the squares of `seed`."""
+    while True:
+        grown = _dilate(seed) & board
+        if grown == seed:
+            return seed
+        seed = grown
+
+
+def connected(board: int) -> bool:
+    """True when the checkers of `board` form one group; 0 or 1 checker counts as one."""
+    if board & (board - 1) == 0:
+        return True
+    return _component(board & -board, board) == board
+
+
+def group_count(board: int) -> int:
+    count = 0
+    while board:
+        board &= ~_component(board & -board, board)
+        count += 1
+    return count
+
+
+def generate(own: int, enemy: int) -> list[tuple[int, int]]:
+    """Every (from, to) move of the side owning `own`, in no particular order.
+
+    Each line's count is read once per checker and serves both directions.
+    """
+    occupied = own | enemy
+    moves: list[tuple[int, int]] = []
+    for sq in _bits(own):
+        for mask, ahead, behind in LINES[sq]:
+            n = (occupied & mask).bit_count()
+            if n < len(ahead):
+                target, between = ahead[n]
+                if not between & enemy and not (own >> target) & 1:
+                    moves.append((sq, target))
+            if n < len(behind):
+                target, between = behind[n]
+                if not between & enemy and not (own >> target) & 1:
+                    moves.append((sq, target))
+    return moves
+
+
+def apply(own: int, enemy: int, src: int, dst: int) -> tuple[int, int]:
+    """(own, enemy) after moving src -> dst; a checker on dst is captured."""
+    return (own & ~(1 << src)) | (1 << dst), enemy & ~(1 << dst)
+
+
+def decide(last_mover: int, to_move: int, ply: int, max_plies: int) -> Outcome | None:
+    """The referee's end test, as seats relative to the last mover.
+
+    Returns winner 0 for the last mover and 1 for the side to move; the caller maps
+    these to seats. The mover is tested first, so a move connecting both sides wins.
+    """
+    mover_done = connected(last_mover)
+    if mover_done:
+        reason = "all checkers connected"
+        if connected(to_move):
+            reason = "both sides connected: the mover wins"
+        return Outcome(0, reason)
+    if connected(to_move):
+        return Outcome(1, "all checkers connected (by the opponent's move)")
+    if ply >= max_plies:
+        return Outcome(None, "turn limit")
+    return None
+
+
+def fast_perft(own: int, enemy: int, ply: int, max_plies: int, depth: int) -> int:
+    """Perft on raw bitboards, `own` being the side to move; same counts as generic_perft."""
+    if depth == 0:
+        return 1
+    if decide(enemy, own, ply, max_plies) is not None:
+        return 0
+    moves = generate(own, enemy)
+    if depth == 1:
+        return len(moves) or 1
+    if not moves:
+        return fast_perft(enemy, own, ply + 1, max_plies, depth - 1)
+    total = 0
+    for src, dst in moves:
+        new_own, new_enemy = apply(own, enemy, src, dst)
+        total += fast_perft(new_enemy, new_own, ply + 1, max_plies, depth - 1)
+    return total
+
+
+# --------------------------------------------------------------------------------------
+# Positions.
+
+_UNSET = object()
+_MOVE_SHAPE = re.compile(r"[a-z][0-9][a-z][0-9]")
+
+
+class LoaPosition:
+    """An immutable LOA position; legal moves and outcome are computed once, on demand."""
+
+    __slots__ = ("boards", "_turn", "_ply", "max_plies", "_moves", "_move_set", "_outcome")
+
+    def __init__(self, black: int, white: int, turn: int, ply: int, max_plies: int) -> None:
+        self.boards = (black, white)
+        self._turn = turn
+        self._ply = ply
+        self.max_plies = max_plies
+        self._moves: list[str] | None = None
+        self._move_set: frozenset[str] | None = None
+        self._outcome: object = _UNSET
+
+    # -- Position protocol ----------------------------------------------------------
+
+    def turn(self) -> int:
+        return self._turn
+
+    def ply(self) -> int:
+        return self._ply
+
+    def own_enemy(self) -> tuple[int, int]:
+        """(checkers of the side to move, checkers of the other side) as bitboards."""
+        return self.boards[self._turn], self.boards[1 - self._turn]
+
+    def legal_moves(self) -> list[str]:
+        if self._moves is None:
+            if self.outcome() is not None:
+                self._moves = []
+            else:
+                pairs = generate(*self.own_enemy())
+                self._moves = sorted(NAMES[s] + NAMES[d] for s, d in pairs) or [PASS]
+        return list(self._moves)
+
+    def outcome(self) -> Outcome | None:
+        if self._outcome is _UNSET:
+            own, enemy = self.own_enemy()
+            rel = decide(enemy, own, self._ply, self.max_plies)
+            if rel is not None and rel.winner is not None:
+                seat = 1 - self._turn if rel.winner == 0 else self._turn
+                rel = Outcome(seat, rel.reason)
+            self._outcome = rel
+        return self._outcome  # type: ignore[return-value]
+
+    def judge(self, move: str) -> Judged:
+        if move not in self._legal_set():
+            raise IllegalMove(move, self._explain(move), malformed=not _well_formed(move))
+        return Judged(position=self._after(move), move=move)
+
+    def play(self, move: str) -> LoaPosition:
+        if move not in self._legal_set():
+            self.judge(move)  # raises with the reason
+        return self._after(move)
+
+    def notation(self) -> str:
+        return f"{'/'.join(self.board_lines())} {COLOUR_CHARS[self._turn]} {self._ply}"
+
+    def board_lines(self) -> list[str]:
+        black, white = self.boards
+        lines = []
+        for rank in range(7, -1, -1):
+            row = ""
+            for file in range(8):
+                bit = 1 << (rank * 8 + file)
+                row += "b" if black & bit else "w" if white & bit else "."
+            lines.append(row)
+        return lines
+
+    def __repr__(self) -> str:
+        return f"LoaPosition({self.notation()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LoaPosition):
+            return NotImplemented
+        return (self.boards, self._turn, self._ply, self.max_plies) == (
+            other.boards, other._turn, other._ply, other.max_plies)
+
+    def __hash__(self) -> int:
+        return hash((self.boards, self._turn, self._ply, self.max_plies))
+
+    # -- internals ---------------------------------------------------------------------
+
+    def _legal_set(self) -> frozenset[str]:
+        if self._move_set is None:
+            self._move_set = frozenset(self.legal_moves())
+        return self._move_set
+
+    def _after(self, move: str) -> LoaPosition:
+        """The position after a move already known to be legal."""
+        boards = list(self.boards)
+        if move != PASS:
+            src, dst = SQUARE_OF[move[:2]], SQUARE_OF[move[2:]]
+            own, enemy = apply(boards[self._turn], boards[1 - self._turn], src, dst)
+            boards[self._turn], boards[1 - self._turn] = own, enemy
+        return LoaPosition(boards[0], boards[1], 1 - self._turn, self._ply + 1, self.max_plies)
+
+    def _explain(self, move: str) -> str:
+        """Why `move` is refused, phrased so a bot author can fix the bot."""
+        over = self.outcome()
+        if over is not None:
+            return f"the game is over ({over.reason}); no move is accepted"
+        if self.legal_moves() == [PASS]:
+            return "no legal move exists: answer pass"
+        if move == PASS:
+            return "pass is only allowed when no move exists"
+        if not _well_formed(move):
+            if _MOVE_SHAPE.fullmatch(move.lower()):
+                return f"squares are written in lower case: {move.lower()}"
+            return "a move is 4 characters like e2e3 (from square, to square)"
+        return self._explain_squares(move[:2], move[2:])
+
+    def _explain_squares(self, src_name: str, dst_name: str) -> str:
+        for name in (src_name, dst_name):
+            if name not in SQUARE_OF:
+                return f"{name} is not on the board (files a-h, ranks 1-8)"
+        src, dst = SQUARE_OF[src_name], SQUARE_OF[dst_name]
+        own, enemy = self.own_enemy()
+        if src == dst:
+            return f"a checker must move: both squares are {src_name}"
+        if not (own >> src) & 1:
+            what = "an enemy checker" if (enemy >> src) & 1 else "nothing"
+            return f"no checker of yours on {src_name} (it holds {what})"
+        d_rank, d_file = dst // 8 - src // 8, dst % 8 - src % 8
+        if d_rank and d_file and abs(d_rank) != abs(d_file):
+            return f"{src_name} and {dst_name} are not on one row, column or diagonal"
+        return self._explain_line(src, dst, d_rank, d_file, own, enemy)
+
+    def _explain_line(
+        self, src: int, dst: int, d_rank: int, d_file: int, own: int, enemy: int
+    ) -> str:
+        step = (_sign(d_rank), _sign(d_file))
+        kind, mask = _line_of(src, step)
+        count = ((own | enemy) & mask).bit_count()
+        distance = max(abs(d_rank), abs(d_file))
+        if distance != count:
+            squares = "square" if count == 1 else "squares"
+            stand = "checker stands" if count == 1 else "checkers stand"
+            return (f"a checker moves exactly {count} {squares} on this {kind} "
+                    f"({count} {stand} on it), not {distance}")
+        for sq in _ray(src, step)[: distance - 1]:
+            if (enemy >> sq) & 1:
+                return (f"blocked by an enemy checker on {NAMES[sq]} "
+                        "(own checkers may be jumped, enemy ones never)")
+        if (own >> dst) & 1:
+            return f"{NAMES[dst]} holds your own checker"
+        return "not a legal move in this position"
+
+
+def _well_formed(move: str) -> bool:
+    return move == PASS or _MOVE_SHAPE.fullmatch(move) is not None
+
+
+def _sign(value: int) -> int:
+    return (value > 0) - (value < 0)
+
+
+def _line_of(sq: int, step: tuple[int, int]) -> tuple[str, int]:
+    """(kind name, whole-line mask) of the line through `sq` along `step`."""
+    for index, (kind, forward, backward) in enumerate(LINE_KINDS):
+        if step in (forward, backward):
+            return kind, LINES[sq][index][0]
+    raise ValueError(f"not a line direction: {step}")
+
+
+# --------------------------------------------------------------------------------------
+# Notation.
+
+
+def parse_position(notation: str, max_plies: int) -> LoaPosition:
+    """Read the one-line notation described in the module docstring."""
+    fields = notation.split()
+    if len(fields) != 3:
+        raise PositionError(
+            f"expected 3 space-separated fields (board, side to move, ply), got {len(fields)}")
+    board_text, side, ply_text = fields
+    black, white = _parse_board(board_text)
+    if side not in ("b", "w"):
+        raise PositionError(f"side to move must be 'b' or 'w', got {side!r}")
+    if not ply_text.isdigit() or not ply_text.isascii():
+        raise PositionError(f"ply count must be a non-negative integer, got {ply_text!r}")
+    return LoaPosition(black, white, COLOUR_CHARS.index(side), int(ply_text), max_plies)
+
+
+def _parse_board(text: str) -> tuple[int, int]:
+    rows = text.split("/")
+    if len(rows) != 8:
+        raise PositionError(f"expected 8 rows separated by '/', got {len(rows)}")
+    black = white = 0
+    for index, row in enumerate(rows):
+        rank = 7 - index
+        if len(row) != 8:
+            raise PositionError(f"row for rank {rank + 1} has {len(row)} characters, not 8")
+        for file, char in enumerate(row):
+            bit = 1 << (rank * 8 + file)
+            if char == "b":
+                black |= bit
+            elif char == "w":
+                white |= bit
+            elif char != ".":
+                raise PositionError(
+                    f"{NAMES[rank * 8 + file]}: unexpected {char!r} (use '.', 'b' or 'w')")
+    for name, board in (("black", black), ("white", white)):
+        count = board.bit_count()
+        if count == 0:
+            raise PositionError(f"{name} has no checker; a side always keeps at least one")
+        if count > MAX_CHECKERS:
+            raise PositionError(f"{name} has {count} checkers; at most {MAX_CHECKERS}")
+    return black, white
+
+
+# --------------------------------------------------------------------------------------
+# Rules object.
+
+
+class LoaRules:
+    """Lines of Action rules, configured by the spec's `[rules]` table."""
+
+    name = "loa"
+
+    def __init__(self, max_plies: int) -> None:
+        self.max_plies = max_plies
+
+    def initial(self) -> LoaPosition:
+        return parse_position(INITIAL_NOTATION, self.max_plies)
+
+    def parse(self, notation: str) -> LoaPosition:
+        return parse_position(notation, self.max_plies)
+
+    def perft(self, position: object, depth: int) -> int:
+        if not isinstance(position, LoaPosition):
+            return generic_perft(position, depth)  # type: ignore[arg-type]
+        own, enemy = position.own_enemy()
+        return fast_perft(own, enemy, position.ply(), position.max_plies, depth)
+
+    def divide(self, position: LoaPosition, depth: int) -> list[tuple[str, int]]:
+        if depth < 1 or position.outcome() is not None:
+            return []
+        return [(m, self.perft(position.play(m), depth - 1)) for m in position.legal_moves()]
+
+
+def make_rules(options: Mapping[str, object]) -> LoaRules:
+    max_plies = int(take_options(options, DEFAULT_OPTIONS)["max_plies"])
+    if max_plies < 1:
+        raise OptionError("max_plies", f"must be at least 1, got {max_plies}")
+    return LoaRules(max_plies)
+
+
+# --------------------------------------------------------------------------------------
+# Built-in opponent.
+
+
+def choose_move(position: LoaPosition, rng: random.Random, style: str = "greedy") -> str:
+    """A move for a built-in opponent; deterministic for a given rng state.
+
+    "random" picks uniformly. "greedy" scores each move by one-ply lookahead: a win
+    first, then avoiding a move that hands the opponent the win, then fewer own
+    groups, then a capture, then a tighter cluster (sum of distances to the centre
+    of mass); the rng breaks ties so seeded games differ.
+    """
+    moves = position.legal_moves()
+    if not moves:
+        raise ValueError("the game is over: no move to choose")
+    if style == "random":
+        return rng.choice(moves)
+    if style != "greedy":
+        raise ValueError(f"unknown style {style!r} (known: greedy, random)")
+    if moves == [PASS]:
+        return PASS
+    own, enemy = position.own_enemy()
+    scored = [(_greedy_key(own, enemy, move), move) for move in moves]
+    best = max(key for key, _ in scored)
+    return rng.choice([move for key, move in scored if key == best])
+
+
+def _greedy_key(own: int, enemy: int, move: str) -> tuple[int, int, int, int]:
+    src, dst = SQUARE_OF[move[:2]], SQUARE_OF[move[2:]]
+    new_own, new_enemy = apply(own, enemy, src, dst)
+    if connected(new_own):
+        verdict = 2
+    elif connected(new_enemy):
+        verdict = 0
+    else:
+        verdict = 1
+    capture = (enemy >> dst) & 1
+    return verdict, -group_count(new_own), capture, -_spread(new_own)
+
+
+def _spread(board: int) -> int:
+    """Sum of Chebyshev distances to the centre of mass, scaled by the checker count.
+
+    Scaling keeps it an exact integer; the mover's count is the same after each of its
+    moves, so the scale does not change comparisons between them.
+    """
+    squares = list(_bits(board))
+    n = len(squares)
+    sum_rank = sum(sq >> 3 for sq in squares)
+    sum_file = sum(sq & 7 for sq in squares)
+    return sum(max(abs(n * (sq >> 3) - sum_rank), abs(n * (sq & 7) - sum_file))
+               for sq in squares)
+
+
+__all__ = ["DEFAULT_OPTIONS", "LoaPosition", "LoaRules", "choose_move", "make_rules"]

@@ -1,0 +1,354 @@
+"""The bot process: pipes, a process group, a controlled environment, and time.
+
+Real judges talk to bots over pipes, so this module does too: stdin, stdout and stderr
+are three separate pipes (a pty would line-buffer the bot and hide a missing flush).
+Reading stdout goes through `pexpect.fdpexpect`; one `poll` waits on stdout, stderr and
+a pidfd of the bot, so the harness sleeps in the kernel (no busy polling), stderr is
+drained as it comes (a bot blocked on a full stderr pipe would look like a timeout),
+and the death of the bot is seen at once even when a child still holds its pipes.
+
+Nothing here raises on a bot fault: reads return a `Read` saying what happened, writes
+return False when the bot stopped reading or is gone. Memory is bounded: a line is
+never kept past `max_line` bytes, stderr past the transcript's cap.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import select
+import signal
+import subprocess
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Sequence
+
+import pexpect
+from pexpect import fdpexpect
+
+from .transcript import Transcript
+
+#: Environment variables passed to a bot; everything else (PYTHONUNBUFFERED among them)
+#: is dropped, so a missing flush shows as it would on a real judge.
+KEPT_ENV = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "TZ", "TMPDIR")
+
+READ_CHUNK = 65536
+_MS = 1_000_000
+
+
+def controlled_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    env = {k: os.environ[k] for k in KEPT_ENV if k in os.environ}
+    env.setdefault("PATH", os.defpath)
+    env.setdefault("LANG", "C.UTF-8")
+    env.update(extra or {})
+    return env
+
+
+@dataclass(frozen=True)
+class Read:
+    """What one read of an answer line gave."""
+
+    kind: str  # "line", "timeout", "eof", "overflow"
+    data: bytes  # the line without its "\n", or the partial data
+    t_ns: int  # when the read that completed it returned (perf_counter_ns)
+
+
+class Bot:
+    """One running bot. Use as a context manager: leaving it kills the process group."""
+
+    def __init__(self, argv: Sequence[str], *, env: dict[str, str], transcript: Transcript,
+                 max_line: int, cwd: str | None = None) -> None:
+        self.argv = list(argv)
+        self.transcript = transcript
+        self.max_line = max_line
+        self._stderr_recent: deque[tuple[int, str]] = deque(maxlen=200)
+        self.stderr_count = 0
+        self._buf = bytearray()
+        self._err_buf = bytearray()
+        self.started_ns = time.perf_counter_ns()
+        self.proc = subprocess.Popen(
+            self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env=env, cwd=cwd, start_new_session=True, bufsize=0, close_fds=True,
+        )
+        self.pid = self.proc.pid
+        self.returncode: int | None = None
+        self._stdin_fd: int | None = self.proc.stdin.fileno()  # type: ignore[union-attr]
+        os.set_blocking(self._stdin_fd, False)
+        self._out_fd = self.proc.stdout.fileno()  # type: ignore[union-attr]
+        self._err_fd: int | None = self.proc.stderr.fileno()  # type: ignore[union-attr]
+        self._out = fdpexpect.fdspawn(self._out_fd, timeout=None, use_poll=True)
+        self._out_open = True
+        self._pidfd = self._open_pidfd()
+        self._poller = select.poll()
+        self._poller.register(self._out_fd, select.POLLIN)
+        self._poller.register(self._err_fd, select.POLLIN)
+        if self._pidfd is not None:
+            self._poller.register(self._pidfd, select.POLLIN)
+        transcript.add("#", f"start pid {self.pid}: {' '.join(self.argv)}", self.started_ns)
+
+    def _open_pidfd(self) -> int | None:
+        try:
+            return os.pidfd_open(self.pid)
+        except (AttributeError, OSError):
+            return None
+
+    # -- context management -----------------------------------------------------------
+    def __enter__(self) -> "Bot":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.kill()
+
+    # -- writing ------------------------------------------------------------------------
+    def send(self, lines: Sequence[str], deadline_ns: int) -> int | None:
+        """Write lines; return the time the write started, or None if the bot is gone or
+        stopped reading until the deadline (its stdin pipe stayed full)."""
+        data = "".join(line + "\n" for line in lines).encode()
+        t_start = time.perf_counter_ns()
+        if not self._write_all(data, deadline_ns):
+            return None
+        for line in lines:
+            self.transcript.sent(line, t_start)
+        return t_start
+
+    def _write_all(self, data: bytes, deadline_ns: int) -> bool:
+        if self._stdin_fd is None:
+            return False
+        view = memoryview(data)
+        while view:
+            try:
+                n = os.write(self._stdin_fd, view)
+                view = view[n:]
+                continue
+            except BlockingIOError:
+                pass
+            except BrokenPipeError:
+                return False
+            if not self._wait_writable(deadline_ns):
+                return False
+        return True
+
+    def _wait_writable(self, deadline_ns: int) -> bool:
+        """Wait for room in the stdin pipe, draining stderr meanwhile."""
+        poller = select.poll()
+        poller.register(self._stdin_fd, select.POLLOUT)
+        if self._err_fd is not None:
+            poller.register(self._err_fd, select.POLLIN)
+        while True:
+            remaining = deadline_ns - time.perf_counter_ns()
+            if remaining <= 0:
+                return False
+            for fd, event in poller.poll(max(1, remaining // _MS)):
+                if fd == self._stdin_fd:
+                    return not event & (select.POLLERR | select.POLLHUP)
+                self._drain_stderr()
+                if self._err_fd is None:
+                    poller = select.poll()
+                    poller.register(self._stdin_fd, select.POLLOUT)
+
+    def close_stdin(self) -> None:
+        if self._stdin_fd is not None:
+            try:
+                self.proc.stdin.close()  # type: ignore[union-attr]
+            except OSError:
+                pass
+            self._stdin_fd = None
+            self.transcript.note("stdin closed")
+
+    # -- reading ------------------------------------------------------------------------
+    def read_line(self, deadline_ns: int) -> Read:
+        """Read one stdout line before the deadline. A deadline in the past only takes
+        what is already there."""
+        last_look = False
+        while True:
+            nl = self._buf.find(b"\n")
+            if nl >= 0:
+                line = bytes(self._buf[:nl])
+                del self._buf[: nl + 1]
+                return Read("line", line, time.perf_counter_ns())
+            if len(self._buf) > self.max_line:
+                return Read("overflow", bytes(self._buf[:64]), time.perf_counter_ns())
+            if not self._out_open:
+                return Read("eof", bytes(self._buf), time.perf_counter_ns())
+            remaining = deadline_ns - time.perf_counter_ns()
+            if remaining <= 0:
+                if last_look:
+                    return Read("timeout", bytes(self._buf), time.perf_counter_ns())
+                last_look = True
+                self._pump(0)
+                continue
+            self._pump(-(-remaining // _MS))
+
+    def _stdout_ready(self) -> bool:
+        return bool(self._out_open and select.select([self._out_fd], [], [], 0)[0])
+
+    def _pump(self, timeout_ms: int) -> bool:
+        """Wait for one batch of events; handle them. True when anything happened."""
+        events = self._poller.poll(timeout_ms)
+        for fd, _ in events:
+            if fd == self._out_fd:
+                self._read_stdout()
+            elif fd == self._err_fd:
+                self._drain_stderr()
+            elif fd == self._pidfd:
+                self._on_exit()
+        return bool(events)
+
+    def _read_stdout(self) -> None:
+        size = min(READ_CHUNK, max(1, self.max_line + 1 - len(self._buf)))
+        try:
+            chunk = self._out.read_nonblocking(size, timeout=0)
+        except pexpect.TIMEOUT:
+            return
+        except (pexpect.EOF, OSError):
+            self._out_open = False
+            self._poller.unregister(self._out_fd)
+            return
+        self._buf += chunk
+
+    def _drain_stderr(self) -> None:
+        if self._err_fd is None:
+            return
+        try:
+            chunk = os.read(self._err_fd, READ_CHUNK)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        now = time.perf_counter_ns()
+        if not chunk:
+            self._poller.unregister(self._err_fd)
+            self._err_fd = None
+            if self._err_buf:
+                self._stderr_line(bytes(self._err_buf), now)
+                self._err_buf.clear()
+            return
+        self._err_buf += chunk
+        while (nl := self._err_buf.find(b"\n")) >= 0:
+            self._stderr_line(bytes(self._err_buf[:nl]), now)
+            del self._err_buf[: nl + 1]
+        if len(self._err_buf) > 4096:  # a flood without newlines: keep it in pieces
+            self._stderr_line(bytes(self._err_buf[:4096]), now)
+            del self._err_buf[:4096]
+
+    def _stderr_line(self, raw: bytes, t_ns: int) -> None:
+        text = raw.decode("utf-8", "replace").rstrip("\r")
+        self.stderr_count += 1
+        self._stderr_recent.append((self.stderr_count, text))
+        self.transcript.stderr(text, t_ns)
+
+    @property
+    def stderr_tail(self) -> list[str]:
+        return [text for _, text in list(self._stderr_recent)[-20:]]
+
+    def stderr_since(self, mark: int) -> list[str]:
+        """Stderr lines that came after `stderr_count` was `mark` (the last 200 at most)."""
+        return [text for seq, text in self._stderr_recent if seq > mark]
+
+    @property
+    def stdin_fd(self) -> int | None:
+        return self._stdin_fd
+
+    def _on_exit(self) -> None:
+        if self.returncode is None:
+            self.returncode = self.proc.wait()
+            self.transcript.note(f"exited: {describe_status(self.returncode)}")
+        if self._pidfd is not None:
+            self._poller.unregister(self._pidfd)
+            os.close(self._pidfd)
+            self._pidfd = None
+        # The bot is gone: whatever it wrote is in the pipes now; take it, but do not
+        # wait for EOF, which a child holding the pipes could hold back for ever.
+        while self._out_open and self._stdout_ready() and len(self._buf) <= self.max_line:
+            self._read_stdout()
+        self._out_open = False
+
+    def pending(self) -> bytes:
+        """Whatever stdout holds right now, without waiting (out-of-turn output)."""
+        self._pump(0)
+        if self._buf:
+            data = bytes(self._buf[: self.max_line])
+            self._buf.clear()
+            return data
+        return b""
+
+    def drain(self, duration_ns: int) -> bytes:
+        """Collect stdout and stderr for a while, e.g. after input closed."""
+        deadline = time.perf_counter_ns() + duration_ns
+        while self.alive():
+            remaining = deadline - time.perf_counter_ns()
+            if remaining <= 0:
+                break
+            self._pump(max(1, remaining // _MS))
+        self._pump(0)
+        data = bytes(self._buf[: self.max_line])
+        self._buf.clear()
+        return data
+
+    # -- the process --------------------------------------------------------------------
+    def alive(self) -> bool:
+        if self.returncode is not None:
+            return False
+        code = self.proc.poll()
+        if code is None:
+            return True
+        self._on_exit()
+        return False
+
+    def wait_exit(self, timeout_ns: int) -> int | None:
+        """Wait for the bot to exit, draining its output; its status or None."""
+        self.drain(timeout_ns)
+        if self.alive():
+            return None
+        return self.returncode
+
+    def waiting_for_input(self) -> bool:
+        """True when the bot sleeps in a pipe read: it thinks it has answered."""
+        try:
+            with open(f"/proc/{self.pid}/wchan") as fh:
+                wchan = fh.read().strip()
+        except OSError:
+            return False
+        return wchan in ("pipe_read", "pipe_wait", "pipe_read_wait")
+
+    def kill(self) -> None:
+        """End the whole process group: SIGTERM, a moment, then SIGKILL for all."""
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.pid, signal.SIGTERM)
+            except OSError:
+                pass
+            try:
+                self.proc.wait(timeout=0.1)
+            except subprocess.TimeoutExpired:
+                pass
+        try:
+            os.killpg(self.pid, signal.SIGKILL)
+        except OSError as exc:
+            if exc.errno not in (errno.ESRCH, errno.EPERM):
+                raise
+        if self.returncode is None:
+            self.returncode = self.proc.wait()
+            self.transcript.note(f"killed: {describe_status(self.returncode)}")
+        self.close_stdin()
+        for stream in (self.proc.stdout, self.proc.stderr):
+            try:
+                stream.close()  # type: ignore[union-attr]
+            except OSError:
+                pass
+        if self._pidfd is not None:
+            os.close(self._pidfd)
+            self._pidfd = None
+
+
+def describe_status(code: int | None) -> str:
+    if code is None:
+        return "still running"
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f"killed by {name}"
+    return f"exit status {code}"

@@ -1,0 +1,594 @@
+"""The referee: one game between a bot and the built-in opponent, driven by a spec.
+
+It joins the three layers: the spec (what is said on the wire and when), the rules
+module (what is legal) and the bot process (lines and time). Every bot fault ends as a
+`Finding` with its evidence, never as an exception out of `Referee.run`: a fault that
+the real judge would forfeit ends the game (`Forfeit`), a warning is noted and play
+goes on.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import random
+import string
+import termios
+import time
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, Sequence
+
+from . import process
+from .findings import Finding, fold
+from .games.base import IllegalMove, Outcome, Position, Rules
+from .spec import Spec
+from .transcript import Transcript, show
+
+_MS = 1_000_000
+#: A game longer than this is stopped whatever the rules say (a safety net only).
+MAX_PLIES = 20_000
+#: How long to wait, after a timeout, for an answer stuck in an unflushed buffer.
+FLUSH_PROBE_MS = 300
+#: After a refused answer, how long to look for a second line (see _out_of_turn_probe).
+OUT_OF_TURN_PROBE_MS = 100
+TRACEBACK_MARKS = ("Traceback (most recent call last)", "Exception in thread", "panicked at",
+                   "Segmentation fault", "core dumped", "Unhandled exception")
+
+
+class Forfeit(Exception):
+    """A fault the real judge would end the game for."""
+
+    def __init__(self, finding: Finding, *, bot_usable: bool = True) -> None:
+        super().__init__(finding.message)
+        self.finding = finding
+        #: False when the bot is dead or unresponsive, so exit checks mean nothing.
+        self.bot_usable = bot_usable
+
+
+@dataclass
+class GameConfig:
+    spec: Spec
+    rules: Rules
+    rules_module: ModuleType
+    argv: Sequence[str]
+    seat: int
+    seed: int
+    index: int = 1
+    time_scale: float = 1.0
+    start_delay_ms: int | None = None
+    env: dict[str, str] = field(default_factory=process.controlled_env)
+    cwd: str | None = None
+
+
+@dataclass
+class GameReport:
+    index: int
+    seat: int
+    seat_name: str
+    seed: int
+    result: str = "aborted"  # win / loss / draw / forfeit
+    reason: str = ""
+    plies: int = 0
+    moves: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    answer_ms: list[float] = field(default_factory=list)
+    startup_ms: float | None = None
+    transcript: Transcript = field(default_factory=Transcript)
+    transcript_path: str | None = None
+
+    @property
+    def failed(self) -> bool:
+        return any(f.severity == "fail" for f in self.findings)
+
+    @property
+    def warned(self) -> bool:
+        return any(f.severity == "warn" for f in self.findings)
+
+
+class _Fields(dict):
+    """Template fields, computed only when a template asks for them."""
+
+    def __init__(self, compute: dict[str, Any]) -> None:
+        super().__init__()
+        self._compute = compute
+
+    def __missing__(self, key: str) -> Any:
+        value = self._compute[key]()
+        self[key] = value
+        return value
+
+
+class Referee:
+    def __init__(self, cfg: GameConfig) -> None:
+        self.cfg = cfg
+        self.spec = cfg.spec
+        self.rng = random.Random(cfg.seed)
+        self.report = GameReport(cfg.index, cfg.seat, cfg.spec.game.seats[cfg.seat], cfg.seed)
+        self.position: Position = cfg.rules.initial()
+        self.last_move: str | None = None
+        self.bot_turns = 0
+        self.last_sent = "(nothing yet)"
+        t = cfg.spec.time
+        self.clock_ns = [self._scaled(t.clock_ms)] * 2 if t.clock_ms else None
+        self.bot: process.Bot | None = None
+
+    # -- helpers --------------------------------------------------------------------------
+    def _scaled(self, ms: int | float) -> int:
+        return int(ms * self.cfg.time_scale * _MS)
+
+    def _finding(self, kind: str, severity: str, message: str, **evidence: Any) -> Finding:
+        f = Finding(kind=kind, severity=severity, message=message, game=self.cfg.index,
+                    turn=self.bot_turns or None, ply=self.position.ply(),
+                    position=self.position.notation(), moves=list(self.report.moves), **evidence)
+        if self.bot is not None:
+            f.stderr_tail = list(self.bot.stderr_tail)[-10:]
+        return f
+
+    def _note(self, finding: Finding) -> None:
+        if finding.severity == "ignore":
+            return
+        self.report.findings.append(finding)
+        mark = "F" if finding.severity == "fail" else "W"
+        self.report.transcript.add(mark, f"{finding.severity.upper()} {finding.kind}: {finding.message}")
+
+    def _warn(self, key: str, kind: str, message: str, **evidence: Any) -> None:
+        """A fault whose severity the spec's [severity] table sets."""
+        severity = self.spec.severity[key]
+        if severity == "fail":
+            raise Forfeit(self._finding(kind, "fail", message, rule=key, **evidence))
+        self._note(self._finding(kind, severity, message, rule=key, **evidence))
+
+    def _fields(self) -> _Fields:
+        pos = self.position
+        seat = self.cfg.seat
+        unit = self.spec.time.clock_unit_ms * _MS
+        cap = self.spec.time.clock_max or None
+
+        def clock(side: int) -> int:
+            if self.clock_ns is None:
+                return 0
+            units = max(0, self.clock_ns[side]) // unit
+            return min(units, cap) if cap else units
+
+        return _Fields({
+            "seat": lambda: self.spec.game.seats[seat],
+            "last_move": lambda: self.last_move if self.last_move is not None else self.spec.turn.no_last_move,
+            "clock": lambda: clock(seat),
+            "opponent_clock": lambda: clock(1 - seat),
+            "position": pos.notation,
+            "legal_count": lambda: len(pos.legal_moves()),
+            "move": lambda: self.last_move or "",
+        })
+
+    def _expand(self, templates: Sequence[str], fields: _Fields) -> list[str]:
+        lines: list[str] = []
+        for template in templates:
+            stripped = template.strip()
+            if stripped == "{board}":
+                lines.extend(self.position.board_lines())
+            elif stripped == "{legal_moves}":
+                lines.extend(self.position.legal_moves())
+            else:
+                lines.append(string.Formatter().vformat(template, (), fields))
+        return lines
+
+    def _send(self, lines: list[str], limit_ns: int | None = None) -> int:
+        """Write lines to the bot; a bot gone or not reading is a Forfeit."""
+        assert self.bot is not None
+        if not lines:
+            return time.perf_counter_ns()
+        deadline = time.perf_counter_ns() + (limit_ns if limit_ns is not None else self._scaled(1000))
+        t = self.bot.send(lines, deadline)
+        if t is None:
+            self._cannot_write(lines)
+        self.last_sent = lines[-1]
+        return t  # type: ignore[return-value]
+
+    def _cannot_write(self, lines: list[str]) -> None:
+        assert self.bot is not None
+        if not self.bot.alive() or self.bot.returncode is not None:
+            raise Forfeit(self._finding(
+                "crash", "fail",
+                f"the bot exited ({process.describe_status(self.bot.returncode)}) before the judge could send {show(lines[0])!r}",
+                expected=f"the bot reads {show(lines[0])!r}"), bot_usable=False)
+        raise Forfeit(self._finding(
+            "timeout", "fail",
+            f"the bot does not read its input: the judge could not write {show(lines[0])!r} (its stdin pipe stayed full)",
+            expected="the bot reads each line the judge sends"), bot_usable=False)
+
+    # -- the game -------------------------------------------------------------------------
+    def run(self) -> GameReport:
+        report = self.report
+        report.transcript.header = [
+            f"prototest transcript: game {self.cfg.index}, {self.spec.game.title or self.spec.name}",
+            f"spec: {self.spec.path}",
+            f"bot: {' '.join(self.cfg.argv)}",
+            f"seat: {report.seat_name} (seat {self.cfg.seat}), seed {self.cfg.seed}, time scale {self.cfg.time_scale}",
+        ]
+        try:
+            bot = process.Bot(self.cfg.argv, env=self.cfg.env, transcript=report.transcript,
+                              max_line=self.spec.game.max_line_bytes, cwd=self.cfg.cwd)
+        except OSError as exc:
+            self._note(self._finding("crash", "fail", f"the bot could not be started: {exc.strerror or exc}"))
+            report.result = "forfeit"
+            return report
+        with bot:
+            self.bot = bot
+            usable = True
+            try:
+                self._start()
+                self._play()
+                self._check_silence("after the game ended")
+            except Forfeit as forfeit:
+                self._note(forfeit.finding)
+                report.result = "forfeit"
+                report.reason = forfeit.finding.kind
+                usable = forfeit.bot_usable
+            if usable:
+                self._finish()
+        report.plies = self.position.ply()
+        report.findings = fold(report.findings)
+        report.transcript.note(f"result: {report.result}" + (f" ({report.reason})" if report.reason else ""))
+        return report
+
+    def _start(self) -> None:
+        start = self.spec.start
+        assert self.bot is not None
+        if start.handshake:
+            self._handshake(start.handshake, self._scaled(start.handshake_ms))
+        silent_ms = start.silent_ms if self.cfg.start_delay_ms is None else self.cfg.start_delay_ms
+        if silent_ms:
+            self._stay_silent(self._scaled(silent_ms) if self.cfg.start_delay_ms is None else silent_ms * _MS)
+        self._send(self._expand(start.send, self._fields()))
+
+    def _handshake(self, expected: str, limit_ns: int) -> None:
+        assert self.bot is not None
+        r = self.bot.read_line(self.bot.started_ns + limit_ns)
+        elapsed = (r.t_ns - self.bot.started_ns) / _MS
+        if r.kind == "line":
+            self.report.transcript.received(r.data.decode("utf-8", "replace"), r.t_ns)
+            text = r.data.decode("utf-8", "replace")
+            if text == expected:
+                self.report.startup_ms = elapsed
+                return
+            if text.strip().lower() == expected.lower():
+                raise Forfeit(self._finding(
+                    "handshake", "fail", f"the first line must be exactly {expected!r}, got {show(text)!r}",
+                    expected=expected, got=show(text), elapsed_ms=elapsed))
+            raise Forfeit(self._finding(
+                "early_output", "fail", f"wrote {show(text)!r} before {expected!r}: the first line must be {expected!r}",
+                expected=expected, got=show(text), elapsed_ms=elapsed))
+        if r.kind == "eof":
+            self._crashed("before its handshake")
+        got = show(r.data.decode("utf-8", "replace")) if r.data else None
+        raise Forfeit(self._finding(
+            "handshake", "fail",
+            f"no {expected!r} line within {limit_ns / _MS:.0f} ms of start-up"
+            + (f" (it sent {got!r} without a newline)" if got else ""),
+            expected=expected, got=got, elapsed_ms=elapsed), bot_usable=r.kind != "timeout")
+
+    def _stay_silent(self, duration_ns: int) -> None:
+        """The judge waits before its first line; the bot must write nothing meanwhile."""
+        assert self.bot is not None
+        r = self.bot.read_line(time.perf_counter_ns() + duration_ns)
+        if r.kind == "timeout" and not r.data:
+            return
+        if r.kind == "eof" and not r.data:
+            self._crashed("before the judge's first line")
+        text = show(r.data.decode("utf-8", "replace"))
+        if r.kind == "line":
+            self.report.transcript.received(text, r.t_ns)
+        elapsed = (r.t_ns - self.bot.started_ns) / _MS
+        raise Forfeit(self._finding(
+            "early_output", "fail",
+            f"wrote {text!r} {elapsed:.0f} ms after start-up, before the judge's first line "
+            f"(the statement demands silence until then)",
+            expected="no output before the first line", got=text, elapsed_ms=elapsed))
+
+    def _play(self) -> None:
+        choose = self.cfg.rules_module.choose_move
+        style = self.spec.opponent.style
+        while True:
+            outcome = self.position.outcome()
+            if outcome is not None:
+                self._ended(outcome)
+                return
+            if self.position.ply() >= MAX_PLIES:
+                self._ended(Outcome(None, f"stopped by prototest after {MAX_PLIES} plies"))
+                return
+            if self.position.turn() == self.cfg.seat:
+                self._bot_turn()
+            else:
+                t0 = time.perf_counter_ns()
+                move = choose(self.position, self.rng, style)
+                self._played(self.position.play(move), move)
+                if self.clock_ns is not None:
+                    self.clock_ns[1 - self.cfg.seat] -= time.perf_counter_ns() - t0
+                if self.spec.after_move.opponent:
+                    self._check_silence(f"after the judge sent {show(self.last_sent)!r}")
+                    self._send(self._expand(self.spec.after_move.opponent, self._fields()))
+
+    def _played(self, position: Position, move: str) -> None:
+        self.position = position
+        self.last_move = move
+        self.report.moves.append(move)
+
+    def _ended(self, outcome: Outcome) -> None:
+        self.report.result = outcome.result_for(self.cfg.seat)
+        self.report.reason = outcome.reason
+        self.report.transcript.note(f"game over after {self.position.ply()} plies: {outcome.reason}")
+
+    # -- one turn of the bot --------------------------------------------------------------
+    def _turn_limit_ns(self) -> tuple[int, str]:
+        """The time this answer may take, and what sets it."""
+        t = self.spec.time
+        limits: list[tuple[int, str]] = []
+        if self.clock_ns is not None:
+            limits.append((max(0, self.clock_ns[self.cfg.seat]), "the time left on its clock"))
+        per_answer = t.first_answer_ms if self.bot_turns == 1 and t.first_answer_ms else t.answer_ms
+        if per_answer:
+            which = "first answer" if self.bot_turns == 1 and t.first_answer_ms else "answer"
+            limits.append((self._scaled(per_answer), f"the {which} limit"))
+        return min(limits)
+
+    def _bot_turn(self) -> None:
+        self.bot_turns += 1
+        self._check_silence(f"after the judge sent {show(self.last_sent)!r}")
+        fields = self._fields()
+        templates = list(self.spec.turn.send)
+        if self.bot_turns == 1:
+            templates = list(self.spec.turn.first_send) + templates
+        lines = self._expand(templates, fields)
+        for attempt in range(10):
+            limit_ns, limit_what = self._turn_limit_ns()
+            t_sent = self._send(lines, limit_ns)
+            text, elapsed_ns = self._read_answer(t_sent, limit_ns, limit_what)
+            if self.clock_ns is not None:
+                self.clock_ns[self.cfg.seat] -= elapsed_ns
+            try:
+                self._answer(text, elapsed_ns, limit_ns)
+                return
+            except Forfeit as forfeit:
+                if forfeit.finding.kind == "malformed":
+                    self._out_of_turn_probe(text)
+                raise
+            except IllegalMove as exc:
+                self._out_of_turn_probe(text)
+                finding = self._illegal(text, exc, elapsed_ns)
+                self._send(self._expand(self.spec.turn.denied, self._fields()))
+                if self.spec.turn.on_illegal == "forfeit":
+                    raise Forfeit(finding) from None
+                self._note(finding)
+                lines = []  # retry: the bot answers again, nothing more is sent
+        raise Forfeit(self._finding("illegal_move", "fail", "ten illegal answers in one turn"))
+
+    def _read_answer(self, t_sent: int, limit_ns: int, limit_what: str) -> tuple[str, int]:
+        assert self.bot is not None
+        r = self.bot.read_line(t_sent + limit_ns)
+        elapsed_ns = r.t_ns - t_sent
+        if r.kind == "timeout":
+            self._timed_out(r.data, elapsed_ns, limit_ns, limit_what)
+        if r.kind == "eof":
+            self._crashed(f"on its turn {self.bot_turns}, before answering", partial=r.data)
+        if r.kind == "overflow":
+            raise Forfeit(self._finding(
+                "malformed", "fail",
+                f"sent more than {self.spec.game.max_line_bytes} bytes without a newline "
+                f"(the answer line is limited to {self.spec.game.max_line_bytes} bytes)",
+                expected=self.spec.turn.answer_help, got=show(r.data.decode('utf-8', 'replace')) + "...",
+                elapsed_ms=elapsed_ns / _MS), bot_usable=False)
+        try:
+            text = r.data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = r.data.decode("utf-8", "replace")
+            self.report.transcript.received(text, r.t_ns, elapsed_ns)
+            raise Forfeit(self._finding("malformed", "fail", "the answer is not valid UTF-8 text",
+                                        got=show(text), elapsed_ms=elapsed_ns / _MS)) from None
+        self.report.transcript.received(text, r.t_ns, elapsed_ns)
+        if self.bot_turns == 1 and self.report.startup_ms is None:
+            self.report.startup_ms = elapsed_ns / _MS
+        else:
+            self.report.answer_ms.append(elapsed_ns / _MS)
+        return text, elapsed_ns
+
+    def _answer(self, raw: str, elapsed_ns: int, limit_ns: int) -> None:
+        """Judge one answer line; IllegalMove when the referee would refuse the move."""
+        text = self._clean(raw)
+        turn = self.spec.turn
+        match = turn.answer.fullmatch(text)
+        if match is None:
+            raise Forfeit(self._finding(
+                "malformed", "fail", self._grammar_message(text),
+                expected=turn.answer_help, got=show(raw), elapsed_ms=elapsed_ns / _MS))
+        move = match.group("move")
+        comment = match.groupdict().get("comment")
+        if comment and turn.comment_max and len(comment) > turn.comment_max:
+            self._warn("comment_too_long", "malformed",
+                       f"comment {comment!r} is {len(comment)} characters; the referee keeps {turn.comment_max}",
+                       got=show(raw))
+        if turn.random_keyword and move == turn.random_keyword:
+            self._warn("random", "random_move",
+                       f"answered {move!r}: the referee plays a random move for the bot",
+                       got=show(raw))
+            legal = self.position.legal_moves()
+            move = legal[self.rng.randrange(len(legal))]
+        judged = self._judge(move, raw)
+        for warning in judged.warnings:
+            self._warn_rule(warning, raw)
+        self._timing(elapsed_ns, limit_ns)
+        self._played(judged.position, judged.move)
+        self._send(self._expand(turn.accepted, self._fields()))
+        if self.spec.after_move.own:
+            self._send(self._expand(self.spec.after_move.own, self._fields()))
+
+    def _judge(self, move: str, raw: str):
+        try:
+            return self.position.judge(move)
+        except IllegalMove:
+            if self.spec.turn.match != "prefix":
+                raise
+            for legal in self.position.legal_moves():
+                if move.startswith(legal):
+                    self._warn("prefix_match", "malformed",
+                               f"{move!r} is accepted by the referee as {legal!r} (it compares prefixes); "
+                               f"write the move alone", got=show(raw))
+                    return self.position.judge(legal)
+            raise
+
+    def _warn_rule(self, warning: str, raw: str) -> None:
+        """A rules module's warning: "kind: message", or a plain message (illegal_move)."""
+        kind, sep, message = warning.partition(": ")
+        if not sep or kind not in ("malformed", "illegal_move"):
+            kind, message = "illegal_move", warning
+        self._note(self._finding(kind, "warn", message, got=show(raw), rule=_shape_rule(message)))
+
+    def _clean(self, text: str) -> str:
+        """Strip what a lenient referee strips, warning as the spec says."""
+        if text.endswith("\r"):
+            text = text.rstrip("\r")
+            self._warn("crlf", "malformed", "the answer ends with \\r\\n: write a plain \\n line ending",
+                       got=show(text + "\r"))
+        stripped = text.rstrip(" \t")
+        if stripped != text:
+            self._warn("trailing_space", "malformed",
+                       f"trailing whitespace after {stripped!r}: a strict judge compares the whole line",
+                       got=show(text))
+        return stripped
+
+    def _grammar_message(self, text: str) -> str:
+        for hint in self.spec.turn.hints:
+            m = hint.pattern.fullmatch(text)
+            if m:
+                return hint.message.format(**m.groupdict())
+        if not text:
+            return f"an empty line; expected {self.spec.turn.answer_help}"
+        return f"{show(text)!r} is not {self.spec.turn.answer_help}"
+
+    def _illegal(self, raw: str, exc: IllegalMove, elapsed_ns: int) -> Finding:
+        kind = "malformed" if exc.malformed else "illegal_move"
+        legal = self.position.legal_moves()
+        shown = " ".join(legal[:40]) + (" ..." if len(legal) > 40 else "")
+        return self._finding(kind, "fail", f"{exc.move!r}: {exc.reason}",
+                             expected=f"one of {len(legal)} legal moves: {shown}",
+                             got=show(raw), elapsed_ms=elapsed_ns / _MS)
+
+    def _timing(self, elapsed_ns: int, limit_ns: int) -> None:
+        t = self.spec.time
+        ms = elapsed_ns / _MS
+        statement_ns = self._scaled(t.statement_answer_ms) if t.statement_answer_ms else None
+        if statement_ns and elapsed_ns > statement_ns and not (self.bot_turns == 1 and t.first_answer_ms):
+            self._warn("slow", "slow",
+                       f"answered in {ms:.1f} ms: over the statement's {statement_ns / _MS:.0f} ms, "
+                       f"within the referee's {limit_ns / _MS:.0f} ms", elapsed_ms=ms)
+        elif elapsed_ns * 100 > limit_ns * t.near_limit_percent:
+            self._warn("slow", "slow",
+                       f"answered in {ms:.1f} ms, {100 * elapsed_ns / limit_ns:.0f}% of the {limit_ns / _MS:.0f} ms it had",
+                       elapsed_ms=ms)
+
+    # -- faults ---------------------------------------------------------------------------
+    def _check_silence(self, when: str) -> None:
+        assert self.bot is not None
+        data = self.bot.pending()
+        if data:
+            text = show(data.decode("utf-8", "replace").split("\n")[0])
+            self.report.transcript.received(data.decode("utf-8", "replace").rstrip("\n"), time.perf_counter_ns())
+            raise Forfeit(self._finding(
+                "unexpected_output", "fail",
+                f"wrote {text!r} when it was not its turn ({when})",
+                expected="silence until the next request", got=text))
+
+    def _out_of_turn_probe(self, text: str) -> None:
+        """A refused answer followed at once by another line means the bot wrote a line
+        out of turn (debug output, or an answer to something that needs none) and
+        the refused line was not meant as this answer: say so rather than blame the move."""
+        assert self.bot is not None
+        r = self.bot.read_line(time.perf_counter_ns() + OUT_OF_TURN_PROBE_MS * _MS)
+        if r.kind != "line":
+            return
+        follow = r.data.decode("utf-8", "replace")
+        self.report.transcript.received(follow, r.t_ns)
+        raise Forfeit(self._finding(
+            "unexpected_output", "fail",
+            f"wrote {show(text)!r} and then {show(follow)!r} for one request: one line per answer, "
+            f"nothing out of turn (debug output belongs on stderr)",
+            expected=f"one line: {self.spec.turn.answer_help}", got=show(text)))
+
+    def _timed_out(self, partial: bytes, elapsed_ns: int, limit_ns: int, limit_what: str) -> None:
+        assert self.bot is not None
+        unread = _unread_bytes(self.bot)
+        waiting = self.bot.waiting_for_input()
+        self.bot.close_stdin()
+        late = self.bot.drain(FLUSH_PROBE_MS * _MS)
+        message = f"no answer within {limit_ns / _MS:.0f} ms ({limit_what})"
+        got = None
+        if partial:
+            got = show(partial.decode("utf-8", "replace"))
+            message += f"; it sent {got!r} without a newline"
+        if late.strip():
+            first = show((partial + late).decode("utf-8", "replace").split("\n")[0])
+            message += (f"; the answer {first!r} arrived only when its input was closed: the bot "
+                        f"probably does not flush its output (a terminal would have shown it): flush after every line")
+            self.report.transcript.received(late.decode("utf-8", "replace").rstrip("\n"), time.perf_counter_ns())
+        elif waiting and not partial:
+            message += ("; the bot is waiting for input, so its answer is probably stuck in an output "
+                        "buffer: it probably does not flush its output")
+        elif unread:
+            message += f"; it has not read its input ({unread} bytes of the request are still unread)"
+        raise Forfeit(self._finding("timeout", "fail", message, expected=self.spec.turn.answer_help,
+                                    got=got, elapsed_ms=elapsed_ns / _MS), bot_usable=False)
+
+    def _crashed(self, when: str, partial: bytes = b"") -> None:
+        assert self.bot is not None
+        code = self.bot.wait_exit(500 * _MS)
+        status = process.describe_status(code) if code is not None else "closed its output but is still running"
+        message = f"the bot exited {when} ({status})"
+        if partial:
+            message += f"; its last output was {show(partial.decode('utf-8', 'replace'))!r} without a newline"
+        if any(any(m in line for m in TRACEBACK_MARKS) for line in self.bot.stderr_tail):
+            message += "; stderr shows a traceback"
+        raise Forfeit(self._finding("crash", "fail", message, expected=self.spec.turn.answer_help),
+                      bot_usable=False)
+
+    def _finish(self) -> None:
+        """Close the bot's input and check that it exits, as the spec says."""
+        assert self.bot is not None
+        bot = self.bot
+        stderr_mark = bot.stderr_count
+        bot.close_stdin()
+        grace_ns = self._scaled(self.spec.end.exit_grace_ms)
+        code = bot.wait_exit(grace_ns)
+        late = bot.drain(0)
+        if late:
+            text = show(late.decode("utf-8", "replace").split("\n")[0])
+            self.report.transcript.received(late.decode("utf-8", "replace").rstrip("\n"), time.perf_counter_ns())
+            self._soft("output_after_end", "unexpected_output", f"wrote {text!r} after the game ended", got=text)
+        if code is None:
+            self._soft("no_exit", "no_exit",
+                       f"still running {grace_ns / _MS:.0f} ms after its input was closed (killed)")
+            return
+        after = bot.stderr_since(stderr_mark)
+        traceback = any(any(m in line for m in TRACEBACK_MARKS) for line in after)
+        if code != 0 or traceback:
+            what = process.describe_status(code) + (" with a traceback on stderr" if traceback else "")
+            self._soft("exit_status", "exit_status", f"ended with {what} after its input was closed")
+
+    def _soft(self, key: str, kind: str, message: str, **evidence: Any) -> None:
+        severity = self.spec.severity[key]
+        self._note(self._finding(kind, severity, message, **evidence))
+
+
+def _shape_rule(message: str) -> str:
+    """Fold rule warnings that differ only in squares and numbers."""
+    return "rule:" + "".join("#" if c.isdigit() else c for c in message.split(":")[0])
+
+
+def _unread_bytes(bot: process.Bot) -> int:
+    """Bytes the judge wrote that the bot has not read yet (FIONREAD on the pipe)."""
+    fd = bot.stdin_fd
+    if fd is None:
+        return 0
+    try:
+        buf = fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0")
+    except OSError:
+        return 0
+    return int.from_bytes(buf, "little")

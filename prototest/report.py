@@ -1,0 +1,170 @@
+"""Reports of a check run: the readable summary, JSON, and JUnit XML for CI."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+from .findings import CHECK_TITLES, CHECKS, Finding
+from .referee import GameReport
+from .runner import CheckRun
+
+
+def timing(games: list[GameReport]) -> dict[str, float | int | None]:
+    """Start-up and answer-time figures over all games, in milliseconds."""
+    answers = sorted(ms for g in games for ms in g.answer_ms)
+    startups = [g.startup_ms for g in games if g.startup_ms is not None]
+
+    def pct(p: float) -> float | None:
+        if not answers:
+            return None
+        return answers[min(len(answers) - 1, int(round(p * (len(answers) - 1))))]
+
+    return {
+        "startup_ms_max": max(startups) if startups else None,
+        "answers": len(answers),
+        "median_ms": statistics.median(answers) if answers else None,
+        "p95_ms": pct(0.95),
+        "max_ms": answers[-1] if answers else None,
+    }
+
+
+def game_checks(game: GameReport) -> dict[str, str]:
+    """check -> "pass" / "warn" / "fail" for one game."""
+    out = {}
+    for check in CHECKS:
+        severities = {f.severity for f in game.findings if f.check == check}
+        out[check] = "fail" if "fail" in severities else "warn" if "warn" in severities else "pass"
+    return out
+
+
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f} ms"
+
+
+def progress_line(game: GameReport, total: int) -> str:
+    verdict = "FAIL" if game.failed else "WARN" if game.warned else "pass"
+    result = game.result + (f" ({game.reason})" if game.reason else "")
+    kinds = ", ".join(sorted({f"{f.severity} {f.kind}" for f in game.findings}))
+    return (f"game {game.index}/{total} as {game.seat_name}: {verdict:4}  {result}, {game.plies} plies"
+            + (f"  [{kinds}]" if kinds else ""))
+
+
+def summary(run: CheckRun) -> str:
+    lines = [f"prototest check: {run.spec.game.title or run.spec.name}, bot {' '.join(run.argv)}, "
+             f"{len(run.games)} games, seed {run.seed}"
+             + (f", time scale {run.time_scale}" if run.time_scale != 1 else "")]
+    lines.append("")
+    lines.append(f"  {'check':<40} {'pass':>5} {'warn':>5} {'fail':>5}")
+    per_game = [game_checks(g) for g in run.games]
+    for check in CHECKS:
+        counts = {v: sum(1 for c in per_game if c[check] == v) for v in ("pass", "warn", "fail")}
+        lines.append(f"  {CHECK_TITLES[check]:<40} {counts['pass']:>5} {counts['warn']:>5} {counts['fail']:>5}")
+    t = timing(run.games)
+    lines.append("")
+    lines.append(f"  timing: start-up {_ms(t['startup_ms_max'])} (slowest), answers: median {_ms(t['median_ms'])}, "
+                 f"p95 {_ms(t['p95_ms'])}, max {_ms(t['max_ms'])} over {t['answers']} answers")
+    results = {}
+    for g in run.games:
+        results[g.result] = results.get(g.result, 0) + 1
+    lines.append("  results: " + ", ".join(f"{n} {r}" for r, n in sorted(results.items())))
+    findings = [f for g in run.games for f in g.findings]
+    if findings:
+        lines.append("")
+        for f in sorted(findings, key=lambda f: (f.severity != "fail", f.game)):
+            lines.extend(_finding_lines(f))
+    lines.append("")
+    fails = sum(1 for g in run.games if g.failed)
+    warns = sum(1 for g in run.games if g.warned and not g.failed)
+    if fails:
+        lines.append(f"FAIL: {fails} of {len(run.games)} games failed")
+    elif warns:
+        lines.append(f"PASS with warnings: {warns} of {len(run.games)} games warned")
+    else:
+        lines.append(f"PASS: {len(run.games)} games")
+    return "\n".join(lines)
+
+
+def _finding_lines(f: Finding) -> list[str]:
+    head = f"{f.severity.upper()} {f.kind} (game {f.game}" + (f", turn {f.turn}" if f.turn else "") + ")"
+    head += f": {f.message}" + (f" [{f.count} times]" if f.count > 1 else "")
+    lines = [head]
+    if f.severity == "fail":
+        if f.position:
+            lines.append(f"    position: {f.position}")
+        if f.moves:
+            shown = " ".join(f.moves[-12:])
+            lines.append(f"    moves:    {'... ' if len(f.moves) > 12 else ''}{shown} ({len(f.moves)} plies)")
+        if f.expected:
+            lines.append(f"    expected: {f.expected}")
+        if f.got is not None:
+            lines.append(f"    got:      {f.got!r}")
+        if f.elapsed_ms is not None:
+            lines.append(f"    time:     {f.elapsed_ms:.1f} ms")
+        for line in f.stderr_tail[-5:]:
+            lines.append(f"    stderr:   {line}")
+    if f.transcript:
+        lines.append(f"    transcript: {f.transcript}")
+    return lines
+
+
+def to_json(run: CheckRun) -> dict[str, Any]:
+    return {
+        "game": run.spec.name,
+        "spec": run.spec.path,
+        "bot": run.argv,
+        "seed": run.seed,
+        "time_scale": run.time_scale,
+        "passed": not run.failed,
+        "timing": timing(run.games),
+        "games": [
+            {
+                "game": g.index, "seat": g.seat_name, "seed": g.seed, "result": g.result,
+                "reason": g.reason, "plies": g.plies, "checks": game_checks(g),
+                "startup_ms": g.startup_ms, "timing": timing([g]), "transcript": g.transcript_path,
+                "moves": g.moves,
+            }
+            for g in run.games
+        ],
+        "findings": [f.to_json() for g in run.games for f in g.findings],
+    }
+
+
+def write_json(run: CheckRun, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(to_json(run), indent=2) + "\n", encoding="utf-8")
+
+
+def junit(run: CheckRun) -> ET.ElementTree:
+    """One test case per check per game; warnings go to system-out."""
+    suites = ET.Element("testsuites", name="prototest")
+    suite = ET.SubElement(suites, "testsuite", name=f"prototest.{run.spec.name}")
+    tests = failures = 0
+    for g in run.games:
+        for check in CHECKS:
+            tests += 1
+            case = ET.SubElement(suite, "testcase", classname=f"prototest.{run.spec.name}.{check}",
+                                 name=f"game {g.index} ({g.seat_name}): {CHECK_TITLES[check]}")
+            findings = [f for f in g.findings if f.check == check]
+            fails = [f for f in findings if f.severity == "fail"]
+            if fails:
+                failures += 1
+                failure = ET.SubElement(case, "failure", type=fails[0].kind, message=fails[0].message)
+                failure.text = "\n".join(line for f in fails for line in _finding_lines(f))
+            warns = [f for f in findings if f.severity == "warn"]
+            if warns:
+                out = ET.SubElement(case, "system-out")
+                out.text = "\n".join(line for f in warns for line in _finding_lines(f))
+    suite.set("tests", str(tests))
+    suite.set("failures", str(failures))
+    suite.set("errors", "0")
+    ET.indent(suites)
+    return ET.ElementTree(suites)
+
+
+def write_junit(run: CheckRun, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    junit(run).write(path, encoding="utf-8", xml_declaration=True)

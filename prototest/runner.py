@@ -1,0 +1,60 @@
+"""Runs the games of one `prototest check` and gathers their reports."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Callable, Sequence
+
+from .games.base import Rules
+from .referee import GameConfig, GameReport, Referee
+from .spec import Spec
+
+
+@dataclass
+class CheckRun:
+    spec: Spec
+    argv: list[str]
+    seed: int
+    time_scale: float
+    games: list[GameReport] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        return any(g.failed for g in self.games)
+
+
+def game_seed(seed: int, index: int) -> int:
+    """Each game's own seed: the same run seed gives the same games."""
+    return seed * 1_000_003 + index
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-") or "game"
+
+
+def run_check(
+    spec: Spec, rules: Rules, module: ModuleType, argv: Sequence[str], *, games: int, seed: int,
+    time_scale: float = 1.0, start_delay_ms: int | None = None, env: dict[str, str],
+    transcripts: Path, write_all: bool, progress: Callable[[GameReport, int], None] | None = None,
+) -> CheckRun:
+    run = CheckRun(spec, list(argv), seed, time_scale)
+    seats = len(spec.game.seats)
+    for index in range(1, games + 1):
+        seat = (index - 1) % seats
+        cfg = GameConfig(spec=spec, rules=rules, rules_module=module, argv=argv, seat=seat,
+                         seed=game_seed(seed, index), index=index, time_scale=time_scale,
+                         start_delay_ms=start_delay_ms, env=env)
+        report = Referee(cfg).run()
+        if write_all or report.failed or report.warned:
+            name = f"{_slug(spec.name)}-{index:03d}-{_slug(report.seat_name)}.txt"
+            path = report.transcript.write(transcripts / name)
+            report.transcript_path = str(path)
+            for finding in report.findings:
+                finding.transcript = str(path)
+        run.games.append(report)
+        if progress is not None:
+            progress(report, games)
+    return run

@@ -1,0 +1,356 @@
+"""Protocol specs: one TOML file per game under `specs/`, validated whole when loaded.
+
+A spec says what is said on the wire and when (templates), the grammar of every answer,
+the time limits, the silence rules, how a game ends and how much each fault matters. The
+referee (`prototest.referee`) reads only the validated `Spec`; nothing about a protocol
+is hard-coded in Python beyond the rules of its game.
+
+Every problem is reported as a `SpecError` naming the file, the key and the problem, in
+one line, so the CLI can print it and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Callable
+
+SEVERITIES = ("fail", "warn", "ignore")
+
+#: Fields a template may use; "{board}" and "{legal_moves}" may only fill a whole line.
+TEMPLATE_FIELDS = frozenset(
+    {"seat", "last_move", "move", "clock", "opponent_clock", "position", "legal_count"}
+)
+MULTILINE_FIELDS = frozenset({"board", "legal_moves"})
+
+
+class SpecError(ValueError):
+    """A spec that cannot be used: `str()` is the one line the CLI prints."""
+
+    def __init__(self, path: str | Path, key: str, problem: str) -> None:
+        where = f"{path}: {key}" if key else str(path)
+        super().__init__(f"{where}: {problem}")
+        self.path = str(path)
+        self.key = key
+        self.problem = problem
+
+
+# --- the schema -----------------------------------------------------------------------
+# Each key: (checker, default). A default of REQUIRED means the key must be present.
+
+REQUIRED = object()
+
+
+def _str(v: Any) -> str:
+    if not isinstance(v, str):
+        raise ValueError(f"expected a string, got {v!r}")
+    return v
+
+
+def _nonempty_str(v: Any) -> str:
+    if not _str(v):
+        raise ValueError("must not be empty")
+    return v
+
+
+def _int_at_least(low: int) -> Callable[[Any], int]:
+    def check(v: Any) -> int:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise ValueError(f"expected an integer, got {v!r}")
+        if v < low:
+            raise ValueError(f"must be at least {low}, got {v}")
+        return v
+
+    return check
+
+
+def _choice(*options: str) -> Callable[[Any], str]:
+    def check(v: Any) -> str:
+        if v not in options:
+            raise ValueError(f"must be one of {', '.join(options)}; got {v!r}")
+        return v
+
+    return check
+
+
+def _regex(v: Any) -> re.Pattern[str]:
+    try:
+        return re.compile(_str(v))
+    except re.error as exc:
+        raise ValueError(f"not a valid regular expression: {exc}") from None
+
+
+def _answer_regex(v: Any) -> re.Pattern[str]:
+    pattern = _regex(v)
+    if "move" not in pattern.groupindex:
+        raise ValueError("the answer pattern needs a named group (?P<move>...)")
+    return pattern
+
+
+def _template(v: Any) -> str:
+    text = _str(v)
+    stripped = text.strip()
+    if stripped in ("{board}", "{legal_moves}"):
+        return text
+    try:
+        names = [f for _, f, _, _ in string.Formatter().parse(text) if f is not None]
+    except ValueError as exc:
+        raise ValueError(f"bad template {text!r}: {exc}") from None
+    for name in names:
+        if name in MULTILINE_FIELDS:
+            raise ValueError(f"{{{name}}} must fill a whole line, in {text!r}")
+        if name not in TEMPLATE_FIELDS:
+            known = ", ".join(sorted(TEMPLATE_FIELDS | MULTILINE_FIELDS))
+            raise ValueError(f"unknown field {{{name}}} in {text!r} (known: {known})")
+    return text
+
+
+def _list_of(item: Callable[[Any], Any], *, min_len: int = 0) -> Callable[[Any], tuple]:
+    def check(v: Any) -> tuple:
+        if not isinstance(v, list):
+            raise ValueError(f"expected a list, got {v!r}")
+        if len(v) < min_len:
+            raise ValueError(f"needs at least {min_len} entries")
+        out = []
+        for i, x in enumerate(v):
+            try:
+                out.append(item(x))
+            except ValueError as exc:
+                raise ValueError(f"entry {i}: {exc}") from None
+        return tuple(out)
+
+    return check
+
+
+def _table(v: Any) -> dict:
+    if not isinstance(v, dict):
+        raise ValueError(f"expected a table, got {v!r}")
+    return v
+
+
+@dataclass(frozen=True)
+class Hint:
+    pattern: re.Pattern[str]
+    message: str
+
+
+def _hints(v: Any) -> tuple[Hint, ...]:
+    if not isinstance(v, list):
+        raise ValueError("expected an array of tables [[turn.hints]]")
+    hints = []
+    for i, entry in enumerate(v):
+        if not isinstance(entry, dict) or set(entry) != {"pattern", "message"}:
+            raise ValueError(f"entry {i}: needs exactly the keys pattern and message")
+        try:
+            pattern = _regex(entry["pattern"])
+        except ValueError as exc:
+            raise ValueError(f"entry {i}: {exc}") from None
+        message = _str(entry["message"])
+        for _, name, _, _ in string.Formatter().parse(message):
+            if name and name not in pattern.groupindex:
+                raise ValueError(f"entry {i}: message uses {{{name}}}, not a group of its pattern")
+        hints.append(Hint(pattern, message))
+    return tuple(hints)
+
+
+_severity = _choice(*SEVERITIES)
+
+SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
+    "game": {
+        "name": (_nonempty_str, REQUIRED),
+        "title": (_str, ""),
+        "rules": (_nonempty_str, REQUIRED),
+        "seats": (_list_of(_nonempty_str, min_len=2), REQUIRED),
+        "max_line_bytes": (_int_at_least(8), 4096),
+    },
+    "rules": {},  # free-form: checked by the rules module itself
+    "start": {
+        "silent_ms": (_int_at_least(0), 0),
+        "handshake": (_str, ""),
+        "handshake_ms": (_int_at_least(0), 0),
+        "send": (_list_of(_template), ()),
+    },
+    "turn": {
+        "first_send": (_list_of(_template), ()),
+        "send": (_list_of(_template), REQUIRED),
+        "no_last_move": (_str, ""),
+        "answer": (_answer_regex, REQUIRED),
+        "answer_help": (_str, "a move"),
+        "match": (_choice("exact", "prefix"), "exact"),
+        "random_keyword": (_str, ""),
+        "comment_max": (_int_at_least(0), 0),
+        "accepted": (_list_of(_template), ()),
+        "denied": (_list_of(_template), ()),
+        "on_illegal": (_choice("forfeit", "retry"), "forfeit"),
+        "hints": (_hints, ()),
+    },
+    "after_move": {
+        "own": (_list_of(_template), ()),
+        "opponent": (_list_of(_template), ()),
+    },
+    "time": {
+        "clock_ms": (_int_at_least(0), 0),
+        "clock_unit_ms": (_int_at_least(1), 1),
+        "clock_max": (_int_at_least(0), 0),
+        "first_answer_ms": (_int_at_least(0), 0),
+        "answer_ms": (_int_at_least(0), 0),
+        "statement_answer_ms": (_int_at_least(0), 0),
+        "near_limit_percent": (_int_at_least(1), 90),
+        "grace_ms": (_int_at_least(0), 0),
+        "grace_count": (_int_at_least(0), 0),
+    },
+    "end": {
+        "exit_grace_ms": (_int_at_least(0), 1000),
+    },
+    "severity": {
+        "crlf": (_severity, "warn"),
+        "trailing_space": (_severity, "warn"),
+        "no_exit": (_severity, "warn"),
+        "exit_status": (_severity, "warn"),
+        "output_after_end": (_severity, "warn"),
+        "slow": (_severity, "warn"),
+        "prefix_match": (_severity, "warn"),
+        "random": (_severity, "warn"),
+        "comment_too_long": (_severity, "warn"),
+    },
+    "opponent": {
+        "style": (_choice("random", "greedy"), "random"),
+    },
+}
+
+
+class Section(dict):
+    """A validated table: keys readable as attributes (`spec.time.clock_ms`)."""
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+@dataclass(frozen=True)
+class Spec:
+    path: str
+    game: Section
+    rules: dict[str, Any]
+    start: Section
+    turn: Section
+    after_move: Section
+    time: Section
+    end: Section
+    severity: Section
+    opponent: Section
+
+    @property
+    def name(self) -> str:
+        return self.game.name
+
+
+def _validate(path: str, data: dict[str, Any]) -> Spec:
+    sections: dict[str, Any] = {}
+    for section, keys in SCHEMA.items():
+        raw = data.get(section, {})
+        if not isinstance(raw, dict):
+            raise SpecError(path, section, f"expected a table, got {raw!r}")
+        if section == "rules":
+            sections[section] = dict(raw)
+            continue
+        unknown = sorted(set(raw) - set(keys))
+        if unknown:
+            known = ", ".join(sorted(keys))
+            raise SpecError(path, f"{section}.{unknown[0]}", f"unknown key (known: {known})")
+        values = Section()
+        for key, (check, default) in keys.items():
+            if key not in raw:
+                if default is REQUIRED:
+                    raise SpecError(path, f"{section}.{key}", "missing")
+                values[key] = default
+                continue
+            try:
+                values[key] = check(raw[key])
+            except ValueError as exc:
+                raise SpecError(path, f"{section}.{key}", str(exc)) from None
+        sections[section] = values
+    unknown_sections = sorted(set(data) - set(SCHEMA))
+    if unknown_sections:
+        known = ", ".join(SCHEMA)
+        raise SpecError(path, unknown_sections[0], f"unknown section (known: {known})")
+    spec = Spec(path=path, **sections)
+    _cross_check(spec)
+    return spec
+
+
+def _cross_check(spec: Spec) -> None:
+    """Rules that join several keys."""
+    t = spec.time
+    if t.clock_ms == 0 and t.answer_ms == 0:
+        raise SpecError(spec.path, "time", "needs a clock (clock_ms) or a limit per answer (answer_ms)")
+    if t.statement_answer_ms and t.answer_ms and t.statement_answer_ms > t.answer_ms:
+        raise SpecError(spec.path, "time.statement_answer_ms", "must not exceed time.answer_ms")
+    if t.clock_max and t.clock_ms // t.clock_unit_ms > t.clock_max:
+        raise SpecError(
+            spec.path, "time.clock_ms",
+            f"{t.clock_ms} ms is {t.clock_ms // t.clock_unit_ms} units, over time.clock_max {t.clock_max}",
+        )
+    if spec.start.handshake and not spec.start.handshake_ms:
+        raise SpecError(spec.path, "start.handshake_ms", "a handshake needs a time limit")
+    if spec.turn.on_illegal == "forfeit" and not spec.turn.denied and spec.turn.accepted:
+        raise SpecError(spec.path, "turn.denied", "accepted replies are sent, so a denied reply is needed too")
+
+
+def parse_value(text: str) -> Any:
+    """Read an override value as TOML (`100`, `"legal"`, `["a"]`); bare words are strings."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def apply_overrides(data: dict[str, Any], overrides: list[str], path: str) -> None:
+    """Apply `section.key=value` overrides (the CLI's --set) before validation."""
+    for item in overrides:
+        key, sep, value = item.partition("=")
+        section, dot, name = key.strip().partition(".")
+        if not sep or not dot or not section or not name:
+            raise SpecError(path, key or item, "an override is written section.key=value")
+        table = data.setdefault(section, {})
+        if not isinstance(table, dict):
+            raise SpecError(path, section, "is not a table")
+        table[name] = parse_value(value.strip())
+
+
+def load(path: str | Path, overrides: list[str] | None = None) -> Spec:
+    """Read and validate a spec file."""
+    path = str(path)
+    try:
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+    except FileNotFoundError:
+        raise SpecError(path, "", "no such spec file") from None
+    except OSError as exc:
+        raise SpecError(path, "", f"cannot read: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(path, "", f"not valid TOML: {exc}") from None
+    apply_overrides(data, overrides or [], path)
+    return _validate(path, data)
+
+
+def builtin_dir() -> Path:
+    """Where the bundled specs live: the package data once installed, `specs/` in a checkout."""
+    packaged = resources.files("prototest") / "specs"
+    if packaged.is_dir() and any(p.name.endswith(".toml") for p in packaged.iterdir()):
+        return Path(str(packaged))
+    return Path(__file__).resolve().parent.parent / "specs"
+
+
+def builtin_games() -> list[str]:
+    return sorted(p.stem for p in builtin_dir().glob("*.toml"))
+
+
+def spec_path_for(game: str) -> Path:
+    return builtin_dir() / f"{game}.toml"

@@ -1,0 +1,77 @@
+"""Transcripts: one plain-text, diffable file per game, one event a line.
+
+Shaped after cutechess's debug log: a time offset in seconds from the bot's start, a
+direction mark, and the text exactly as it crossed the pipe (control characters shown
+escaped, so `\\r` stays visible).
+
+    0.001 #  start pid 4242: ./mybot
+    1.002 >  white
+    1.031 <  e2e4                                  [28.9 ms]
+    1.031 !  debug: thinking took 12 ms
+    9.400 #  FAIL illegal_move turn 12: ...
+
+Marks: `>` judge to bot (stdin), `<` bot to judge (stdout), `!` bot's stderr,
+`#` the judge's notes, `F` / `W` findings.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+#: Total stderr bytes a transcript keeps; the rest is counted, not stored.
+STDERR_KEEP_BYTES = 256 * 1024
+
+
+def show(text: str) -> str:
+    """Make control characters visible without changing printable text."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+@dataclass
+class Transcript:
+    header: list[str] = field(default_factory=list)
+    events: list[tuple[int, str, str]] = field(default_factory=list)
+    t0: int = field(default_factory=time.perf_counter_ns)
+    stderr_bytes: int = 0
+    stderr_dropped: int = 0
+
+    def add(self, mark: str, text: str, t_ns: int | None = None) -> None:
+        t = time.perf_counter_ns() if t_ns is None else t_ns
+        self.events.append((t - self.t0, mark, text))
+
+    def sent(self, text: str, t_ns: int) -> None:
+        self.events.append((t_ns - self.t0, ">", text))
+
+    def received(self, text: str, t_ns: int, elapsed_ns: int | None = None) -> None:
+        if elapsed_ns is not None:
+            text = f"{show(text):<40} [{elapsed_ns / 1e6:.1f} ms]"
+        else:
+            text = show(text)
+        self.events.append((t_ns - self.t0, "<", text))
+
+    def stderr(self, text: str, t_ns: int) -> None:
+        self.stderr_bytes += len(text) + 1
+        if self.stderr_bytes > STDERR_KEEP_BYTES:
+            self.stderr_dropped += len(text) + 1
+            return
+        self.events.append((t_ns - self.t0, "!", show(text)))
+
+    def note(self, text: str) -> None:
+        self.add("#", text)
+
+    def render(self) -> str:
+        lines = [f"# {h}" for h in self.header]
+        for t, mark, text in self.events:
+            lines.append(f"{t / 1e9:9.3f} {mark}  {text}")
+        if self.stderr_dropped:
+            lines.append(f"# {self.stderr_dropped} more bytes of stderr were not kept")
+        return "\n".join(lines) + "\n"
+
+    def write(self, path: Path) -> Path:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(self.render(), encoding="utf-8")
+        return path

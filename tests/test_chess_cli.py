@@ -1,0 +1,232 @@
+"""The real CLI against real bot processes on the chess judge protocol: one fault per bot."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from conftest import BOTS, ROOT, run_cli
+
+CHESS = BOTS / "chess"
+REFERENCE = ["--", sys.executable, "-m", "prototest.bots.chess_bot"]
+FAST = ["--start-delay", "150"]  # a short silence before the colour line keeps the suite quick
+
+
+def check(tmp_path: Path, bot: str, *extra: str, games: int = 1):
+    return run_cli("check", *FAST, "--games", str(games), *extra, str(CHESS / bot), tmp_path=tmp_path)
+
+
+def test_reference_bot_passes_as_white_and_black(tmp_path):
+    result = run_cli("check", *FAST, *REFERENCE, tmp_path=tmp_path)
+    assert result.code == 0, result.stdout + result.stderr
+    assert result.findings() == []
+    games = result.report["games"]
+    assert [g["seat"] for g in games] == ["white", "black"]
+    for g in games:
+        assert g["result"] in ("win", "loss", "draw")
+        assert g["plies"] > 0
+        assert set(g["checks"].values()) == {"pass"}
+    assert result.report["timing"]["answers"] > 0
+    assert "PASS: 2 games" in result.stdout
+    assert re.search(r"answers: median [\d.]+ ms, p95 [\d.]+ ms, max [\d.]+ ms", result.stdout)
+
+
+# bot file, kind, severity, a phrase the message must hold, extra CLI arguments
+BROKEN = [
+    ("illegal_move.py", "illegal_move", "fail", "no piece of yours on", []),
+    ("malformed.py", "malformed", "fail", "write e2e4", []),
+    ("early_output.py", "early_output", "fail", "before the judge's first line", []),
+    ("answers_twice.py", "unexpected_output", "fail", "not its turn", []),
+    ("talks_between_turns.py", "unexpected_output", "fail", "'thinking...'", []),
+    ("crash_third_turn.py", "crash", "fail", "exit status 1", []),
+    ("hangs.py", "timeout", "fail", "no answer within 1000 ms", ["--time-scale", "0.1"]),
+    ("no_flush.py", "timeout", "fail", "does not flush", ["--time-scale", "0.1"]),
+    ("never_reads.py", "timeout", "fail", "has not read its input", ["--time-scale", "0.1"]),
+    ("floods.py", "malformed", "fail", "without a newline", []),
+    ("promotion5.py", "malformed", "fail", "promotion needs four characters", []),
+    ("castle_e1g1.py", "malformed", "warn", "castling written as e1g1", []),
+    ("no_exit.py", "no_exit", "warn", "still running", []),
+    ("ignores_sigterm_forks.py", "no_exit", "warn", "still running", []),
+    ("crlf.py", "malformed", "warn", "\\r\\n", []),
+    ("trailing_space.py", "malformed", "warn", "trailing whitespace", []),
+    ("exit_nonzero.py", "exit_status", "warn", "exit status 1", []),
+]
+
+
+@pytest.mark.parametrize("bot,kind,severity,phrase,extra", BROKEN, ids=[b[0] for b in BROKEN])
+def test_broken_bot_is_caught(tmp_path, bot, kind, severity, phrase, extra):
+    result = check(tmp_path, bot, *extra)
+    assert result.report is not None, result.stderr
+    found = [f for f in result.findings() if f["kind"] == kind and f["severity"] == severity]
+    assert found, f"expected {severity} {kind}; got {result.findings()}\n{result.stdout}"
+    assert any(phrase in f["message"] for f in found), [f["message"] for f in found]
+    # Exactly one fault each: nothing else is reported.
+    assert {(f["kind"], f["severity"]) for f in result.findings()} == {(kind, severity)}
+    assert result.code == (1 if severity == "fail" else 0)
+    for f in found:
+        assert f["transcript"] and Path(f["transcript"]).exists()
+        if severity == "fail":
+            assert f["position"] and f["expected"]
+
+
+def test_failure_carries_its_evidence(tmp_path):
+    result = check(tmp_path, "illegal_move.py")
+    [f] = result.findings("fail")
+    assert f["turn"] == 2 and f["game"] == 1
+    assert len(f["moves"]) == 2  # its first move and the opponent's reply
+    assert f["got"] and f["got"] in f["message"]
+    assert f["position"].count("/") == 7  # a FEN
+    assert f["expected"].startswith("one of ")
+    assert f["elapsed_ms"] is not None and f["elapsed_ms"] >= 0
+    text = Path(f["transcript"]).read_text()
+    assert ">  white" in text and "<  " + f["got"] in text and "D " in text
+    assert "FAIL illegal_move" in result.stdout and "position:" in result.stdout
+
+
+def test_crash_shows_the_stderr_tail(tmp_path):
+    result = check(tmp_path, "crash_third_turn.py")
+    [f] = result.findings("fail")
+    assert f["turn"] == 3
+    assert any("Traceback" in line or "Error" in line for line in f["stderr_tail"])
+
+
+def test_hanging_bot_ends_soon_after_its_clock(tmp_path):
+    """A bot that never answers is given up on shortly after its clock runs out."""
+    started = time.monotonic()
+    result = check(tmp_path, "hangs.py", "--time-scale", "0.05", games=2)
+    assert result.code == 1
+    assert [f["kind"] for f in result.findings()] == ["timeout", "timeout"]
+    # two games, 0.5 s of clock each: far less than the default minute, with margin
+    assert time.monotonic() - started < 20
+
+
+def test_sigterm_ignoring_bot_and_its_child_are_killed(tmp_path):
+    result = check(tmp_path, "ignores_sigterm_forks.py")
+    transcript = Path(result.findings()[0]["transcript"]).read_text()
+    pids = [int(p) for p in re.findall(r"!  pid (\d+)", transcript)]
+    assert len(pids) == 2, transcript[:2000]
+    for pid in pids:
+        assert not _running(pid), f"pid {pid} survived"
+
+
+def _running(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_no_flush_bot_answers_in_a_terminal():
+    """The fixture is honest: under a pty (line-buffered) the same bot answers at once."""
+    child = pexpect.spawn(sys.executable, [str(CHESS / "no_flush.py")], timeout=10,
+                          env={"PATH": os.environ["PATH"]})
+    try:
+        child.sendline("white")
+        child.sendline("NONE 1000 1000 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+        child.expect(r"[a-h][1-8][a-h][1-8]\r\n")
+    finally:
+        child.kill(signal.SIGKILL)
+        child.close(force=True)
+
+
+def test_same_seed_same_games(tmp_path):
+    runs = [run_cli("check", *FAST, "--seed", "7", *REFERENCE, tmp_path=tmp_path / str(i)) for i in range(2)]
+    other = run_cli("check", *FAST, "--seed", "8", *REFERENCE, tmp_path=tmp_path / "other")
+    moves = [[g["moves"] for g in r.report["games"]] for r in runs]
+    assert moves[0] == moves[1]
+    assert [g["moves"] for g in other.report["games"]] != moves[0]
+
+
+def test_transcripts_and_junit(tmp_path):
+    junit = tmp_path / "junit.xml"
+    result = run_cli("check", *FAST, "--junit", str(junit), str(CHESS / "answers_twice.py"), tmp_path=tmp_path)
+    assert result.code == 1
+    transcripts = sorted((tmp_path / "transcripts").glob("*.txt"))
+    assert [p.name for p in transcripts] == ["chess-001-white.txt", "chess-002-black.txt"]
+    text = transcripts[0].read_text()
+    assert re.search(r"^\s+\d+\.\d{3} >  white$", text, re.M)
+    assert re.search(r"^\s+\d+\.\d{3} <  \w{4} +\[\d+\.\d ms\]$", text, re.M)
+    assert "F  FAIL unexpected_output" in text
+    suite = ET.parse(junit).getroot().find("testsuite")
+    cases = suite.findall("testcase")
+    assert len(cases) == 2 * 6  # two games, six checks each
+    failed = [c.get("name") for c in cases if c.find("failure") is not None]
+    assert failed == ["game 1 (white): answers follow the grammar, in turn",
+                      "game 2 (black): answers follow the grammar, in turn"]
+    assert suite.get("failures") == "2" and suite.get("tests") == "12"
+
+
+def test_spec_overrides_change_behaviour(tmp_path):
+    """The spec drives the session: a stricter castling rule turns the warning into a failure."""
+    result = check(tmp_path, "castle_e1g1.py", "--set", "rules.king_move_castling=fail")
+    assert result.code == 1
+    assert result.kinds("fail") == {"illegal_move"}
+
+
+def test_exit_rule_is_the_specs(tmp_path):
+    result = check(tmp_path, "no_exit.py", "--set", "severity.no_exit=fail")
+    assert result.code == 1 and result.kinds("fail") == {"no_exit"}
+
+
+def test_clock_comes_from_the_spec(tmp_path):
+    result = check(tmp_path, "hangs.py", "--set", "time.clock_ms=400")
+    [f] = result.findings("fail")
+    assert "no answer within 400 ms" in f["message"]
+
+
+# -- usage errors: one line, exit status 2 ---------------------------------------------
+
+def _one_line_error(result, *phrases):
+    assert result.code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("prototest: error: ")
+    for phrase in phrases:
+        assert phrase in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+def test_missing_bot(tmp_path):
+    _one_line_error(run_cli("check", str(tmp_path / "nobot")), "not found")
+
+
+def test_bot_not_executable(tmp_path):
+    bot = tmp_path / "bot.py"
+    bot.write_text("print('hi')\n")
+    _one_line_error(run_cli("check", str(bot)), "not executable")
+
+
+def test_unknown_option():
+    _one_line_error(run_cli("check", "--bogus", "x"), "--bogus")
+
+
+def test_unknown_game():
+    _one_line_error(run_cli("moves", "--game", "go"), "unknown game 'go'")
+
+
+def test_bad_spec_names_file_and_key(tmp_path):
+    spec = tmp_path / "bad.toml"
+    text = (ROOT / "specs" / "chess.toml").read_text().replace("clock_ms = 10000", "clock_ms = -5")
+    spec.write_text(text)
+    _one_line_error(run_cli("check", "--spec", str(spec), *REFERENCE), str(spec), "time.clock_ms", "at least 0")
+
+
+def test_bad_override_value():
+    _one_line_error(run_cli("check", "--set", "turn.answer=^(e2e4)$", *REFERENCE), "turn.answer", "(?P<move>")
+
+
+def test_bad_rules_option():
+    _one_line_error(run_cli("moves", "--set", "rules.en_passant=sometimes"), "rules.en_passant")
+
+
+def test_bad_position():
+    _one_line_error(run_cli("moves", "not a fen"), "position")
