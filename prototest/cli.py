@@ -94,13 +94,23 @@ def check(
     transcripts: Optional[Path] = typer.Option(None, "--transcripts", help="Write every game's transcript here (default: only games with findings, to ./prototest-transcripts)."),
     overrides: List[str] = typer.Option([], "--set", help="Override a spec key: --set time.clock_ms=60000 (repeatable)."),
     env_pairs: List[str] = typer.Option([], "--env", help="Pass KEY=VALUE to the bot's environment (repeatable)."),
+    seat: Optional[str] = typer.Option(None, "--seat", help="Play only this seat (e.g. white, b, 2); default: alternate."),
+    position: Optional[str] = typer.Option(None, "--position", help="Start every game from this position (the game's one-line notation)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final verdict line."),
 ) -> None:
     """Play games against BOT as the judge and report every fault."""
     spec, module, rules = _load(game, spec_path, overrides)
     env = process.controlled_env(_env_pairs(env_pairs))
     argv = _bot_argv(bot, env)
-    count = games or len(spec.game.seats)
+    seats = None
+    if seat is not None:
+        if seat not in spec.game.seats:
+            raise UsageProblem(f"--seat {seat!r}: {spec.name} has the seats {', '.join(spec.game.seats)}")
+        seats = [spec.game.seats.index(seat)]
+    start = _position(rules, position) if position is not None else None
+    if start is not None and start.outcome() is not None:
+        raise UsageProblem(f"position {position!r}: the game is already over ({start.outcome().reason})")
+    count = games or len(seats or spec.game.seats)
 
     def progress(game_report, total):
         if not quiet:
@@ -109,7 +119,7 @@ def check(
     run = runner.run_check(
         spec, rules, module, argv, games=count, seed=seed, time_scale=time_scale,
         start_delay_ms=start_delay, env=env, transcripts=transcripts or Path("prototest-transcripts"),
-        write_all=transcripts is not None, progress=progress,
+        write_all=transcripts is not None, progress=progress, seats=seats, start_position=start,
     )
     text = report.summary(run)
     typer.echo(text if not quiet else text.splitlines()[-1])

@@ -58,6 +58,7 @@ class GameConfig:
     start_delay_ms: int | None = None
     env: dict[str, str] = field(default_factory=process.controlled_env)
     cwd: str | None = None
+    start_position: Position | None = None
 
 
 @dataclass
@@ -104,7 +105,7 @@ class Referee:
         self.spec = cfg.spec
         self.rng = random.Random(cfg.seed)
         self.report = GameReport(cfg.index, cfg.seat, cfg.spec.game.seats[cfg.seat], cfg.seed)
-        self.position: Position = cfg.rules.initial()
+        self.position: Position = cfg.start_position or cfg.rules.initial()
         self.last_move: str | None = None
         self.bot_turns = 0
         self.last_sent = "(nothing yet)"

@@ -8,7 +8,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Callable, Sequence
 
-from .games.base import Rules
+from .games.base import Position, Rules
 from .referee import GameConfig, GameReport, Referee
 from .spec import Spec
 
@@ -39,14 +39,15 @@ def run_check(
     spec: Spec, rules: Rules, module: ModuleType, argv: Sequence[str], *, games: int, seed: int,
     time_scale: float = 1.0, start_delay_ms: int | None = None, env: dict[str, str],
     transcripts: Path, write_all: bool, progress: Callable[[GameReport, int], None] | None = None,
+    seats: Sequence[int] | None = None, start_position: Position | None = None,
 ) -> CheckRun:
     run = CheckRun(spec, list(argv), seed, time_scale)
-    seats = len(spec.game.seats)
+    seats = list(seats) if seats else list(range(len(spec.game.seats)))
     for index in range(1, games + 1):
-        seat = (index - 1) % seats
+        seat = seats[(index - 1) % len(seats)]
         cfg = GameConfig(spec=spec, rules=rules, rules_module=module, argv=argv, seat=seat,
                          seed=game_seed(seed, index), index=index, time_scale=time_scale,
-                         start_delay_ms=start_delay_ms, env=env)
+                         start_delay_ms=start_delay_ms, env=env, start_position=start_position)
         report = Referee(cfg).run()
         if write_all or report.failed or report.warned:
             name = f"{_slug(spec.name)}-{index:03d}-{_slug(report.seat_name)}.txt"

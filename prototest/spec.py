@@ -324,9 +324,9 @@ def apply_overrides(data: dict[str, Any], overrides: list[str], path: str) -> No
         table[name] = parse_value(value.strip())
 
 
-def load(path: str | Path, overrides: list[str] | None = None) -> Spec:
-    """Read and validate a spec file."""
-    path = str(path)
+def _read(path: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Read a TOML file, following `extends = "base.toml"` (relative to the file):
+    the file's tables are merged over its base's, key by key."""
     try:
         with open(path, "rb") as fh:
             data = tomllib.load(fh)
@@ -336,6 +336,27 @@ def load(path: str | Path, overrides: list[str] | None = None) -> Spec:
         raise SpecError(path, "", f"cannot read: {exc.strerror}") from None
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(path, "", f"not valid TOML: {exc}") from None
+    base = data.pop("extends", None)
+    if base is None:
+        return data
+    if not isinstance(base, str):
+        raise SpecError(path, "extends", f"expected a file name, got {base!r}")
+    base_path = str(Path(path).parent / base)
+    if base_path in seen:
+        raise SpecError(path, "extends", f"{base!r} extends itself in a cycle")
+    merged = _read(base_path, seen + (path,))
+    for section, table in data.items():
+        if isinstance(table, dict) and isinstance(merged.get(section), dict):
+            merged[section] = {**merged[section], **table}
+        else:
+            merged[section] = table
+    return merged
+
+
+def load(path: str | Path, overrides: list[str] | None = None) -> Spec:
+    """Read and validate a spec file."""
+    path = str(path)
+    data = _read(path)
     apply_overrides(data, overrides or [], path)
     return _validate(path, data)
 
@@ -349,7 +370,7 @@ def builtin_dir() -> Path:
 
 
 def builtin_games() -> list[str]:
-    return sorted(p.stem for p in builtin_dir().glob("*.toml"))
+    return sorted(p.stem for p in builtin_dir().glob("*.toml") if not p.name.startswith("_"))
 
 
 def spec_path_for(game: str) -> Path:

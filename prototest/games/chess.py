@@ -28,19 +28,6 @@ _OPTION_VALUES = {
     "draws": ("automatic",),
 }
 
-_KING_CASTLING = {  # the king's two-square move -> the judge's castling string
-    (chess.E1, chess.G1): "O-O", (chess.E1, chess.C1): "O-O-O",
-    (chess.E8, chess.G8): "O-O", (chess.E8, chess.C8): "O-O-O",
-}
-
-_TERMINATION_NAMES = {
-    chess.Termination.CHECKMATE: "checkmate",
-    chess.Termination.STALEMATE: "stalemate",
-    chess.Termination.INSUFFICIENT_MATERIAL: "insufficient material",
-    chess.Termination.SEVENTYFIVE_MOVES: "75-move rule",
-    chess.Termination.FIVEFOLD_REPETITION: "fivefold repetition",
-}
-
 
 def move_string(board: chess.Board, move: chess.Move) -> str:
     """The judge's string for a legal move of `board`."""
@@ -59,14 +46,19 @@ def _judge_moves(board: chess.Board) -> dict[str, chess.Move]:
 
 
 class ChessPosition:
-    """An immutable wrapper of a `chess.Board` (copied on play)."""
+    """An immutable position: a `chess.Board` without its move stack, plus a link to the
+    position before it. Copying a board *with* its stack on every ply made a game
+    quadratic; the links keep what fivefold repetition needs at the cost of one pointer."""
 
-    __slots__ = ("board", "_options", "_moves")
+    __slots__ = ("board", "_options", "_moves", "_parent", "_key")
 
-    def __init__(self, board: chess.Board, options: Mapping[str, Any]) -> None:
+    def __init__(self, board: chess.Board, options: Mapping[str, Any],
+                 parent: "ChessPosition | None" = None) -> None:
         self.board = board
         self._options = options
         self._moves: dict[str, chess.Move] | None = None
+        self._parent = parent
+        self._key = board._transposition_key()
 
     # -- the Position protocol --------------------------------------------------------
     def turn(self) -> int:
@@ -84,31 +76,64 @@ class ChessPosition:
         return sorted(self.moves_by_string())
 
     def judge(self, move: str) -> Judged:
-        legal = self.moves_by_string()
-        if move in legal:
-            return Judged(self._after(legal[move]), move)
-        warnings: tuple[str, ...] = ()
-        if len(move) == 4:
-            castling = self._king_move_castling(move)
-            if castling is not None and castling in legal:
-                policy = self._options["king_move_castling"]
-                if policy == "fail":
-                    raise IllegalMove(move, f"castling is written {castling}, not {move}")
-                if policy == "warn":
-                    warnings = (f"malformed: castling written as {move}, the statement defines {castling}; "
-                                f"a strict judge refuses {move}",)
-                return Judged(self._after(legal[castling]), castling, warnings)
-        raise IllegalMove(move, explain(self.board, move), malformed=_malformed(move))
+        candidate = self._parse(move)
+        if candidate is None or not self.board.is_legal(candidate):
+            raise IllegalMove(move, explain(self.board, move), malformed=_malformed(move))
+        if self.board.is_castling(candidate) and move not in ("O-O", "O-O-O"):
+            written = move_string(self.board, candidate)
+            policy = self._options["king_move_castling"]
+            if policy == "fail":
+                raise IllegalMove(move, f"castling is written {written}, not {move}")
+            warnings: tuple[str, ...] = ()
+            if policy == "warn":
+                warnings = (f"malformed: castling written as {move}, the statement defines {written}; "
+                            f"a strict judge refuses {move}",)
+            return Judged(self._after(candidate), written, warnings)
+        return Judged(self._after(candidate), move)
+
+    def _parse(self, move: str) -> chess.Move | None:
+        """The move a judge string names, legal or not; None when it names none."""
+        board = self.board
+        if move in ("O-O", "O-O-O"):
+            king = board.king(board.turn)
+            if king is None or king not in (chess.E1, chess.E8):
+                return None
+            return chess.Move(king, king + (2 if move == "O-O" else -2))
+        if len(move) != 4:
+            return None
+        try:
+            frm, to = chess.parse_square(move[:2]), chess.parse_square(move[2:])
+        except ValueError:
+            return None
+        piece = board.piece_type_at(frm)
+        promotion = chess.QUEEN if piece == chess.PAWN and chess.square_rank(to) in (0, 7) else None
+        return chess.Move(frm, to, promotion=promotion)
 
     def play(self, move: str) -> "ChessPosition":
         return self.judge(move).position
 
     def outcome(self) -> Outcome | None:
-        result = self.board.outcome(claim_draw=False)
-        if result is None:
-            return None
-        winner = None if result.winner is None else (0 if result.winner == chess.WHITE else 1)
-        return Outcome(winner, _TERMINATION_NAMES.get(result.termination, result.termination.name.lower()))
+        """The endings that need no claim, as `Board.outcome(claim_draw=False)` has them."""
+        board = self.board
+        winner = 1 if board.turn == chess.WHITE else 0
+        if not any(True for _ in board.generate_legal_moves()):
+            return Outcome(winner, "checkmate") if board.is_check() else Outcome(None, "stalemate")
+        if board.is_insufficient_material():
+            return Outcome(None, "insufficient material")
+        if board.halfmove_clock >= 150:
+            return Outcome(None, "75-move rule")
+        if self._repetitions() >= 5:
+            return Outcome(None, "fivefold repetition")
+        return None
+
+    def _repetitions(self) -> int:
+        """How often this position stood since the last capture or pawn move."""
+        count, node, back = 1, self._parent, self.board.halfmove_clock
+        while node is not None and back > 0:
+            if node._key == self._key:
+                count += 1
+            node, back = node._parent, back - 1
+        return count
 
     def notation(self) -> str:
         ep = "fen" if self._options["en_passant"] == "always" else "legal"
@@ -119,19 +144,9 @@ class ChessPosition:
 
     # -- helpers --------------------------------------------------------------------------
     def _after(self, move: chess.Move) -> "ChessPosition":
-        board = self.board.copy(stack=True)
+        board = self.board.copy(stack=False)
         board.push(move)
-        return ChessPosition(board, self._options)
-
-    def _king_move_castling(self, move: str) -> str | None:
-        try:
-            frm, to = chess.parse_square(move[:2]), chess.parse_square(move[2:])
-        except ValueError:
-            return None
-        king = self.board.king(self.board.turn)
-        if king != frm:
-            return None
-        return _KING_CASTLING.get((frm, to))
+        return ChessPosition(board, self._options, self)
 
 
 def _malformed(move: str) -> bool:
