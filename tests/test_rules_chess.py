@@ -1,0 +1,130 @@
+"""The chess rules adapter against python-chess itself, on reachable positions."""
+
+from __future__ import annotations
+
+import chess
+import pytest
+from hypothesis import given, strategies as st
+
+from prototest.games import chess as judge_chess
+from prototest.games.base import IllegalMove, PositionError
+from prototest.strategies import move_sequences
+
+RULES = judge_chess.make_rules({})
+LEGAL_EP = judge_chess.make_rules({"en_passant": "legal"})
+
+
+def board_after(moves: list[str]) -> tuple[chess.Board, object]:
+    board, position = chess.Board(), RULES.initial()
+    for move in moves:
+        position = position.play(move)
+        board.push(position.board.peek() if position.board.move_stack else _uci(board, move))
+    return board, position
+
+
+def _uci(board: chess.Board, move: str) -> chess.Move:
+    if move in ("O-O", "O-O-O"):
+        king = board.king(board.turn)
+        return chess.Move(king, king + (2 if move == "O-O" else -2))
+    m = chess.Move.from_uci(move)
+    if board.piece_type_at(m.from_square) == chess.PAWN and chess.square_rank(m.to_square) in (0, 7):
+        m.promotion = chess.QUEEN
+    return m
+
+
+@given(move_sequences(RULES, max_plies=80))
+def test_moves_outcome_and_fen_agree_with_python_chess(moves):
+    board, position = board_after(moves)
+    expected = sorted(judge_chess.move_string(board, m) for m in board.legal_moves
+                      if m.promotion in (None, chess.QUEEN))
+    assert position.legal_moves() == expected
+    assert position.notation() == board.fen(en_passant="fen")
+    ours = position.outcome()
+    theirs = board.outcome(claim_draw=False)
+    assert (ours is None) == (theirs is None)
+    if theirs is not None:
+        assert ours.winner == (None if theirs.winner is None else (0 if theirs.winner else 1))
+    assert RULES.parse(position.notation()).legal_moves() == position.legal_moves()
+
+
+@given(move_sequences(RULES, max_plies=40), st.text(alphabet="abcdefgh12345678O-qx", min_size=0, max_size=6))
+def test_any_string_is_judged_legal_only_if_python_chess_agrees(moves, text):
+    board, position = board_after(moves)
+    if position.outcome() is not None:
+        return
+    try:
+        judged = position.judge(text)
+    except IllegalMove as exc:
+        assert exc.reason and text not in position.legal_moves()
+        return
+    assert judged.move in position.legal_moves()
+
+
+def test_perft_matches_published_figures():
+    assert [RULES.perft(RULES.initial(), d) for d in (1, 2, 3)] == [20, 400, 8902]
+    kiwipete = RULES.parse("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+    assert RULES.perft(kiwipete, 2) == 2039
+    assert sum(n for _, n in RULES.divide(kiwipete, 2)) == 2039
+
+
+def test_castling_and_promotion_strings():
+    pos = RULES.parse("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    assert {"O-O", "O-O-O"} <= set(pos.legal_moves())
+    assert "e1g1" not in pos.legal_moves()
+    judged = pos.judge("e1g1")
+    assert judged.move == "O-O" and judged.warnings and "malformed: castling written as e1g1" in judged.warnings[0]
+    strict = judge_chess.make_rules({"king_move_castling": "fail"}).parse(pos.notation())
+    with pytest.raises(IllegalMove, match="castling is written O-O"):
+        strict.judge("e1g1")
+    promo = RULES.parse("8/4P3/8/8/8/8/k7/4K3 w - - 0 1")
+    assert "e7e8" in promo.legal_moves() and not any(len(m) != 4 for m in promo.legal_moves() if m[0] != "O")
+    assert promo.play("e7e8").board.piece_at(chess.E8) == chess.Piece(chess.QUEEN, chess.WHITE)
+
+
+@pytest.mark.parametrize("fen,move,reason", [
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "e3e4", "no piece of yours on e3"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "e7e5", "opponent's pawn"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "d1d3", "cannot move from d1 to d3"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "a1a2", "holds your own pawn"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "O-O", "castling is blocked: f1, g1"),
+    ("4k3/8/8/8/8/8/8/4K2R w - - 0 1", "O-O", "no kingside castling right"),
+    ("4k3/8/8/8/8/8/5r2/4K2R w K - 0 1", "O-O", "castling through or into an attacked square (f1)"),
+    ("4k3/8/8/8/8/8/8/r3K2R w K - 0 1", "O-O", "castling out of check"),
+    ("4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1", "e2d3", "leaves your own king in check"),
+    ("4k3/8/8/8/8/8/8/r3K3 w - - 0 1", "e1f1", "does not get it out of check"),
+    ("4k3/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7e8q", "promotion needs four characters"),
+    ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "e1", "four characters"),
+])
+def test_illegal_moves_say_why(fen, move, reason):
+    with pytest.raises(IllegalMove) as info:
+        RULES.parse(fen).judge(move)
+    assert reason in info.value.reason
+
+
+def test_king_into_check_reason():
+    with pytest.raises(IllegalMove, match="king would move into check on d8"):
+        RULES.parse("4k3/8/8/8/8/8/8/3RK3 b - - 0 1").judge("e8d8")
+
+
+def test_fivefold_repetition_and_75_move_rule():
+    pos = RULES.initial()
+    for _ in range(4):
+        for move in ("g1f3", "g8f6", "f3g1", "f6g8"):
+            assert pos.outcome() is None
+            pos = pos.play(move)
+    assert pos.outcome().reason == "fivefold repetition"
+    late = RULES.parse("4k3/8/8/8/8/8/8/R3K3 w - - 149 120").play("a1a2")
+    assert late.outcome().reason == "75-move rule" and late.outcome().winner is None
+
+
+def test_en_passant_field_conventions():
+    after = RULES.initial().play("e2e4")
+    assert after.notation().split()[3] == "e3"
+    assert LEGAL_EP.initial().play("e2e4").notation().split()[3] == "-"
+
+
+def test_bad_positions_are_refused():
+    with pytest.raises(PositionError, match="not a valid FEN"):
+        RULES.parse("nonsense")
+    with pytest.raises(PositionError, match="not a legal chess position"):
+        RULES.parse("8/8/8/8/8/8/8/8 w - - 0 1")
