@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import errno
 import os
+import platform
 import select
 import signal
 import subprocess
@@ -34,6 +35,8 @@ from .transcript import Transcript
 KEPT_ENV = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "TZ", "TMPDIR")
 
 READ_CHUNK = 65536
+#: The number of the read system call, for reading /proc/PID/syscall.
+_READ_SYSCALL = {"x86_64": "0", "aarch64": "63", "arm64": "63"}
 _MS = 1_000_000
 
 
@@ -304,13 +307,21 @@ class Bot:
         return self.returncode
 
     def waiting_for_input(self) -> bool:
-        """True when the bot sleeps in a pipe read: it thinks it has answered."""
+        """True when the bot sleeps in a read of its stdin: it thinks it has answered.
+        Read from /proc: the kernel function it sleeps in, or its current system call."""
         try:
             with open(f"/proc/{self.pid}/wchan") as fh:
                 wchan = fh.read().strip()
         except OSError:
+            wchan = ""
+        if "pipe_read" in wchan or "pipe_wait" in wchan:
+            return True
+        try:
+            with open(f"/proc/{self.pid}/syscall") as fh:
+                fields = fh.read().split()
+        except OSError:
             return False
-        return wchan in ("pipe_read", "pipe_wait", "pipe_read_wait")
+        return len(fields) > 1 and fields[0] == _READ_SYSCALL.get(platform.machine()) and fields[1] == "0x0"
 
     def kill(self) -> None:
         """End the whole process group: SIGTERM, a moment, then SIGKILL for all."""

@@ -515,6 +515,9 @@ class Referee:
             expected=f"one line: {self.spec.turn.answer_help}", got=show(text)))
 
     def _timed_out(self, partial: bytes, elapsed_ns: int, limit_ns: int, limit_what: str) -> None:
+        """A missing answer. Before giving up, tell a slow bot from one whose answer sits in
+        an unflushed buffer: the latter is asleep in a read of its input (wchan), and its
+        answer appears at once when that input is closed (exit flushes the buffer)."""
         assert self.bot is not None
         unread = _unread_bytes(self.bot)
         waiting = self.bot.waiting_for_input()
@@ -527,9 +530,13 @@ class Referee:
             message += f"; it sent {got!r} without a newline"
         if late.strip():
             first = show((partial + late).decode("utf-8", "replace").split("\n")[0])
-            message += (f"; the answer {first!r} arrived only when its input was closed: the bot "
-                        f"probably does not flush its output (a terminal would have shown it): flush after every line")
             self.report.transcript.received(late.decode("utf-8", "replace").rstrip("\n"), time.perf_counter_ns())
+            if waiting:
+                message += (f"; the answer {first!r} arrived only when its input was closed: the bot "
+                            f"probably does not flush its output (a terminal would have shown it): "
+                            f"flush after every line")
+            else:
+                message += f"; its answer {first!r} came later: too slow"
         elif waiting and not partial:
             message += ("; the bot is waiting for input, so its answer is probably stuck in an output "
                         "buffer: it probably does not flush its output")

@@ -1,0 +1,219 @@
+"""The real CLI against real bot processes on the CodinGame dialogue (Impasse, LOA).
+
+The reference bots pass as both colours; each broken bot under tests/bots/impasse and
+tests/bots/loa is caught with the kind and severity its README names; `moves` and
+`perft` give the published counts and handle hand-built positions.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import BOTS, run_cli
+
+IMPASSE = BOTS / "impasse"
+LOA = BOTS / "loa"
+REFERENCE = {
+    "impasse": ["--", sys.executable, "-m", "prototest.bots.impasse_bot"],
+    "loa": ["--", sys.executable, "-m", "prototest.bots.loa_bot"],
+}
+SEATS = {"impasse": ["w", "b"], "loa": ["b", "w"]}
+
+#: Hand-built positions (one-line notation: rows rank 8 first, side to move, plies).
+#: Impasse: White's singles on a1 and c1 are blocked by Black's b2 and d2; g7 can slide to
+#: the furthest row, so every White turn is a crown with a1 or c1 as the source.
+IMPASSE_CROWN = "......../......w./......../......../......../......../.b.b..../w.w..... w 10"
+#: The same without g7: White has no slide and no transpose, so it removes a checker.
+IMPASSE_STUCK = "......../......../......../......../......../......../.b.b..../w.w..... w 10"
+#: LOA: Black's a1 and h8 are boxed in by White (no move jumps an enemy), so Black passes.
+LOA_PASS = "......wb/......ww/......../......../......../......../ww....../bw...... b 0"
+
+
+def check(tmp_path: Path, game: str, bot: str | list[str], *extra: str):
+    argv = list(bot) if isinstance(bot, list) else [str((IMPASSE if game == "impasse" else LOA) / bot)]
+    return run_cli("check", "--game", game, *extra, *argv, tmp_path=tmp_path)
+
+
+def lines(result) -> list[str]:
+    assert result.code == 0, result.stdout + result.stderr
+    return result.stdout.splitlines()
+
+
+# -- reference bots -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("game", ["impasse", "loa"])
+def test_reference_bot_passes_as_both_colours(tmp_path, game):
+    result = check(tmp_path, game, REFERENCE[game], "--seed", "3")
+    assert result.code == 0, result.stdout + result.stderr
+    assert result.findings() == [], result.stdout
+    games = result.report["games"]
+    assert [g["seat"] for g in games] == SEATS[game]
+    for g in games:
+        assert g["result"] in ("win", "loss", "draw"), g
+        assert g["plies"] > 0
+        assert set(g["checks"].values()) == {"pass"}
+    assert result.report["timing"]["answers"] > 0
+    assert "PASS: 2 games" in result.stdout
+    # The colour comes first, then the board; the first last move is `null`.
+    text = Path(games[0]["transcript"]).read_text()
+    assert ">  null" in text and f">  {SEATS[game][0]}" in text
+
+
+@pytest.mark.parametrize("game,position,seat,first", [
+    ("impasse", IMPASSE_STUCK, "w", ("a1", "c1")),
+    ("impasse", IMPASSE_CROWN, "w", ("g7f8a1", "g7f8c1", "g7h8a1", "g7h8c1")),
+    ("loa", LOA_PASS, "b", ("pass",)),
+], ids=["impasse-removal", "impasse-crown", "loa-pass"])
+def test_reference_bot_from_a_hand_built_position(tmp_path, game, position, seat, first):
+    result = check(tmp_path, game, REFERENCE[game], "--position", position, "--seat", seat)
+    assert result.code == 0, result.stdout + result.stderr
+    assert result.findings() == [], result.stdout
+    [g] = result.report["games"]
+    assert g["seat"] == seat and g["result"] in ("win", "loss", "draw")
+    assert g["moves"][0] in first
+
+
+# -- broken bots ----------------------------------------------------------------------------
+
+# game, bot file, kind, severity, a phrase the message must hold, the bot's turn (or None),
+# extra CLI arguments
+BROKEN = [
+    ("impasse", "drops_crown.py", "illegal_move", "fail", "crown coordinate missing", None, []),
+    ("impasse", "upside_down.py", "illegal_move", "fail", "no checker of yours on", 1, []),
+    ("impasse", "impasse_while_slide.py", "illegal_move", "fail",
+     "impasse removal is only allowed when no slide or transpose exists", 2, []),
+    ("impasse", "slow_first_turn.py", "timeout", "fail", "no answer within 1000 ms (the first answer limit)", 1, []),
+    ("impasse", "colour_every_turn.py", "crash", "fail", "on its turn 2, before answering (exit status 1)", 2, []),
+    ("impasse", "random.py", "random_move", "warn", "the referee plays a random move", 1, []),
+    ("impasse", "trace_on_exit.py", "exit_status", "warn", "exit status 1 with a traceback", None, []),
+    ("impasse", "long_comment.py", "malformed", "warn", "is 30 characters; the referee keeps 15", 1, []),
+    ("loa", "ignores_pass.py", "illegal_move", "fail", "no legal move exists: answer pass", 1,
+     ["--position", LOA_PASS, "--seat", "b"]),
+    ("loa", "own_count.py", "illegal_move", "fail", "a checker moves exactly", None, []),
+    ("loa", "jumps_enemy.py", "illegal_move", "fail", "blocked by an enemy checker", None, []),
+    ("loa", "junk_suffix.py", "malformed", "warn", "(it compares prefixes)", 1, []),
+    ("loa", "too_slow.py", "timeout", "fail", "no answer within 150 ms (the answer limit)", 3, []),
+]
+
+
+@pytest.mark.parametrize("game,bot,kind,severity,phrase,turn,extra", BROKEN,
+                         ids=[f"{b[0]}-{b[1]}" for b in BROKEN])
+def test_broken_bot_is_caught(tmp_path, game, bot, kind, severity, phrase, turn, extra):
+    result = check(tmp_path, game, bot, "--seed", "1", *extra)
+    assert result.report is not None, result.stderr
+    games = result.report["games"]
+    found = [f for f in result.findings() if f["kind"] == kind and f["severity"] == severity]
+    # The fault shows in every game (both colours unless --seat), not by luck in one.
+    assert sorted({f["game"] for f in found}) == [g["game"] for g in games], \
+        f"expected {severity} {kind} in every game; got {result.findings()}\n{result.stdout}"
+    assert all(phrase in f["message"] for f in found), [f["message"] for f in found]
+    # Exactly one fault each: nothing else is reported.
+    assert {(f["kind"], f["severity"]) for f in result.findings()} == {(kind, severity)}
+    assert result.code == (1 if severity == "fail" else 0), result.stdout + result.stderr
+    for f in found:
+        assert f["transcript"] and Path(f["transcript"]).exists()
+        if turn is not None:
+            assert f["turn"] == turn, f
+        if severity == "fail":
+            assert f["position"] and f["expected"]
+    for g in games:
+        if severity == "fail":
+            assert g["result"] == "forfeit" and g["reason"] == kind
+        else:  # a warning: the game goes on to its end
+            assert g["result"] in ("win", "loss", "draw") and g["plies"] > 2
+
+
+def test_dropped_crown_names_the_missing_coordinate(tmp_path):
+    result = check(tmp_path, "impasse", "drops_crown.py", "--seed", "1")
+    for f in result.findings("fail"):
+        assert len(f["got"]) == 4
+        assert "append the square of the single to crown with" in f["message"]
+        assert f["expected"].startswith("one of ")
+        assert any(m.startswith(f["got"]) and len(m) == 6 for m in f["expected"].split())
+
+
+def test_prefix_match_keeps_the_game_going(tmp_path):
+    """`e2e3junk` is played as `e2e3`: the moves recorded are the listed strings."""
+    result = check(tmp_path, "loa", "junk_suffix.py", "--seed", "1")
+    [g1, g2] = result.report["games"]
+    assert g1["plies"] > 4 and g2["plies"] > 4
+    assert not any("junk" in m for g in (g1, g2) for m in g["moves"])
+    assert sum(f["count"] for f in result.findings()) == sum((g["plies"] + (g["seat"] == "b")) // 2
+                                                          for g in (g1, g2))
+
+
+# -- bots that must not fail ----------------------------------------------------------------
+
+def test_comment_after_the_move_passes(tmp_path):
+    result = check(tmp_path, "impasse", "comment.py", "--seed", "1")
+    assert result.code == 0, result.stdout + result.stderr
+    assert result.findings() == [], result.stdout
+    text = Path(result.report["games"][0]["transcript"]).read_text()
+    assert " hello :)" in text
+
+
+def test_slow_start_like_a_jvm_passes(tmp_path):
+    """0.7 s before the first answer is within the 1000 ms first-answer limit. Over 80 % of
+    it (800 ms) would be a `slow` warning; nothing else may be reported."""
+    result = check(tmp_path, "impasse", "slow_start_jvm.py", "--seed", "1")
+    assert result.code == 0, result.stdout + result.stderr
+    assert {(f["kind"], f["severity"]) for f in result.findings()} <= {("slow", "warn")}, result.stdout
+    for g in result.report["games"]:
+        assert g["startup_ms"] >= 700
+        assert g["result"] in ("win", "loss", "draw")
+
+
+# -- moves and perft ------------------------------------------------------------------------
+
+def test_moves_from_the_start():
+    impasse = lines(run_cli("moves", "--game", "impasse"))
+    assert len(impasse) == 22 and impasse == sorted(impasse)
+    assert impasse[0] == "c7a5" and "d2e3" in impasse and "h2g3" in impasse
+    loa = lines(run_cli("moves", "--game", "loa"))
+    assert len(loa) == 36 and loa == sorted(loa)
+    assert all(len(m) == 4 for m in loa)
+    assert {m[:2] for m in loa} == {f"{f}{r}" for f in "bcdefg" for r in "18"}
+
+
+@pytest.mark.parametrize("game,counts", [("impasse", (22, 492, 9692)), ("loa", (36, 1244, 44952))])
+def test_perft(game, counts):
+    for depth, expected in enumerate(counts, start=1):
+        assert lines(run_cli("perft", "--game", game, "--depth", str(depth))) == [str(expected)]
+
+
+@pytest.mark.parametrize("game,total,first_moves", [("impasse", 9692, 22), ("loa", 44952, 36)])
+def test_perft_divide_sums_to_the_total(game, total, first_moves):
+    out = lines(run_cli("perft", "--game", game, "--depth", "3", "--divide"))
+    assert out[-1] == f"total: {total}" and out[-2] == ""
+    split = [line.split(": ") for line in out[:-2]]
+    assert len(split) == first_moves
+    assert [m for m, _ in split] == sorted(m for m, _ in split)
+    assert sum(int(n) for _, n in split) == total
+
+
+def test_hand_built_impasse_positions():
+    crown = lines(run_cli("moves", "--game", "impasse", IMPASSE_CROWN))
+    assert crown == ["g7f8a1", "g7f8c1", "g7h8a1", "g7h8c1"]
+    stuck = lines(run_cli("moves", "--game", "impasse", IMPASSE_STUCK))
+    assert stuck == ["a1", "c1"]
+    assert lines(run_cli("perft", "--game", "impasse", "--depth", "1", IMPASSE_CROWN)) == ["4"]
+
+
+def test_hand_built_loa_position():
+    assert lines(run_cli("moves", "--game", "loa", LOA_PASS)) == ["pass"]
+    # After Black's pass, White moves: depth 2 counts White's replies.
+    white = lines(run_cli("moves", "--game", "loa", LOA_PASS.replace(" b 0", " w 1")))
+    assert len(white) == 22 and "pass" not in white
+    assert lines(run_cli("perft", "--game", "loa", "--depth", "2", LOA_PASS)) == ["22"]
+    divide = lines(run_cli("perft", "--game", "loa", "--depth", "2", "--divide", LOA_PASS))
+    assert divide == ["pass: 22", "", "total: 22"]
+
+
+def test_bad_position_is_a_usage_error():
+    result = run_cli("moves", "--game", "loa", "bbbbbbbbb/8/8/8/8/8/8/8 b 0")
+    assert result.code == 2 and "Traceback" not in result.stderr
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith("prototest: error: position ")
