@@ -82,6 +82,7 @@ class Bot:
         self._err_fd: int | None = self.proc.stderr.fileno()  # type: ignore[union-attr]
         self._out = fdpexpect.fdspawn(self._out_fd, timeout=None, use_poll=True)
         self._out_open = True
+        self._out_watched = True  # False while the line buffer is full: the bot then blocks
         self._pidfd = self._open_pidfd()
         self._poller = select.poll()
         self._poller.register(self._out_fd, select.POLLIN)
@@ -169,6 +170,8 @@ class Bot:
             if nl >= 0:
                 line = bytes(self._buf[:nl])
                 del self._buf[: nl + 1]
+                if not self._out_watched:
+                    self._watch_stdout(True)
                 return Read("line", line, time.perf_counter_ns())
             if len(self._buf) > self.max_line:
                 return Read("overflow", bytes(self._buf[:64]), time.perf_counter_ns())
@@ -206,9 +209,21 @@ class Bot:
             return
         except (pexpect.EOF, OSError):
             self._out_open = False
-            self._poller.unregister(self._out_fd)
+            self._watch_stdout(False)
             return
         self._buf += chunk
+        if len(self._buf) > self.max_line:
+            self._watch_stdout(False)  # stop reading: memory stays bounded, no busy loop
+
+    def _watch_stdout(self, on: bool) -> None:
+        """(Un)register stdout with the poller; reading resumes when the buffer drains."""
+        on = on and self._out_open and len(self._buf) <= self.max_line
+        if on != self._out_watched:
+            if on:
+                self._poller.register(self._out_fd, select.POLLIN)
+            else:
+                self._poller.unregister(self._out_fd)
+            self._out_watched = on
 
     def _drain_stderr(self) -> None:
         if self._err_fd is None:
@@ -265,6 +280,7 @@ class Bot:
         # wait for EOF, which a child holding the pipes could hold back for ever.
         while self._out_open and self._stdout_ready() and len(self._buf) <= self.max_line:
             self._read_stdout()
+        self._watch_stdout(False)
         self._out_open = False
 
     def pending(self) -> bytes:
@@ -273,6 +289,7 @@ class Bot:
         if self._buf:
             data = bytes(self._buf[: self.max_line])
             self._buf.clear()
+            self._watch_stdout(True)
             return data
         return b""
 
@@ -287,6 +304,7 @@ class Bot:
         self._pump(0)
         data = bytes(self._buf[: self.max_line])
         self._buf.clear()
+        self._watch_stdout(True)
         return data
 
     # -- the process --------------------------------------------------------------------

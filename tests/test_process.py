@@ -1,0 +1,98 @@
+"""The bot process layer on its own: pipes, bounded memory, process groups, environment."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+import pytest
+
+from conftest import RUN_TOKEN
+from prototest import process
+from prototest.transcript import STDERR_KEEP_BYTES, Transcript
+
+SECOND = 1_000_000_000
+
+
+def start(code: str, *, max_line: int = 1024, env: dict[str, str] | None = None) -> process.Bot:
+    key, _, value = RUN_TOKEN.partition("=")
+    env = {**process.controlled_env(), key: value, **(env or {})}
+    return process.Bot([sys.executable, "-c", code], env=env, transcript=Transcript(), max_line=max_line)
+
+
+def deadline(seconds: float) -> int:
+    return time.perf_counter_ns() + int(seconds * SECOND)
+
+
+def test_a_line_is_read_with_its_time():
+    with start("import sys; sys.stdin.readline(); print('e2e4', flush=True); sys.stdin.readline()") as bot:
+        t = bot.send(["white"], deadline(5))
+        r = bot.read_line(deadline(5))
+        assert (r.kind, r.data) == ("line", b"e2e4")
+        assert r.t_ns > t
+
+
+def test_stderr_flood_neither_blocks_the_answer_nor_grows_memory():
+    code = ("import sys; sys.stderr.write(('noise ' * 20 + '\\n') * 400_000); sys.stderr.flush(); "
+            "print('e2e4', flush=True); sys.stdin.readline()")
+    with start(code) as bot:
+        r = bot.read_line(deadline(20))
+        assert (r.kind, r.data) == ("line", b"e2e4")
+        kept = sum(len(text) + 1 for _, mark, text in bot.transcript.events if mark == "!")
+        assert kept <= STDERR_KEEP_BYTES
+        assert bot.transcript.stderr_dropped > 0
+
+
+def test_stdout_flood_without_newline_is_cut_at_the_line_limit():
+    with start("import sys\nwhile True: sys.stdout.write('x' * 65536)", max_line=4096) as bot:
+        r = bot.read_line(deadline(5))
+        assert r.kind == "overflow"
+        data = bot.drain(int(0.2 * SECOND))
+        assert len(data) <= 4097
+        assert len(bot._buf) <= 4097 + 65536
+
+
+def test_exit_is_seen_even_when_a_child_holds_the_pipes():
+    code = "import os, time\nif os.fork() == 0:\n    time.sleep(60)\nos._exit(3)"
+    with start(code) as bot:
+        started = time.monotonic()
+        r = bot.read_line(deadline(10))
+        assert r.kind == "eof"
+        assert time.monotonic() - started < 5
+        assert bot.returncode == 3
+
+
+def test_kill_ends_the_whole_group_even_when_sigterm_is_ignored():
+    code = ("import os, signal, sys, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+            "pid = os.fork()\nprint(os.getpid() if pid == 0 else '', flush=True)\ntime.sleep(60)")
+    bot = start(code)
+    try:
+        lines = [bot.read_line(deadline(5)) for _ in range(2)]
+        child = int(next(r.data for r in lines if r.data))
+    finally:
+        bot.kill()
+    assert bot.returncode is not None and bot.returncode < 0
+    time.sleep(0.1)
+    assert not os.path.exists(f"/proc/{child}") or open(f"/proc/{child}/stat").read().rsplit(")", 1)[1].split()[0] == "Z"
+
+
+def test_a_bot_that_never_reads_cannot_block_the_judge():
+    with start("import time; time.sleep(60)") as bot:
+        started = time.monotonic()
+        sent = bot.send(["x" * 1000] * 200, deadline(0.5))  # more than a pipe holds
+        assert sent is None
+        assert time.monotonic() - started < 3
+
+
+def test_controlled_environment_drops_unbuffered_python(monkeypatch):
+    monkeypatch.setenv("PYTHONUNBUFFERED", "1")
+    monkeypatch.setenv("SECRET_TOKEN", "x")
+    env = process.controlled_env({"EXTRA": "1"})
+    assert "PYTHONUNBUFFERED" not in env and "SECRET_TOKEN" not in env
+    assert env["EXTRA"] == "1" and "PATH" in env
+
+
+@pytest.mark.parametrize("code,expected", [(0, "exit status 0"), (-9, "killed by SIGKILL"), (None, "still running")])
+def test_describe_status(code, expected):
+    assert process.describe_status(code) == expected
