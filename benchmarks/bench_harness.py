@@ -84,8 +84,10 @@ def play_games(games: int, bot_path: str) -> tuple[list[float], list[float], lis
     return turnaround_us, answer_us, turn_lines, plies, wall
 
 
-def bare_round_trips(bot_path: str, turn_lines: list[str]) -> list[float]:
-    """The same bot and positions through the thinnest possible driver."""
+def bare_round_trips(bot_path: str, turn_lines: list[str], pause_us: float) -> list[float]:
+    """The same bot and positions through the thinnest possible driver. It pauses as long
+    as prototest's turnaround before each request, so the bot is asleep in its read as it
+    is under prototest (a request written at once finds it still running, and faster)."""
     proc = subprocess.Popen([sys.executable, bot_path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             env=process.controlled_env(), bufsize=0)
     out = proc.stdout.fileno()
@@ -93,6 +95,9 @@ def bare_round_trips(bot_path: str, turn_lines: list[str]) -> list[float]:
     times = []
     for line in turn_lines:
         data = (line + "\n").encode()
+        until = time.perf_counter_ns() + int(pause_us * 1000)
+        while time.perf_counter_ns() < until:
+            pass
         t0 = time.perf_counter_ns()
         os.write(proc.stdin.fileno(), data)
         buf = b""
@@ -112,7 +117,7 @@ def main() -> None:
     bot = Path(os.environ.get("TMPDIR", "/tmp")) / "prototest_instant_bot.py"
     bot.write_text(INSTANT_BOT)
     turnaround, answers, turn_lines, plies, wall = play_games(args.games, str(bot))
-    bare = bare_round_trips(str(bot), turn_lines)
+    bare = bare_round_trips(str(bot), turn_lines, statistics.median(turnaround))
     print(f"chess, {args.games} games, {plies} plies, {len(answers)} timed answers")
     print(f"turnaround per exchange (answer in -> next request out): "
           f"median {statistics.median(turnaround):.0f} us, p99 {percentile(turnaround, 0.99):.0f} us")

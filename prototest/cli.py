@@ -70,6 +70,12 @@ def _bot_argv(bot: List[str], env: dict[str, str]) -> list[str]:
     return list(bot)
 
 
+def _sends_position(spec) -> bool:
+    """Whether the dialogue tells the bot the position (so it can start from any)."""
+    templates = [*spec.start.send, *spec.turn.first_send, *spec.turn.send]
+    return any("{position}" in t or "{board}" in t for t in templates)
+
+
 def _env_pairs(pairs: List[str]) -> dict[str, str]:
     out = {}
     for pair in pairs:
@@ -107,6 +113,9 @@ def check(
         if seat not in spec.game.seats:
             raise UsageProblem(f"--seat {seat!r}: {spec.name} has the seats {', '.join(spec.game.seats)}")
         seats = [spec.game.seats.index(seat)]
+    if position is not None and not _sends_position(spec):
+        raise UsageProblem(f"--position: the {spec.name} protocol never sends the position, "
+                           f"so a bot could not know it starts from {position!r}")
     start = _position(rules, position) if position is not None else None
     if start is not None and start.outcome() is not None:
         raise UsageProblem(f"position {position!r}: the game is already over ({start.outcome().reason})")

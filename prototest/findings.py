@@ -8,6 +8,7 @@ the units a report and a JUnit file show per game.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -71,7 +72,7 @@ class Finding:
 
 def _shape(message: str) -> str:
     """A message with its numbers blanked, so 'answered in 93 ms' repeats fold."""
-    return "".join("#" if c.isdigit() else c for c in message)
+    return re.sub(r"\d+", "#", message)
 
 
 def fold(findings: list[Finding]) -> list[Finding]:

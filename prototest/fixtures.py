@@ -98,8 +98,11 @@ def main(argv: list[str] | None = None) -> int:
             old = path.read_text() if path.exists() else ""
             if old != text:
                 differ += 1
-                sys.stdout.writelines(difflib.unified_diff(
-                    old.splitlines(True), text.splitlines(True), str(path), "now", n=2))
+                diff = list(difflib.unified_diff(old.splitlines(True), text.splitlines(True),
+                                                 str(path), "now", n=2))
+                sys.stdout.writelines(diff[:40])
+                if len(diff) > 40:
+                    print(f"... {len(diff) - 40} more diff lines")
     return 1 if differ else 0
 
 

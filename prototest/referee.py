@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import fcntl
 import random
-import string
+import re
 import termios
 import time
 from dataclasses import dataclass, field
@@ -170,7 +170,7 @@ class Referee:
             elif stripped == "{legal_moves}":
                 lines.extend(self.position.legal_moves())
             else:
-                lines.append(string.Formatter().vformat(template, (), fields))
+                lines.append(template.format_map(fields))
         return lines
 
     def _send(self, lines: list[str], limit_ns: int | None = None) -> int:
@@ -572,13 +572,16 @@ class Referee:
             self._soft("output_after_end", "unexpected_output", f"wrote {text!r} after the game ended", got=text)
         if code is None:
             self._soft("no_exit", "no_exit",
-                       f"still running {grace_ns / _MS:.0f} ms after its input was closed (killed)")
+                       f"still running {grace_ns / _MS:.0f} ms after its input was closed (killed)",
+                       expected=f"exit within {grace_ns / _MS:.0f} ms of end of input",
+                       got="still running")
             return
         after = bot.stderr_since(stderr_mark)
         traceback = any(any(m in line for m in TRACEBACK_MARKS) for line in after)
         if code != 0 or traceback:
             what = process.describe_status(code) + (" with a traceback on stderr" if traceback else "")
-            self._soft("exit_status", "exit_status", f"ended with {what} after its input was closed")
+            self._soft("exit_status", "exit_status", f"ended with {what} after its input was closed",
+                       expected="exit status 0", got=what)
 
     def _soft(self, key: str, kind: str, message: str, **evidence: Any) -> None:
         severity = self.spec.severity[key]
@@ -587,7 +590,7 @@ class Referee:
 
 def _shape_rule(message: str) -> str:
     """Fold rule warnings that differ only in squares and numbers."""
-    return "rule:" + "".join("#" if c.isdigit() else c for c in message.split(":")[0])
+    return "rule:" + re.sub(r"\d+", "#", message.split(":")[0])
 
 
 def _unread_bytes(bot: process.Bot) -> int:

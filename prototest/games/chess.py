@@ -294,6 +294,10 @@ def make_rules(options: Mapping[str, Any]) -> ChessRules:
 
 
 def choose_move(position: ChessPosition, rng: random.Random, style: str = "random") -> str:
-    """The built-in opponent: a seeded random legal mover (queen promotions only)."""
-    moves = position.legal_moves()
-    return moves[rng.randrange(len(moves))]
+    """The built-in opponent: a seeded random legal mover (queen promotions only).
+
+    It draws from python-chess's generation order, which is fixed for a position, and
+    names only the move it picks: building every move's string cost more than the draw."""
+    board = position.board
+    moves = [m for m in board.generate_legal_moves() if m.promotion in (None, chess.QUEEN)]
+    return move_string(board, moves[rng.randrange(len(moves))])

@@ -1,0 +1,198 @@
+"""The real CLI against real bot processes on the Halma (Proglad) protocol: one fault per bot."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import BOTS, run_cli
+
+HALMA = BOTS / "halma"
+GAME = ["--game", "halma"]
+REFERENCE = ["--", sys.executable, "-m", "prototest.bots.halma_bot"]
+START_MOVES = 40  # legal moves of player 1 in the initial position
+
+# A hand-built position: player 1's only piece on (1,1), player 2's on (2,2) and (4,4), so
+# (1,1) can step to (2,1) or (1,2), jump to (3,3), or jump on to (5,5).
+CHAIN = "/".join(["1" + "." * 15, ".2" + "." * 14, "." * 16, "...2" + "." * 12] + ["." * 16] * 12) + " 1 0"
+
+
+def check(tmp_path: Path, bot: str, *extra: str):
+    """Both seats by default: game 1 as player 1, game 2 as player 2."""
+    return run_cli("check", *GAME, *extra, str(HALMA / bot), tmp_path=tmp_path)
+
+
+def swap(move: str) -> str:
+    n = move.split()
+    return " ".join(f"{y} {x}" for x, y in zip(n[0::2], n[1::2]))
+
+
+def shift(move: str, by: int) -> str:
+    return " ".join(str(int(n) + by) for n in move.split())
+
+
+def test_reference_bot_passes_as_player_1_and_2(tmp_path):
+    result = run_cli("check", *GAME, *REFERENCE, tmp_path=tmp_path)
+    assert result.code == 0, result.stdout + result.stderr
+    assert result.findings() == []
+    games = result.report["games"]
+    assert [g["seat"] for g in games] == ["1", "2"]
+    for g in games:
+        assert g["result"] in ("win", "loss", "draw"), g
+        assert g["reason"], g
+        assert g["plies"] > 100  # a whole game: 19 pieces crossed the board
+        assert set(g["checks"].values()) == {"pass"}
+    assert any(g["reason"] == "all pieces home" for g in games), [(g["result"], g["reason"]) for g in games]
+    timing = result.report["timing"]
+    assert timing["answers"] > 100 and timing["max_ms"] < 50  # within the statement's 50 ms
+    assert timing["startup_ms_max"] < 3000
+    assert "PASS: 2 games" in result.stdout
+    assert "game 1/2 as 1: pass" in result.stderr and "game 2/2 as 2: pass" in result.stderr
+
+
+# bot file, seat (None: both), kind, severity, phrases (one must be in the message),
+# the bot's turn of the fault (None: not tied to a turn), and whether the game is forfeited.
+BROKEN = [
+    ("no_ready.py", "1", "handshake", "fail", ["no 'ready' line within 3000 ms"], None, True),
+    ("capital_ready.py", None, "handshake", "fail", ["must be exactly 'ready', got 'Ready'"], None, True),
+    ("writes_before_ready.py", None, "early_output", "fail", ["wrote 'hello' before 'ready'"], None, True),
+    ("revisits_cell.py", None, "illegal_move", "fail", ["is visited twice"], 2, True),
+    ("jumps_over_empty.py", None, "illegal_move", "fail", ["passes over an empty cell"], 2, True),
+    ("step_then_jump.py", None, "illegal_move", "fail", ["a step must be the whole move"], 2, True),
+    ("zero_based.py", "1", "illegal_move", "fail", ["(0,4) is off the board (1..16)"], 1, True),
+    ("zero_based.py", "2", "illegal_move", "fail", ["holds no piece of yours"], 1, True),
+    ("swapped_xy.py", "1", "illegal_move", "fail", ["is occupied"], 2, True),
+    ("swapped_xy.py", "2", "illegal_move", "fail", ["holds no piece of yours"], 2, True),
+    ("moves_opponent_piece.py", None, "illegal_move", "fail", ["holds no piece of yours"], 2, True),
+    # The extra line is caught between turns, or (if it arrives late) read as the next
+    # answer and followed at once by the real one: unexpected_output either way.
+    ("answers_again_after_echo.py", None, "unexpected_output", "fail",
+     ["when it was not its turn", "for one request"], None, True),
+    ("too_slow.py", None, "timeout", "fail", ["no answer within 100 ms"], 3, True),
+    ("slow_warn.py", None, "slow", "warn", ["over the statement's 50 ms, within the referee's 100 ms"], 3, False),
+    ("no_exit.py", None, "no_exit", "fail", ["still running 1000 ms after its input was closed"], None, False),
+    ("knight_hop.py", None, "illegal_move", "warn", ["knight-shaped hop"], None, False),
+]
+
+
+@pytest.mark.parametrize("bot,seat,kind,severity,phrases,turn,forfeit", BROKEN,
+                         ids=[b[0] + (f"-seat{b[1]}" if b[1] else "") for b in BROKEN])
+def test_broken_bot_is_caught(tmp_path, bot, seat, kind, severity, phrases, turn, forfeit):
+    result = check(tmp_path, bot, *(["--seat", seat] if seat else []))
+    assert result.report is not None, result.stderr
+    games = result.report["games"]
+    assert [g["seat"] for g in games] == ([seat] if seat else ["1", "2"])
+    # Exactly one fault each: nothing else is reported.
+    assert {(f["kind"], f["severity"]) for f in result.findings()} == {(kind, severity)}, \
+        f"{result.findings()}\n{result.stdout}"
+    assert result.code == (1 if severity == "fail" else 0)
+    for number, game in enumerate(games, start=1):
+        found = [f for f in result.findings() if f["game"] == number]
+        assert found, f"game {number}: no {severity} {kind}\n{result.stdout}"
+        for f in found:
+            assert any(p in f["message"] for p in phrases), f["message"]
+            assert f["transcript"] and Path(f["transcript"]).exists()
+            if severity == "fail":
+                assert f["position"]
+                if forfeit:  # a fault in the dialogue says what the judge expected
+                    assert f["expected"], f
+        if turn is not None:
+            assert found[0]["turn"] == turn, found[0]
+        # the game's outcome is in the JSON
+        if forfeit:
+            assert (game["result"], game["reason"]) == ("forfeit", kind)
+        else:
+            assert game["result"] in ("win", "loss", "draw") and game["reason"], game
+
+
+def test_illegal_move_evidence(tmp_path):
+    """The FAIL names the move as the bot wrote it, the position and the legal moves."""
+    result = check(tmp_path, "revisits_cell.py", "--seat", "1")
+    [f] = result.findings()
+    assert f["got"].startswith("move ") and f["got"][5:] in f["message"]
+    x, y, x2, y2, x3, y3 = map(int, f["got"].split()[1:])
+    assert (x3, y3) == (x, y) and max(abs(x2 - x), abs(y2 - y)) == 2  # out and back
+    assert f"({x},{y}) is visited twice" in f["message"]
+    assert f["ply"] == 2 and len(f["moves"]) == 2
+    assert f["position"].count("/") == 15 and f["position"].endswith(" 1 2")
+    assert f["expected"].startswith("one of ")
+    text = Path(f["transcript"]).read_text()
+    for line in ("<  ready", ">  start 1", ">  yourmove", "<  " + f["got"], "F  FAIL illegal_move"):
+        assert line in text, text
+    assert "FAIL illegal_move (game 1, turn 2)" in result.stdout and "position:" in result.stdout
+
+
+def test_swapped_and_zero_based_moves_are_legal_moves_misspelt(tmp_path):
+    """The faults are what the bots claim: undone, each refused answer is a legal move."""
+    for bot, undo in (("swapped_xy.py", swap), ("zero_based.py", lambda m: shift(m, 1))):
+        result = check(tmp_path / bot, bot)
+        assert len(result.findings()) == 2, result.stdout
+        for f in result.findings():
+            legal = run_cli("moves", *GAME, f["position"]).stdout.split("\n")
+            assert undo(f["got"].removeprefix("move ")) in legal, (bot, f["got"])
+
+
+def test_knight_hop_is_named_and_the_game_goes_on(tmp_path):
+    result = check(tmp_path, "knight_hop.py", "--seat", "1", "--seed", "5")
+    assert result.code == 0 and result.kinds() == {"illegal_move"}
+    first = min(result.findings(), key=lambda f: f["turn"])
+    m = re.search(r"knight-shaped hop \((\d+),(\d+)\) to \((\d+),(\d+)\) over \((\d+),(\d+)\): "
+                  r"the referee accepts it", first["message"])
+    assert m, first["message"]
+    x, y, x2, y2, ox, oy = map(int, m.groups())
+    assert sorted((abs(x2 - x), abs(y2 - y))) == [1, 2]
+    [game] = result.report["games"]
+    assert f"{x} {y} {x2} {y2}" in game["moves"]  # accepted and played
+    assert game["plies"] > 2 * first["turn"] and game["result"] in ("win", "loss", "draw")
+    assert "PASS with warnings" in result.stdout
+
+
+def test_too_slow_is_told_from_a_missing_flush(tmp_path):
+    """The late answer is seen, and blamed on time, not on buffering."""
+    result = check(tmp_path, "too_slow.py", "--seat", "2")
+    [f] = result.findings()
+    assert re.search(r"no answer within 100 ms \(the answer limit\); its answer 'move [\d ]+' came later: too slow",
+                     f["message"]), f["message"]
+    assert "flush" not in f["message"]
+    assert 100 <= f["elapsed_ms"] < 400
+    assert "came later" in Path(f["transcript"]).read_text()
+
+
+def test_hanging_handshake_ends_soon_after_its_limit(tmp_path):
+    result = check(tmp_path, "no_ready.py", "--seat", "2", "--time-scale", "0.1")
+    [f] = result.findings()
+    assert f["kind"] == "handshake" and "within 300 ms" in f["message"]
+    assert 300 <= f["elapsed_ms"] < 1000
+
+
+def test_moves_and_perft_from_the_start():
+    moves = run_cli("moves", *GAME)
+    assert moves.code == 0, moves.stderr
+    listed = moves.stdout.splitlines()
+    assert len(listed) == START_MOVES and len(set(listed)) == START_MOVES
+    assert listed[0] == "1 3 3 5"  # sorted by origin, then destination
+    assert all(re.fullmatch(r"\d+ \d+( \d+ \d+)+", m) for m in listed)
+    perft = run_cli("perft", *GAME, "--depth", "2")
+    assert perft.code == 0 and perft.stdout.split() == ["1600"]
+    one = run_cli("perft", *GAME, "--depth", "1")
+    assert one.stdout.split() == [str(START_MOVES)]
+
+
+def test_moves_and_perft_in_a_hand_built_position():
+    moves = run_cli("moves", *GAME, CHAIN)
+    assert moves.code == 0, moves.stderr
+    assert moves.stdout.splitlines() == ["1 1 1 2", "1 1 2 1", "1 1 3 3", "1 1 3 3 5 5"]
+    divide = run_cli("perft", *GAME, "--depth", "2", "--divide", CHAIN)
+    assert divide.code == 0, divide.stderr
+    assert divide.stdout.splitlines() == ["1 1 1 2: 15", "1 1 2 1: 15", "1 1 3 3: 14", "1 1 3 3 5 5: 16",
+                                          "", "total: 60"]
+
+
+def test_bad_halma_position_is_one_line():
+    result = run_cli("moves", *GAME, CHAIN.replace(" 1 0", " 2 0"))
+    assert result.code == 2
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith("prototest: error: ") and "does not match ply 0" in line
