@@ -2,24 +2,30 @@
 
 Not a test: it prints figures. Run: `python benchmarks/bench_harness.py [--games N]`.
 
-Three figures, over whole chess games against the built-in opponent:
+The bot answers at once: it replays the moves the bundled chess bot chose in the same
+games (same seeds, so the built-in opponent plays the same replies), doing no chess at
+all: read a line, write the next move. Over whole games it reports:
 
-1. turnaround: from the arrival of the bot's answer to the write of its next request --
-   everything the harness does per exchange (judge the answer, reply `A`, play the
-   opponent's move, build the FEN, check the bot stayed silent, write the turn line);
-2. timed-path overhead: the answer time prototest measures minus the round trip a bare
-   `os.write`/`os.read` driver measures for the same bot on the same positions -- what the
-   harness adds to the time it charges the bot;
-3. plies per second over whole games.
+1. exchange: from the write of one turn request to the write of the next -- one whole
+   cycle, the bot's instant answer included;
+2. turnaround: from the arrival of the answer to the write of the next request --
+   everything the harness does per exchange (judge the answer with python-chess, reply
+   `A`, play the opponent's move, build the FEN, check the bot stayed silent, write);
+3. timed-path overhead: the answer time prototest charges the bot minus the round trip a
+   bare os.write/os.read driver measures for the same bot and lines, paced the same way --
+   what the harness adds to the bot's clock;
+4. plies per second over whole games.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -29,21 +35,18 @@ from prototest import process, spec as specmod  # noqa: E402
 from prototest.games import rules_module  # noqa: E402
 from prototest.referee import GameConfig, Referee  # noqa: E402
 
-INSTANT_BOT = r"""
-import sys, chess
-sys.stdin.readline()
-for line in sys.stdin:
-    parts = line.split(" ", 3)
-    if len(parts) < 4:
-        continue  # the A/D reply
-    board = chess.Board(parts[3])
-    move = next(iter(board.legal_moves))
-    if board.is_castling(move):
-        text = "O-O" if move.to_square > move.from_square else "O-O-O"
-    else:
-        text = move.uci()[:4]
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
+REPLAY_BOT = r"""
+import json, sys
+moves = iter(json.load(open(sys.argv[1])))
+read, write, flush = sys.stdin.readline, sys.stdout.write, sys.stdout.flush
+read()  # the colour
+while True:
+    line = read()
+    if not line:
+        break
+    if line.count(" ") >= 3:  # a turn line; the A/D replies have one space
+        write(next(moves) + "\n")
+        flush()
 """
 
 
@@ -52,61 +55,70 @@ def percentile(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(round(p * (len(values) - 1))))]
 
 
-def play_games(games: int, bot_path: str) -> tuple[list[float], list[float], list[str], int, float]:
+def referee(argv: list[str], index: int):
     spec = specmod.load(specmod.spec_path_for("chess"))
     module = rules_module("chess")
-    rules = module.make_rules(spec.rules)
-    turnaround_us: list[float] = []
-    answer_us: list[float] = []
-    turn_lines: list[str] = []
-    plies = 0
-    wall = 0.0
+    cfg = GameConfig(spec=spec, rules=module.make_rules(spec.rules), rules_module=module, argv=argv,
+                     seat=index % 2, seed=index, index=index + 1, start_delay_ms=20,
+                     env=process.controlled_env())
+    return Referee(cfg)
+
+
+def bot_moves(games: int) -> list[list[str]]:
+    """The moves the bundled bot plays in each game (its own moves only)."""
+    out = []
     for index in range(games):
-        cfg = GameConfig(spec=spec, rules=rules, rules_module=module, argv=[sys.executable, bot_path],
-                         seat=index % 2, seed=index, index=index + 1, start_delay_ms=50,
-                         env=process.controlled_env())
+        report = referee([sys.executable, "-m", "prototest.bots.chess_bot"], index).run()
+        out.append(report.moves[index % 2::2])
+    return out
+
+
+def replay(games: int, scripts: list[Path], bot: Path) -> dict[str, list[float]]:
+    figures: dict[str, list[float]] = {"exchange": [], "turnaround": [], "answer": [], "plies": [], "wall": []}
+    turn_lines: list[list[str]] = []
+    for index in range(games):
+        ref = referee([sys.executable, str(bot), str(scripts[index])], index)
         started = time.perf_counter()
-        report = Referee(cfg).run()
-        wall += time.perf_counter() - started - 0.05
-        assert report.result in ("win", "loss", "draw"), (report.result, report.findings)
-        plies += report.plies
-        answer_us.extend(ms * 1000 for ms in report.answer_ms)
-        events = report.transcript.events
-        for i, (t, mark, text) in enumerate(events):
-            if mark == ">" and text.count(" ") >= 3:
-                turn_lines.append(text)
-            if mark != "<":
-                continue
-            for t2, mark2, text2 in events[i + 1:]:
-                if mark2 == ">" and text2.count(" ") >= 3:  # the next turn line
-                    turnaround_us.append((t2 - t) / 1000)
-                    break
-    return turnaround_us, answer_us, turn_lines, plies, wall
+        report = ref.run()
+        figures["wall"].append(time.perf_counter() - started - 0.02)
+        assert not report.failed, [f.message for f in report.findings]
+        figures["plies"].append(report.plies)
+        figures["answer"].extend(ms * 1000 for ms in report.answer_ms)
+        requests = [(t, text) for t, mark, text in report.transcript.events if mark == ">" and text.count(" ") >= 3]
+        answers = [t for t, mark, _ in report.transcript.events if mark == "<"]
+        turn_lines.append([text for _, text in requests])
+        figures["exchange"].extend((b[0] - a[0]) / 1000 for a, b in zip(requests, requests[1:]))
+        for t_answer in answers:
+            nxt = next((t for t, _ in requests if t > t_answer), None)
+            if nxt is not None:
+                figures["turnaround"].append((nxt - t_answer) / 1000)
+    figures["lines"] = turn_lines  # type: ignore[assignment]
+    return figures
 
 
-def bare_round_trips(bot_path: str, turn_lines: list[str], pause_us: float) -> list[float]:
-    """The same bot and positions through the thinnest possible driver. It pauses as long
-    as prototest's turnaround before each request, so the bot is asleep in its read as it
-    is under prototest (a request written at once finds it still running, and faster)."""
-    proc = subprocess.Popen([sys.executable, bot_path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            env=process.controlled_env(), bufsize=0)
-    out = proc.stdout.fileno()
-    os.write(proc.stdin.fileno(), b"white\n")
+def bare(games: int, scripts: list[Path], bot: Path, lines: list[list[str]], pause_us: float) -> list[float]:
+    """The same bot and turn lines through the thinnest driver, paced like prototest, so
+    the bot is asleep in its read when the request comes, as under prototest."""
     times = []
-    for line in turn_lines:
-        data = (line + "\n").encode()
-        until = time.perf_counter_ns() + int(pause_us * 1000)
-        while time.perf_counter_ns() < until:
-            pass
-        t0 = time.perf_counter_ns()
-        os.write(proc.stdin.fileno(), data)
-        buf = b""
-        while not buf.endswith(b"\n"):
-            buf += os.read(out, 4096)
-        times.append((time.perf_counter_ns() - t0) / 1000)
-        os.write(proc.stdin.fileno(), b"A 999\n")
-    proc.stdin.close()
-    proc.wait()
+    for index in range(games):
+        proc = subprocess.Popen([sys.executable, str(bot), str(scripts[index])], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, env=process.controlled_env(), bufsize=0)
+        out, inp = proc.stdout.fileno(), proc.stdin.fileno()
+        os.write(inp, b"white\n")
+        for line in lines[index]:
+            until = time.perf_counter_ns() + int(pause_us * 1000)
+            while time.perf_counter_ns() < until:
+                pass
+            data = (line + "\n").encode()
+            t0 = time.perf_counter_ns()
+            os.write(inp, data)
+            buf = b""
+            while not buf.endswith(b"\n"):
+                buf += os.read(out, 4096)
+            times.append((time.perf_counter_ns() - t0) / 1000)
+            os.write(inp, b"A 999\n")
+        proc.stdin.close()
+        proc.wait()
     return times
 
 
@@ -114,19 +126,29 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     args = parser.parse_args()
-    bot = Path(os.environ.get("TMPDIR", "/tmp")) / "prototest_instant_bot.py"
-    bot.write_text(INSTANT_BOT)
-    turnaround, answers, turn_lines, plies, wall = play_games(args.games, str(bot))
-    bare = bare_round_trips(str(bot), turn_lines, statistics.median(turnaround))
-    print(f"chess, {args.games} games, {plies} plies, {len(answers)} timed answers")
-    print(f"turnaround per exchange (answer in -> next request out): "
-          f"median {statistics.median(turnaround):.0f} us, p99 {percentile(turnaround, 0.99):.0f} us")
-    print(f"answer time as prototest measures it: median {statistics.median(answers):.0f} us, "
-          f"p99 {percentile(answers, 0.99):.0f} us")
-    print(f"round trip through a bare os.write/os.read driver: median {statistics.median(bare):.0f} us, "
-          f"p99 {percentile(bare, 0.99):.0f} us")
-    print(f"timed-path overhead (median difference): {statistics.median(answers) - statistics.median(bare):.0f} us")
-    print(f"plies per second over whole games: {plies / wall:.0f}")
+    tmp = Path(tempfile.mkdtemp(prefix="prototest-bench-"))
+    bot = tmp / "replay_bot.py"
+    bot.write_text(REPLAY_BOT)
+    scripts = []
+    for index, moves in enumerate(bot_moves(args.games)):
+        path = tmp / f"moves-{index}.json"
+        path.write_text(json.dumps(moves))
+        scripts.append(path)
+    f = replay(args.games, scripts, bot)
+    plain = bare(args.games, scripts, bot, f["lines"], statistics.median(f["turnaround"]))  # type: ignore[arg-type]
+
+    def show(name: str, values: list[float]) -> str:
+        return f"median {statistics.median(values):6.0f} us, p99 {percentile(values, 0.99):6.0f} us"
+
+    print(f"chess, {args.games} games, {int(sum(f['plies']))} plies, {len(f['answer'])} timed answers, "
+          f"instant replay bot")
+    print(f"exchange (request out -> next request out): {show('exchange', f['exchange'])}")
+    print(f"turnaround (answer in -> next request out): {show('turnaround', f['turnaround'])}")
+    print(f"answer time prototest charges the bot:      {show('answer', f['answer'])}")
+    print(f"same bot through a bare os.write/os.read:   {show('bare', plain)}")
+    print(f"timed-path overhead (difference of medians): "
+          f"{statistics.median(f['answer']) - statistics.median(plain):.0f} us")
+    print(f"plies per second over whole games: {sum(f['plies']) / sum(f['wall']):.0f}")
 
 
 if __name__ == "__main__":

@@ -50,7 +50,7 @@ class ChessPosition:
     position before it. Copying a board *with* its stack on every ply made a game
     quadratic; the links keep what fivefold repetition needs at the cost of one pointer."""
 
-    __slots__ = ("board", "_options", "_moves", "_parent", "_key")
+    __slots__ = ("board", "_options", "_moves", "_parent", "_key", "_generated", "_chosen")
 
     def __init__(self, board: chess.Board, options: Mapping[str, Any],
                  parent: "ChessPosition | None" = None) -> None:
@@ -58,7 +58,16 @@ class ChessPosition:
         self._options = options
         self._moves: dict[str, chess.Move] | None = None
         self._parent = parent
-        self._key = board._transposition_key()
+        self._key: object = None  # the transposition key, computed when repetition matters
+        self._generated: list[chess.Move] | None = None  # legal moves, queen promotions only
+        self._chosen: tuple[str, chess.Move] | None = None  # the opponent's pick, known legal
+
+    def generated(self) -> list[chess.Move]:
+        """Legal moves in python-chess's generation order (fixed for a position)."""
+        if self._generated is None:
+            self._generated = [m for m in self.board.generate_legal_moves()
+                               if m.promotion in (None, chess.QUEEN)]
+        return self._generated
 
     # -- the Position protocol --------------------------------------------------------
     def turn(self) -> int:
@@ -76,6 +85,8 @@ class ChessPosition:
         return sorted(self.moves_by_string())
 
     def judge(self, move: str) -> Judged:
+        if self._chosen is not None and self._chosen[0] == move:
+            return Judged(self._after(self._chosen[1]), move)
         candidate = self._parse(move)
         if candidate is None or not self.board.is_legal(candidate):
             raise IllegalMove(move, explain(self.board, move), malformed=_malformed(move))
@@ -116,7 +127,9 @@ class ChessPosition:
         """The endings that need no claim, as `Board.outcome(claim_draw=False)` has them."""
         board = self.board
         winner = 1 if board.turn == chess.WHITE else 0
-        if not any(True for _ in board.generate_legal_moves()):
+        has_move = bool(self._generated) if self._generated is not None else any(
+            True for _ in board.generate_legal_moves())
+        if not has_move:
             return Outcome(winner, "checkmate") if board.is_check() else Outcome(None, "stalemate")
         if board.is_insufficient_material():
             return Outcome(None, "insufficient material")
@@ -127,17 +140,30 @@ class ChessPosition:
         return None
 
     def _repetitions(self) -> int:
-        """How often this position stood since the last capture or pawn move."""
-        count, node, back = 1, self._parent, self.board.halfmove_clock
+        """How often this position stood since the last capture or pawn move. A fifth
+        occurrence needs 16 reversible plies, so most positions never compute a key."""
+        back = self.board.halfmove_clock
+        if back < 16:
+            return 1
+        count, node, key = 1, self._parent, self.key()
         while node is not None and back > 0:
-            if node._key == self._key:
+            if node.key() == key:
                 count += 1
             node, back = node._parent, back - 1
         return count
 
+    def key(self) -> object:
+        if self._key is None:
+            self._key = self.board._transposition_key()
+        return self._key
+
     def notation(self) -> str:
-        ep = "fen" if self._options["en_passant"] == "always" else "legal"
-        return self.board.fen(en_passant=ep)
+        board = self.board
+        if self._options["en_passant"] != "always":
+            return board.fen(en_passant="legal")
+        ep = chess.SQUARE_NAMES[board.ep_square] if board.ep_square is not None else "-"
+        return (f"{fast_board_fen(board)} {'w' if board.turn else 'b'} {board.castling_xfen()} {ep} "
+                f"{board.halfmove_clock} {board.fullmove_number}")
 
     def board_lines(self) -> list[str]:
         return str(self.board).replace(" ", "").splitlines()
@@ -147,6 +173,26 @@ class ChessPosition:
         board = self.board.copy(stack=False)
         board.push(move)
         return ChessPosition(board, self._options, self)
+
+
+_PIECES = [(pt, colour, chess.Piece(pt, colour).symbol()) for pt in chess.PIECE_TYPES for colour in chess.COLORS]
+_RUNS = [("1" * n, str(n)) for n in range(8, 1, -1)]
+
+
+def fast_board_fen(board: chess.Board) -> str:
+    """`board.board_fen()` from the piece bitboards: the judge builds one FEN per
+    exchange, and python-chess's square-by-square version was a fifth of its cost."""
+    cells = ["1"] * 64
+    for piece_type, colour, symbol in _PIECES:
+        bb = board.pieces_mask(piece_type, colour)
+        while bb:
+            low = bb & -bb
+            cells[low.bit_length() - 1] = symbol
+            bb ^= low
+    text = "/".join("".join(cells[r * 8:r * 8 + 8]) for r in range(7, -1, -1))
+    for run, digit in _RUNS:
+        text = text.replace(run, digit)
+    return text
 
 
 def _malformed(move: str) -> bool:
@@ -298,6 +344,8 @@ def choose_move(position: ChessPosition, rng: random.Random, style: str = "rando
 
     It draws from python-chess's generation order, which is fixed for a position, and
     names only the move it picks: building every move's string cost more than the draw."""
-    board = position.board
-    moves = [m for m in board.generate_legal_moves() if m.promotion in (None, chess.QUEEN)]
-    return move_string(board, moves[rng.randrange(len(moves))])
+    moves = position.generated()
+    move = moves[rng.randrange(len(moves))]
+    text = move_string(position.board, move)
+    position._chosen = (text, move)
+    return text
