@@ -61,10 +61,14 @@ class Bot:
     """One running bot. Use as a context manager: leaving it kills the process group."""
 
     def __init__(self, argv: Sequence[str], *, env: dict[str, str], transcript: Transcript,
-                 max_line: int, cwd: str | None = None) -> None:
+                 max_line: int, cwd: str | None = None, cr_ends_line: bool = False) -> None:
         self.argv = list(argv)
         self.transcript = transcript
         self.max_line = max_line
+        #: CodinGame's runner ends a line at "\r" too; the "\r" stays on the line so the
+        #: referee can warn, and an "\n" right after it is dropped.
+        self.cr_ends_line = cr_ends_line
+        self._skip_lf = False
         self._stderr_recent: deque[tuple[int, str]] = deque(maxlen=200)
         self.stderr_count = 0
         self._buf = bytearray()
@@ -166,10 +170,8 @@ class Bot:
         what is already there."""
         last_look = False
         while True:
-            nl = self._buf.find(b"\n")
-            if nl >= 0:
-                line = bytes(self._buf[:nl])
-                del self._buf[: nl + 1]
+            line = self._take_line()
+            if line is not None:
                 if not self._out_watched:
                     self._watch_stdout(True)
                 return Read("line", line, time.perf_counter_ns())
@@ -185,6 +187,31 @@ class Bot:
                 self._pump(0)
                 continue
             self._pump(-(-remaining // _MS))
+
+    def _take_line(self) -> bytes | None:
+        """Cut one line off the buffer: up to "\n", or (cr_ends_line) up to "\r",
+        "\r\n" counting as one ending."""
+        buf = self._buf
+        if self._skip_lf and buf:
+            self._skip_lf = False
+            if buf[:1] == b"\n":
+                del buf[:1]
+        nl = buf.find(b"\n")
+        if self.cr_ends_line:
+            cr = buf.find(b"\r")
+            if cr >= 0 and (nl < 0 or cr < nl):
+                line = bytes(buf[: cr + 1])
+                if buf[cr + 1: cr + 2] == b"\n":
+                    del buf[: cr + 2]
+                else:
+                    del buf[: cr + 1]
+                    self._skip_lf = not buf
+                return line
+        if nl < 0:
+            return None
+        line = bytes(buf[:nl])
+        del buf[: nl + 1]
+        return line
 
     def _stdout_ready(self) -> bool:
         return bool(self._out_open and select.select([self._out_fd], [], [], 0)[0])
@@ -286,6 +313,9 @@ class Bot:
     def pending(self) -> bytes:
         """Whatever stdout holds right now, without waiting (out-of-turn output)."""
         self._pump(0)
+        if self._skip_lf and self._buf[:1] == b"\n":
+            del self._buf[:1]
+        self._skip_lf = False if self._buf else self._skip_lf
         if self._buf:
             data = bytes(self._buf[: self.max_line])
             self._buf.clear()

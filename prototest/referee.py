@@ -208,7 +208,8 @@ class Referee:
         ]
         try:
             bot = process.Bot(self.cfg.argv, env=self.cfg.env, transcript=report.transcript,
-                              max_line=self.spec.game.max_line_bytes, cwd=self.cfg.cwd)
+                              max_line=self.spec.game.max_line_bytes, cwd=self.cfg.cwd,
+                              cr_ends_line=self.spec.game.cr_ends_line)
         except OSError as exc:
             self._note(self._finding("crash", "fail", f"the bot could not be started: {exc.strerror or exc}"))
             report.result = "forfeit"
@@ -447,8 +448,8 @@ class Referee:
         """Strip what a lenient referee strips, warning as the spec says."""
         if text.endswith("\r"):
             text = text.rstrip("\r")
-            self._warn("crlf", "malformed", "the answer ends with \\r\\n: write a plain \\n line ending",
-                       got=show(text + "\r"))
+            self._warn("crlf", "malformed", "the answer line ends with \\r (\\r\\n or a bare \\r): "
+                       "write a plain \\n line ending", got=show(text + "\r"))
         stripped = text.rstrip(" \t")
         if stripped != text:
             self._warn("trailing_space", "malformed",

@@ -57,6 +57,12 @@ def _nonempty_str(v: Any) -> str:
     return v
 
 
+def _bool(v: Any) -> bool:
+    if not isinstance(v, bool):
+        raise ValueError(f"expected true or false, got {v!r}")
+    return v
+
+
 def _int_at_least(low: int) -> Callable[[Any], int]:
     def check(v: Any) -> int:
         if isinstance(v, bool) or not isinstance(v, int):
@@ -166,6 +172,7 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
         "rules": (_nonempty_str, REQUIRED),
         "seats": (_list_of(_nonempty_str, min_len=2), REQUIRED),
         "max_line_bytes": (_int_at_least(8), 4096),
+        "cr_ends_line": (_bool, False),
     },
     "rules": {},  # free-form: checked by the rules module itself
     "start": {
