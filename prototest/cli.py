@@ -7,9 +7,13 @@ layer turns them into one line on stderr and an exit code:
 
 from __future__ import annotations
 
+import math
 import os
+import re
 import shutil
+import signal
 import sys
+import time
 from pathlib import Path
 from typing import List, Optional
 
@@ -35,7 +39,25 @@ class UsageProblem(Exception):
     """A usage error found after parsing: printed as one line, exit status 2."""
 
 
+class Interrupted(KeyboardInterrupt):
+    """SIGTERM or SIGHUP: handled as Ctrl-C is, so the bot's group is killed on the way out."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+_interrupt_told = False
+
+
+def _on_signal(signum: int, frame: object) -> None:
+    raise Interrupted(signum)
+
+
 def _load(game: str, spec_path: Optional[Path], overrides: List[str]):
+    if spec_path is None and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", game):
+        raise UsageProblem(f"--game {game!r}: a game name is letters, digits, - and _ "
+                           f"(a spec file of your own goes to --spec)")
     path = spec_path or specmod.spec_path_for(game)
     if spec_path is None and not path.exists():
         known = ", ".join(specmod.builtin_games())
@@ -94,7 +116,7 @@ def check(
     games: int = typer.Option(0, "--games", "-n", min=0, help="Games to play; default: one per seat (both colours)."),
     seed: int = typer.Option(1, "--seed", "-s", help="The same seed gives the same games and opponent moves."),
     time_scale: float = typer.Option(1.0, "--time-scale", min=0.01, max=1000.0, help="Multiply every time limit (e.g. 3 on a slow CI machine)."),
-    start_delay: Optional[int] = typer.Option(None, "--start-delay", min=0, help="Milliseconds of silence before the judge's first line (default: the spec's)."),
+    start_delay: Optional[int] = typer.Option(None, "--start-delay", min=0, max=3_600_000, help="Milliseconds of silence before the judge's first line (default: the spec's)."),
     json_path: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report here."),
     junit_path: Optional[Path] = typer.Option(None, "--junit", help="Write a JUnit XML report here."),
     transcripts: Optional[Path] = typer.Option(None, "--transcripts", help="Write every game's transcript here (default: only games with findings, to ./prototest-transcripts)."),
@@ -105,6 +127,8 @@ def check(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final verdict line."),
 ) -> None:
     """Play games against BOT as the judge and report every fault."""
+    if not math.isfinite(time_scale):
+        raise UsageProblem(f"--time-scale {time_scale}: expected a finite number")
     spec, module, rules = _load(game, spec_path, overrides)
     env = process.controlled_env(_env_pairs(env_pairs))
     argv = _bot_argv(bot, env)
@@ -120,6 +144,15 @@ def check(
     if start is not None and start.outcome() is not None:
         raise UsageProblem(f"position {position!r}: the game is already over ({start.outcome().reason})")
     count = games or len(seats or spec.game.seats)
+    for option, path in (("--json", json_path), ("--junit", junit_path)):
+        if path is not None:
+            _check_writable(option, path)
+    if transcripts is not None:
+        transcript_dir = transcripts
+    else:  # one folder per run: runs side by side never overwrite each other's transcripts
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        transcript_dir = Path("prototest-transcripts") / f"{spec.name}-{stamp}-{os.getpid()}"
+    _check_dir_writable("--transcripts", transcript_dir)
 
     def progress(game_report, total):
         if not quiet:
@@ -127,16 +160,52 @@ def check(
 
     run = runner.run_check(
         spec, rules, module, argv, games=count, seed=seed, time_scale=time_scale,
-        start_delay_ms=start_delay, env=env, transcripts=transcripts or Path("prototest-transcripts"),
+        start_delay_ms=start_delay, env=env, transcripts=transcript_dir,
         write_all=transcripts is not None, progress=progress, seats=seats, start_position=start,
     )
     text = report.summary(run)
     typer.echo(text if not quiet else text.splitlines()[-1])
-    if json_path:
-        report.write_json(run, json_path)
-    if junit_path:
-        report.write_junit(run, junit_path)
-    raise typer.Exit(EXIT_FAIL if run.failed else EXIT_PASS)
+    written = True
+    for option, path, write in (("--json", json_path, report.write_json), ("--junit", junit_path, report.write_junit)):
+        if path is None:
+            continue
+        try:
+            write(run, path)
+        except OSError as exc:
+            typer.echo(f"prototest: error: {option} {path}: cannot write: {exc.strerror or exc}", err=True)
+            written = False
+    if run.interrupted:
+        global _interrupt_told
+        _interrupt_told = True
+        typer.echo(f"prototest: interrupted ({run.interrupted.name}) in game {len(run.games)} of {count}; "
+                   f"the bot's processes were killed", err=True)
+        raise typer.Exit(128 + run.interrupted)
+    if run.failed:
+        raise typer.Exit(EXIT_FAIL)
+    raise typer.Exit(EXIT_PASS if written else EXIT_USAGE)
+
+
+def _check_writable(option: str, path: Path) -> None:
+    """Refuse an output file that could not be written, before any game is played."""
+    if path.is_dir():
+        raise UsageProblem(f"{option} {path}: is a directory; give a file name")
+    parent = path.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+        raise UsageProblem(f"{option} {path}: cannot create it ({parent} is not a writable folder)")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise UsageProblem(f"{option} {path}: the file is not writable")
+
+
+def _check_dir_writable(option: str, path: Path) -> None:
+    if path.exists() and not path.is_dir():
+        raise UsageProblem(f"{option} {path}: not a folder")
+    parent = path
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+        raise UsageProblem(f"{option} {path}: cannot write there ({parent} is not a writable folder)")
 
 
 def _position(rules, position: Optional[str]):
@@ -199,6 +268,8 @@ def list_games() -> None:
 def main(argv: Optional[List[str]] = None) -> None:
     """Entry point: parse, run, and turn every problem into one line and an exit code."""
     command = typer.main.get_command(app)
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, _on_signal)
     try:
         code = command.main(args=argv, prog_name="prototest", standalone_mode=False)
     except typer.TyperException as exc:  # usage errors from option parsing
@@ -214,15 +285,17 @@ def main(argv: Optional[List[str]] = None) -> None:
     except (UsageProblem, specmod.SpecError) as exc:
         typer.echo(f"prototest: error: {exc}", err=True)
         code = EXIT_USAGE
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         typer.echo("prototest: interrupted", err=True)
-        code = 130
+        code = 128 + getattr(exc, "signum", signal.SIGINT)
     except Exception as exc:  # a bug in prototest itself: one line, unless debugging
         if os.environ.get("PROTOTEST_DEBUG"):
             raise
         typer.echo(f"prototest: internal error: {type(exc).__name__}: {exc} "
                    f"(set PROTOTEST_DEBUG=1 for the traceback)", err=True)
         code = EXIT_INTERNAL
+    if code in (129, 130, 143) and not _interrupt_told:  # typer makes Ctrl-C a silent 130
+        typer.echo("prototest: interrupted", err=True)
     sys.exit(code if isinstance(code, int) else 0)
 
 

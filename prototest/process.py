@@ -38,6 +38,9 @@ READ_CHUNK = 65536
 #: The number of the read system call, for reading /proc/PID/syscall.
 _READ_SYSCALL = {"x86_64": "0", "aarch64": "63", "arm64": "63"}
 _MS = 1_000_000
+#: The longest single wait in the kernel; longer waits loop (poll takes a C int of ms).
+MAX_WAIT_MS = 60_000
+_INTERRUPTS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
 
 
 def controlled_env(extra: dict[str, str] | None = None) -> dict[str, str]:
@@ -81,6 +84,8 @@ class Bot:
         self.pid = self.proc.pid
         self.returncode: int | None = None
         self._stdin_fd: int | None = self.proc.stdin.fileno()  # type: ignore[union-attr]
+        #: Set when a write failed because the bot closed its end of stdin (EPIPE).
+        self.input_closed_by_bot = False
         os.set_blocking(self._stdin_fd, False)
         self._out_fd = self.proc.stdout.fileno()  # type: ignore[union-attr]
         self._err_fd: int | None = self.proc.stderr.fileno()  # type: ignore[union-attr]
@@ -132,6 +137,7 @@ class Bot:
             except BlockingIOError:
                 pass
             except BrokenPipeError:
+                self.input_closed_by_bot = True
                 return False
             if not self._wait_writable(deadline_ns):
                 return False
@@ -147,7 +153,7 @@ class Bot:
             remaining = deadline_ns - time.perf_counter_ns()
             if remaining <= 0:
                 return False
-            for fd, event in poller.poll(max(1, remaining // _MS)):
+            for fd, event in poller.poll(min(max(1, remaining // _MS), MAX_WAIT_MS)):
                 if fd == self._stdin_fd:
                     return not event & (select.POLLERR | select.POLLHUP)
                 self._drain_stderr()
@@ -218,7 +224,7 @@ class Bot:
 
     def _pump(self, timeout_ms: int) -> bool:
         """Wait for one batch of events; handle them. True when anything happened."""
-        events = self._poller.poll(timeout_ms)
+        events = self._poller.poll(min(timeout_ms, MAX_WAIT_MS))
         for fd, _ in events:
             if fd == self._out_fd:
                 self._read_stdout()
@@ -273,7 +279,7 @@ class Bot:
         while (nl := self._err_buf.find(b"\n")) >= 0:
             self._stderr_line(bytes(self._err_buf[:nl]), now)
             del self._err_buf[: nl + 1]
-        if len(self._err_buf) > 4096:  # a flood without newlines: keep it in pieces
+        while len(self._err_buf) > 4096:  # a flood without newlines: keep it in pieces
             self._stderr_line(bytes(self._err_buf[:4096]), now)
             del self._err_buf[:4096]
 
@@ -310,12 +316,17 @@ class Bot:
         self._watch_stdout(False)
         self._out_open = False
 
+    def _drop_pending_lf(self) -> None:
+        """The "\n" of a "\r\n" that came in two pieces ends the previous line."""
+        if self._skip_lf and self._buf:
+            self._skip_lf = False
+            if self._buf[:1] == b"\n":
+                del self._buf[:1]
+
     def pending(self) -> bytes:
         """Whatever stdout holds right now, without waiting (out-of-turn output)."""
         self._pump(0)
-        if self._skip_lf and self._buf[:1] == b"\n":
-            del self._buf[:1]
-        self._skip_lf = False if self._buf else self._skip_lf
+        self._drop_pending_lf()
         if self._buf:
             data = bytes(self._buf[: self.max_line])
             self._buf.clear()
@@ -332,6 +343,7 @@ class Bot:
                 break
             self._pump(max(1, remaining // _MS))
         self._pump(0)
+        self._drop_pending_lf()
         data = bytes(self._buf[: self.max_line])
         self._buf.clear()
         self._watch_stdout(True)
@@ -347,12 +359,13 @@ class Bot:
         self._on_exit()
         return False
 
-    def wait_exit(self, timeout_ns: int) -> int | None:
-        """Wait for the bot to exit, draining its output; its status or None."""
-        self.drain(timeout_ns)
+    def wait_exit(self, timeout_ns: int) -> tuple[int | None, bytes]:
+        """Wait for the bot to exit, draining its output: its status (None while it
+        still runs) and whatever it wrote to stdout meanwhile."""
+        data = self.drain(timeout_ns)
         if self.alive():
-            return None
-        return self.returncode
+            return None, data
+        return self.returncode, data
 
     def waiting_for_input(self) -> bool:
         """True when the bot sleeps in a read of its stdin: it thinks it has answered.
@@ -372,7 +385,18 @@ class Bot:
         return len(fields) > 1 and fields[0] == _READ_SYSCALL.get(platform.machine()) and fields[1] == "0x0"
 
     def kill(self) -> None:
-        """End the whole process group: SIGTERM, a moment, then SIGKILL for all."""
+        """End the whole process group: SIGTERM, a moment, then SIGKILL for all.
+        Descendants that left the group (setsid) but are still children of its
+        processes are found in /proc and killed too. Ctrl-C and SIGTERM wait until
+        this is done, so an interrupt cannot leave the bot running."""
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
+        try:
+            self._kill()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+    def _kill(self) -> None:
+        escaped = _descendants(self.pid)
         if self.proc.poll() is None:
             try:
                 os.killpg(self.pid, signal.SIGTERM)
@@ -387,6 +411,11 @@ class Bot:
         except OSError as exc:
             if exc.errno not in (errno.ESRCH, errno.EPERM):
                 raise
+        for pid in escaped:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
         if self.returncode is None:
             self.returncode = self.proc.wait()
             self.transcript.note(f"killed: {describe_status(self.returncode)}")
@@ -399,6 +428,40 @@ class Bot:
         if self._pidfd is not None:
             os.close(self._pidfd)
             self._pidfd = None
+
+
+def _descendants(root: int) -> list[int]:
+    """The processes descended from `root` (by parent links in /proc) that are in
+    another process group: those a group kill would miss. Empty where /proc is absent."""
+    children: dict[int, list[int]] = {}
+    groups: dict[int, int] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                stat = fh.read()
+        except OSError:
+            continue
+        # pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses.
+        fields = stat[stat.rfind(b")") + 2:].split()
+        if len(fields) < 3:
+            continue
+        pid = int(entry)
+        children.setdefault(int(fields[1]), []).append(pid)
+        groups[pid] = int(fields[2])
+    found: list[int] = []
+    stack = list(children.get(root, []))
+    while stack:
+        pid = stack.pop()
+        if groups.get(pid) != root:
+            found.append(pid)
+        stack.extend(children.get(pid, []))
+    return found
 
 
 def describe_status(code: int | None) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import fcntl
 import random
 import re
+import signal
 import termios
 import time
 from dataclasses import dataclass, field
@@ -76,6 +77,8 @@ class GameReport:
     startup_ms: float | None = None
     transcript: Transcript = field(default_factory=Transcript)
     transcript_path: str | None = None
+    #: The signal number that stopped this game (Ctrl-C, SIGTERM), if one did.
+    interrupted: int | None = None
 
     @property
     def failed(self) -> bool:
@@ -190,11 +193,22 @@ class Referee:
         if not self.bot.alive() or self.bot.returncode is not None:
             raise Forfeit(self._finding(
                 "crash", "fail",
-                f"the bot exited ({process.describe_status(self.bot.returncode)}) before the judge could send {show(lines[0])!r}",
-                expected=f"the bot reads {show(lines[0])!r}"), bot_usable=False)
+                f"the bot exited ({process.describe_status(self.bot.returncode)}) before the judge could send {lines[0]!r}",
+                expected=f"the bot reads {lines[0]!r}"), bot_usable=False)
+        if self.bot.input_closed_by_bot:
+            code, _ = self.bot.wait_exit(100 * _MS)
+            if code is not None:
+                raise Forfeit(self._finding(
+                    "crash", "fail",
+                    f"the bot exited ({process.describe_status(code)}) before the judge could send {lines[0]!r}",
+                    expected=f"the bot reads {lines[0]!r}"), bot_usable=False)
+            raise Forfeit(self._finding(
+                "crash", "fail",
+                f"the bot closed its input (stdin) but still runs: the judge could not send {lines[0]!r}",
+                expected=f"the bot reads {lines[0]!r}"), bot_usable=False)
         raise Forfeit(self._finding(
             "timeout", "fail",
-            f"the bot does not read its input: the judge could not write {show(lines[0])!r} (its stdin pipe stayed full)",
+            f"the bot does not read its input: the judge could not write {lines[0]!r} (its stdin pipe stayed full)",
             expected="the bot reads each line the judge sends"), bot_usable=False)
 
     # -- the game -------------------------------------------------------------------------
@@ -226,8 +240,13 @@ class Referee:
                 report.result = "forfeit"
                 report.reason = forfeit.finding.kind
                 usable = forfeit.bot_usable
+            except KeyboardInterrupt as exc:
+                report.interrupted = getattr(exc, "signum", signal.SIGINT)
+                report.result = "interrupted"
+                report.transcript.note(f"interrupted by {signal.Signals(report.interrupted).name}")
+                usable = False
             if usable:
-                self._finish()
+                self._finish(after_forfeit=report.result == "forfeit")
         report.plies = self.position.ply()
         report.findings = fold(report.findings)
         report.transcript.note(f"result: {report.result}" + (f" ({report.reason})" if report.reason else ""))
@@ -255,19 +274,20 @@ class Referee:
                 return
             if text.strip().lower() == expected.lower():
                 raise Forfeit(self._finding(
-                    "handshake", "fail", f"the first line must be exactly {expected!r}, got {show(text)!r}",
+                    "handshake", "fail", f"the first line must be exactly {expected!r}, got {text!r}",
                     expected=expected, got=show(text), elapsed_ms=elapsed))
             raise Forfeit(self._finding(
-                "early_output", "fail", f"wrote {show(text)!r} before {expected!r}: the first line must be {expected!r}",
+                "early_output", "fail", f"wrote {text!r} before {expected!r}: the first line must be {expected!r}",
                 expected=expected, got=show(text), elapsed_ms=elapsed))
         if r.kind == "eof":
             self._crashed("before its handshake")
-        got = show(r.data.decode("utf-8", "replace")) if r.data else None
+        partial = r.data.decode("utf-8", "replace")
         raise Forfeit(self._finding(
             "handshake", "fail",
             f"no {expected!r} line within {limit_ns / _MS:.0f} ms of start-up"
-            + (f" (it sent {got!r} without a newline)" if got else ""),
-            expected=expected, got=got, elapsed_ms=elapsed), bot_usable=r.kind != "timeout")
+            + (f" (it sent {partial!r} without a newline)" if partial else ""),
+            expected=expected, got=show(partial) if partial else None, elapsed_ms=elapsed),
+            bot_usable=r.kind != "timeout")
 
     def _stay_silent(self, duration_ns: int) -> None:
         """The judge waits before its first line; the bot must write nothing meanwhile."""
@@ -277,7 +297,7 @@ class Referee:
             return
         if r.kind == "eof" and not r.data:
             self._crashed("before the judge's first line")
-        text = show(r.data.decode("utf-8", "replace"))
+        text = r.data.decode("utf-8", "replace")
         if r.kind == "line":
             self.report.transcript.received(text, r.t_ns)
         elapsed = (r.t_ns - self.bot.started_ns) / _MS
@@ -285,7 +305,7 @@ class Referee:
             "early_output", "fail",
             f"wrote {text!r} {elapsed:.0f} ms after start-up, before the judge's first line "
             f"(the statement demands silence until then)",
-            expected="no output before the first line", got=text, elapsed_ms=elapsed))
+            expected="no output before the first line", got=show(text), elapsed_ms=elapsed))
 
     def _play(self) -> None:
         choose = self.cfg.rules_module.choose_move
@@ -307,7 +327,7 @@ class Referee:
                 if self.clock_ns is not None:
                     self.clock_ns[1 - self.cfg.seat] -= time.perf_counter_ns() - t0
                 if self.spec.after_move.opponent:
-                    self._check_silence(f"after the judge sent {show(self.last_sent)!r}")
+                    self._check_silence(f"after the judge sent {self.last_sent!r}")
                     self._send(self._expand(self.spec.after_move.opponent, self._fields()))
 
     def _played(self, position: Position, move: str) -> None:
@@ -335,7 +355,7 @@ class Referee:
 
     def _bot_turn(self) -> None:
         self.bot_turns += 1
-        self._check_silence(f"after the judge sent {show(self.last_sent)!r}")
+        self._check_silence(f"after the judge sent {self.last_sent!r}")
         fields = self._fields()
         templates = list(self.spec.turn.send)
         if self.bot_turns == 1:
@@ -368,6 +388,8 @@ class Referee:
         assert self.bot is not None
         r = self.bot.read_line(t_sent + limit_ns)
         elapsed_ns = r.t_ns - t_sent
+        if r.kind == "line" and elapsed_ns > limit_ns:
+            self._too_late(r, elapsed_ns, limit_ns, limit_what)
         if r.kind == "timeout":
             self._timed_out(r.data, elapsed_ns, limit_ns, limit_what)
         if r.kind == "eof":
@@ -464,7 +486,7 @@ class Referee:
                 return hint.message.format(**m.groupdict())
         if not text:
             return f"an empty line; expected {self.spec.turn.answer_help}"
-        return f"{show(text)!r} is not {self.spec.turn.answer_help}"
+        return f"{text!r} is not {self.spec.turn.answer_help}"
 
     def _illegal(self, raw: str, exc: IllegalMove, elapsed_ns: int) -> Finding:
         kind = "malformed" if exc.malformed else "illegal_move"
@@ -492,12 +514,12 @@ class Referee:
         assert self.bot is not None
         data = self.bot.pending()
         if data:
-            text = show(data.decode("utf-8", "replace").split("\n")[0])
+            text = data.decode("utf-8", "replace").split("\n")[0]
             self.report.transcript.received(data.decode("utf-8", "replace").rstrip("\n"), time.perf_counter_ns())
             raise Forfeit(self._finding(
                 "unexpected_output", "fail",
                 f"wrote {text!r} when it was not its turn ({when})",
-                expected="silence until the next request", got=text))
+                expected="silence until the next request", got=show(text)))
 
     def _out_of_turn_probe(self, text: str) -> None:
         """A refused answer followed at once by another line means the bot wrote a line
@@ -511,7 +533,7 @@ class Referee:
         self.report.transcript.received(follow, r.t_ns)
         raise Forfeit(self._finding(
             "unexpected_output", "fail",
-            f"wrote {show(text)!r} and then {show(follow)!r} for one request: one line per answer, "
+            f"wrote {text!r} and then {follow!r} for one request: one line per answer, "
             f"nothing out of turn (debug output belongs on stderr)",
             expected=f"one line: {self.spec.turn.answer_help}", got=show(text)))
 
@@ -524,13 +546,15 @@ class Referee:
         waiting = self.bot.waiting_for_input()
         self.bot.close_stdin()
         late = self.bot.drain(FLUSH_PROBE_MS * _MS)
+        if partial and late.startswith(partial):
+            late = late[len(partial):]  # the partial line is still in the buffer: count it once
         message = f"no answer within {limit_ns / _MS:.0f} ms ({limit_what})"
         got = None
         if partial:
             got = show(partial.decode("utf-8", "replace"))
-            message += f"; it sent {got!r} without a newline"
+            message += f"; it sent {partial.decode('utf-8', 'replace')!r} without a newline"
         if late.strip():
-            first = show((partial + late).decode("utf-8", "replace").split("\n")[0])
+            first = (partial + late).decode("utf-8", "replace").split("\n")[0]
             self.report.transcript.received(late.decode("utf-8", "replace").rstrip("\n"), time.perf_counter_ns())
             if waiting:
                 message += (f"; the answer {first!r} arrived only when its input was closed: the bot "
@@ -546,31 +570,49 @@ class Referee:
         raise Forfeit(self._finding("timeout", "fail", message, expected=self.spec.turn.answer_help,
                                     got=got, elapsed_ms=elapsed_ns / _MS), bot_usable=False)
 
+    def _too_late(self, r: process.Read, elapsed_ns: int, limit_ns: int, limit_what: str) -> None:
+        """A whole answer that was read only after the deadline: the judge had stopped
+        waiting, as a real judge would have."""
+        text = r.data.decode("utf-8", "replace")
+        self.report.transcript.received(text, r.t_ns, elapsed_ns)
+        raise Forfeit(self._finding(
+            "timeout", "fail",
+            f"answered {text!r} after {elapsed_ns / _MS:.1f} ms: over the {limit_ns / _MS:.0f} ms "
+            f"it had ({limit_what})",
+            expected=self.spec.turn.answer_help, got=show(text), elapsed_ms=elapsed_ns / _MS),
+            bot_usable=True)
+
     def _crashed(self, when: str, partial: bytes = b"") -> None:
         assert self.bot is not None
-        code = self.bot.wait_exit(500 * _MS)
-        status = process.describe_status(code) if code is not None else "closed its output but is still running"
-        message = f"the bot exited {when} ({status})"
+        code, _ = self.bot.wait_exit(500 * _MS)
+        if code is None:
+            message = f"the bot closed its output {when} but is still running"
+        else:
+            message = f"the bot exited {when} ({process.describe_status(code)})"
         if partial:
-            message += f"; its last output was {show(partial.decode('utf-8', 'replace'))!r} without a newline"
+            message += f"; its last output was {partial.decode('utf-8', 'replace')!r} without a newline"
         if any(any(m in line for m in TRACEBACK_MARKS) for line in self.bot.stderr_tail):
             message += "; stderr shows a traceback"
         raise Forfeit(self._finding("crash", "fail", message, expected=self.spec.turn.answer_help),
                       bot_usable=False)
 
-    def _finish(self) -> None:
-        """Close the bot's input and check that it exits, as the spec says."""
+    def _finish(self, after_forfeit: bool = False) -> None:
+        """Close the bot's input and check that it exits, as the spec says. After a
+        forfeit the bot may still be answering what came before: its output then goes to
+        the transcript but is no finding of its own."""
         assert self.bot is not None
         bot = self.bot
         stderr_mark = bot.stderr_count
         bot.close_stdin()
         grace_ns = self._scaled(self.spec.end.exit_grace_ms)
-        code = bot.wait_exit(grace_ns)
-        late = bot.drain(0)
+        code, late = bot.wait_exit(grace_ns)
+        late += bot.drain(0)
         if late:
-            text = show(late.decode("utf-8", "replace").split("\n")[0])
+            text = late.decode("utf-8", "replace").split("\n")[0]
             self.report.transcript.received(late.decode("utf-8", "replace").rstrip("\n"), time.perf_counter_ns())
-            self._soft("output_after_end", "unexpected_output", f"wrote {text!r} after the game ended", got=text)
+        if late and not after_forfeit:
+            self._soft("output_after_end", "unexpected_output", f"wrote {text!r} after the game ended",
+                       got=show(text))
         if code is None:
             self._soft("no_exit", "no_exit",
                        f"still running {grace_ns / _MS:.0f} ms after its input was closed (killed)",

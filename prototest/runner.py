@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import signal
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -20,6 +21,8 @@ class CheckRun:
     seed: int
     time_scale: float
     games: list[GameReport] = field(default_factory=list)
+    #: The signal that stopped the run (Ctrl-C, SIGTERM), if any: the games so far stand.
+    interrupted: signal.Signals | None = None
 
     @property
     def failed(self) -> bool:
@@ -49,7 +52,9 @@ def run_check(
                          seed=game_seed(seed, index), index=index, time_scale=time_scale,
                          start_delay_ms=start_delay_ms, env=env, start_position=start_position)
         report = Referee(cfg).run()
-        if write_all or report.failed or report.warned:
+        if report.interrupted is not None:
+            run.interrupted = signal.Signals(report.interrupted)
+        if write_all or report.failed or report.warned or run.interrupted:
             name = f"{_slug(spec.name)}-{index:03d}-{_slug(report.seat_name)}.txt"
             path = report.transcript.write(transcripts / name)
             report.transcript_path = str(path)
@@ -58,4 +63,6 @@ def run_check(
         run.games.append(report)
         if progress is not None:
             progress(report, games)
+        if run.interrupted:
+            break
     return run

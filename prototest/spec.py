@@ -97,15 +97,31 @@ def _answer_regex(v: Any) -> re.Pattern[str]:
     return pattern
 
 
+def _fields_of(text: str) -> list[str]:
+    """The field names of a format string; plain `{name}` only (no `!r`, no `:>5`), so
+    that filling it can never fail at run time."""
+    try:
+        parsed = list(string.Formatter().parse(text))
+    except ValueError as exc:
+        raise ValueError(f"bad template {text!r}: {exc}") from None
+    names = []
+    for _, name, spec, conversion in parsed:
+        if name is None:
+            continue
+        if not name:
+            raise ValueError(f"an empty field {{}} in {text!r}: name the field")
+        if spec or conversion:
+            raise ValueError(f"field {{{name}}} in {text!r} takes no conversion or format spec")
+        names.append(name)
+    return names
+
+
 def _template(v: Any) -> str:
     text = _str(v)
     stripped = text.strip()
     if stripped in ("{board}", "{legal_moves}"):
         return text
-    try:
-        names = [f for _, f, _, _ in string.Formatter().parse(text) if f is not None]
-    except ValueError as exc:
-        raise ValueError(f"bad template {text!r}: {exc}") from None
+    names = _fields_of(text)
     for name in names:
         if name in MULTILINE_FIELDS:
             raise ValueError(f"{{{name}}} must fill a whole line, in {text!r}")
@@ -156,8 +172,12 @@ def _hints(v: Any) -> tuple[Hint, ...]:
         except ValueError as exc:
             raise ValueError(f"entry {i}: {exc}") from None
         message = _str(entry["message"])
-        for _, name, _, _ in string.Formatter().parse(message):
-            if name and name not in pattern.groupindex:
+        try:
+            names = _fields_of(message)
+        except ValueError as exc:
+            raise ValueError(f"entry {i}: {exc}") from None
+        for name in names:
+            if name not in pattern.groupindex:
                 raise ValueError(f"entry {i}: message uses {{{name}}}, not a group of its pattern")
         hints.append(Hint(pattern, message))
     return tuple(hints)
@@ -294,6 +314,9 @@ def _validate(path: str, data: dict[str, Any]) -> Spec:
 
 def _cross_check(spec: Spec) -> None:
     """Rules that join several keys."""
+    seats = spec.game.seats
+    if len(seats) != 2 or seats[0] == seats[1]:
+        raise SpecError(spec.path, "game.seats", f"needs exactly two different seat names, got {list(seats)}")
     t = spec.time
     if t.clock_ms == 0 and t.answer_ms == 0:
         raise SpecError(spec.path, "time", "needs a clock (clock_ms) or a limit per answer (answer_ms)")
@@ -343,6 +366,8 @@ def _read(path: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:
         raise SpecError(path, "", f"cannot read: {exc.strerror}") from None
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(path, "", f"not valid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise SpecError(path, "", f"not UTF-8 text (byte {exc.start}): a spec is a TOML file") from None
     base = data.pop("extends", None)
     if base is None:
         return data
