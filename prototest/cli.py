@@ -85,11 +85,40 @@ def _bot_argv(bot: List[str], env: dict[str, str]) -> list[str]:
         if not os.access(program, os.X_OK):
             raise UsageProblem(f"bot {program!r} is not executable (chmod +x it, or name its "
                                f"interpreter: prototest check -- python3 {program})")
+        _check_interpreter(program, env)
         return list(bot)
     if shutil.which(program, path=env.get("PATH")) is None:
         hint = f" (for a file in this folder write ./{program})" if os.path.exists(program) else ""
         raise UsageProblem(f"bot command {program!r} not found on PATH{hint}")
     return list(bot)
+
+
+def _check_interpreter(program: str, env: dict[str, str]) -> None:
+    """A script whose #! line names a missing interpreter fails to start with a bare
+    "No such file or directory", which would blame the script: name the interpreter."""
+    try:
+        with open(program, "rb") as fh:
+            head = fh.readline(512)
+    except OSError as exc:
+        raise UsageProblem(f"bot {program!r} cannot be read: {exc.strerror}") from None
+    if not head.startswith(b"#!"):
+        if head[:4] != b"\x7fELF" and b"\0" not in head and head.strip():
+            raise UsageProblem(f"bot {program!r} is a text file without a #! line: add one "
+                               f"(#!/usr/bin/env python3), or name its interpreter: "
+                               f"prototest check -- python3 {program}")
+        return
+    words = head[2:].decode("utf-8", "replace").split()
+    if not words:
+        raise UsageProblem(f"bot {program!r}: its #! line names no interpreter")
+    interpreter = words[0]
+    if not os.access(interpreter, os.X_OK):
+        raise UsageProblem(f"bot {program!r}: its #! interpreter {interpreter!r} does not exist "
+                           f"or is not executable")
+    if os.path.basename(interpreter) == "env":
+        names = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
+        if names and shutil.which(names[0], path=env.get("PATH")) is None:
+            raise UsageProblem(f"bot {program!r}: its #! line runs {names[0]!r}, which is not on "
+                               f"the bot's PATH")
 
 
 def _sends_position(spec) -> bool:
@@ -270,6 +299,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     command = typer.main.get_command(app)
     for signum in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, _on_signal)
+    process.become_subreaper()
     try:
         code = command.main(args=argv, prog_name="prototest", standalone_mode=False)
     except typer.TyperException as exc:  # usage errors from option parsing

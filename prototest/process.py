@@ -14,6 +14,7 @@ never kept past `max_line` bytes, stderr past the transcript's cap.
 
 from __future__ import annotations
 
+import ctypes
 import errno
 import os
 import platform
@@ -40,6 +41,7 @@ _READ_SYSCALL = {"x86_64": "0", "aarch64": "63", "arm64": "63"}
 _MS = 1_000_000
 #: The longest single wait in the kernel; longer waits loop (poll takes a C int of ms).
 MAX_WAIT_MS = 60_000
+PR_SET_CHILD_SUBREAPER = 36
 _INTERRUPTS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
 
 
@@ -396,7 +398,8 @@ class Bot:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
     def _kill(self) -> None:
-        escaped = _descendants(self.pid)
+        # Orphans of the bot are re-parented to this process when it is a subreaper.
+        escaped = _descendants(os.getpid() if _subreaper else self.pid, self.pid)
         if self.proc.poll() is None:
             try:
                 os.killpg(self.pid, signal.SIGTERM)
@@ -411,11 +414,15 @@ class Bot:
         except OSError as exc:
             if exc.errno not in (errno.ESRCH, errno.EPERM):
                 raise
-        for pid in escaped:
+        for pid, _ in escaped:
             try:
                 os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
+        _reap([pid for pid, parent in escaped if parent == os.getpid()])
+        if escaped:
+            self.transcript.note(f"killed {len(escaped)} process(es) that had left the bot's group: "
+                                 + " ".join(str(pid) for pid, _ in escaped))
         if self.returncode is None:
             self.returncode = self.proc.wait()
             self.transcript.note(f"killed: {describe_status(self.returncode)}")
@@ -430,11 +437,42 @@ class Bot:
             self._pidfd = None
 
 
-def _descendants(root: int) -> list[int]:
-    """The processes descended from `root` (by parent links in /proc) that are in
-    another process group: those a group kill would miss. Empty where /proc is absent."""
+_subreaper = False
+
+
+def become_subreaper() -> bool:
+    """Make this process the reaper of its orphaned descendants (Linux), so a bot's
+    child that left its group (setsid) and outlived the bot is still found and killed.
+    For the command line only: a library caller's own children are not ours to kill."""
+    global _subreaper
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        _subreaper = libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        _subreaper = False
+    return _subreaper
+
+
+def _reap(pids: list[int]) -> None:
+    """Collect our killed children's exit status (no zombies), waiting a second at most."""
+    deadline = time.monotonic() + 1.0
+    for pid in pids:
+        while True:
+            try:
+                done, _ = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if done or time.monotonic() > deadline:
+                break
+            time.sleep(0.005)
+
+
+def _descendants(root: int, group: int) -> list[tuple[int, int]]:
+    """(pid, parent) of the processes descended from `root` (by parent links in /proc)
+    outside process group `group`: those a group kill would miss. Empty without /proc."""
     children: dict[int, list[int]] = {}
     groups: dict[int, int] = {}
+    parents: dict[int, int] = {}
     try:
         entries = os.listdir("/proc")
     except OSError:
@@ -452,14 +490,16 @@ def _descendants(root: int) -> list[int]:
         if len(fields) < 3:
             continue
         pid = int(entry)
-        children.setdefault(int(fields[1]), []).append(pid)
+        parent = int(fields[1])
+        children.setdefault(parent, []).append(pid)
         groups[pid] = int(fields[2])
-    found: list[int] = []
+        parents[pid] = parent
+    found: list[tuple[int, int]] = []
     stack = list(children.get(root, []))
     while stack:
         pid = stack.pop()
-        if groups.get(pid) != root:
-            found.append(pid)
+        if groups.get(pid) != group and pid != os.getpid():
+            found.append((pid, parents[pid]))
         stack.extend(children.get(pid, []))
     return found
 

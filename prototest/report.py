@@ -101,7 +101,7 @@ def _finding_lines(f: Finding) -> list[str]:
         if f.expected:
             lines.append(f"    expected: {f.expected}")
         if f.got is not None:
-            lines.append(f"    got:      {f.got!r}")
+            lines.append(f"    got:      '{f.got}'")
         if f.elapsed_ms is not None:
             lines.append(f"    time:     {f.elapsed_ms:.1f} ms")
         for line in f.stderr_tail[-5:]:

@@ -58,6 +58,9 @@ BROKEN = [
     ("crlf.py", "malformed", "warn", "\\r\\n", []),
     ("trailing_space.py", "malformed", "warn", "trailing whitespace", []),
     ("exit_nonzero.py", "exit_status", "warn", "exit status 1", []),
+    ("says_bye.py", "unexpected_output", "warn", "wrote 'bye' after the game ended", []),
+    ("closes_stdin.py", "crash", "fail", "closed its input (stdin) but still runs", []),
+    ("half_flushed.py", "timeout", "fail", "arrived only when its input was closed", ["--time-scale", "0.1"]),
 ]
 
 
@@ -115,6 +118,68 @@ def test_sigterm_ignoring_bot_and_its_child_are_killed(tmp_path):
     assert len(pids) == 2, transcript[:2000]
     for pid in pids:
         assert not _running(pid), f"pid {pid} survived"
+
+
+def test_half_flushed_answer_is_quoted_once(tmp_path):
+    """The flushed part of the answer and the rest that came at exit make one answer."""
+    result = check(tmp_path, "half_flushed.py", "--time-scale", "0.1")
+    [f] = result.findings()
+    m = re.search(r"it sent '(\w\d)' without a newline; the answer '(\w\d\w\d)' arrived", f["message"])
+    assert m and m.group(2).startswith(m.group(1)), f["message"]
+
+
+def test_a_child_that_left_the_group_is_killed_after_the_bot_exits(tmp_path):
+    result = check(tmp_path, "setsid_child.py")
+    assert result.code == 0 and result.findings() == []
+    [transcript] = (tmp_path / "transcripts").glob("*.txt")
+    text = transcript.read_text()
+    [pid] = [int(p) for p in re.findall(r"!  child pid (\d+)", text)]
+    assert "that had left the bot's group" in text
+    assert not _running(pid), f"the setsid child {pid} survived"
+
+
+def test_sigterm_to_prototest_kills_the_bot_and_keeps_the_report(tmp_path):
+    """Stopped mid-game (SIGTERM from CI, Ctrl-C at a terminal): the bot's group is
+    killed, the games so far are reported and the transcript is written."""
+    import subprocess
+    from conftest import RUN_TOKEN, bot_env
+    report = tmp_path / "report.json"
+    argv = [sys.executable, "-m", "prototest", "check", "--env", RUN_TOKEN, "--time-scale", "20",
+            "--json", str(report), "--transcripts", str(tmp_path / "t"), str(CHESS / "hangs.py")]
+    proc = subprocess.Popen(argv, env=bot_env(), cwd=tmp_path, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while len(_bot_pids("hangs.py")) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(1.5)  # past the silence before the colour line: the bot waits on its turn
+        bots = [pid for pid in _bot_pids("hangs.py") if pid != proc.pid]
+        assert bots
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert "interrupted (SIGTERM)" in err and "Traceback" not in err
+    for pid in bots:
+        assert not _running(pid)
+    import json
+    data = json.loads(report.read_text())
+    assert [g["result"] for g in data["games"]] == ["interrupted"]
+    [transcript] = (tmp_path / "t").glob("*.txt")
+    assert "interrupted by SIGTERM" in transcript.read_text()
+
+
+def _bot_pids(name: str) -> list[int]:
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if name.encode() in (entry / "cmdline").read_bytes():
+                    pids.append(int(entry.name))
+            except OSError:
+                pass
+    return pids
 
 
 def _running(pid: int) -> bool:
@@ -230,3 +295,50 @@ def test_bad_rules_option():
 
 def test_bad_position():
     _one_line_error(run_cli("moves", "not a fen"), "position")
+
+
+def test_bad_option_values_are_usage_errors():
+    _one_line_error(run_cli("check", "--start-delay", "99999999999999999999", *REFERENCE), "--start-delay")
+    _one_line_error(run_cli("check", "--time-scale", "nan", *REFERENCE), "--time-scale")
+    _one_line_error(run_cli("moves", "--game", "../specs/chess"), "--game", "letters, digits")
+
+
+def test_spec_that_is_not_text(tmp_path):
+    spec = tmp_path / "bin.toml"
+    spec.write_bytes(b"\xff\xfe\x00binary")
+    _one_line_error(run_cli("moves", "--spec", str(spec)), str(spec), "not UTF-8")
+
+
+@pytest.mark.parametrize("edit,key,phrase", [
+    (("send = [\"{seat}\"]", "send = [\"{seat!r}\"]"), "start.send", "no conversion or format spec"),
+    (("send = [\"{seat}\"]", "send = [\"{}\"]"), "start.send", "name the field"),
+    (("seats = [\"white\", \"black\"]", "seats = [\"white\", \"black\", \"red\"]"), "game.seats", "exactly two"),
+    (("seats = [\"white\", \"black\"]", "seats = [\"white\", \"white\"]"), "game.seats", "exactly two"),
+])
+def test_spec_errors_found_at_load_time(tmp_path, edit, key, phrase):
+    text = (ROOT / "specs" / "chess.toml").read_text()
+    assert edit[0] in text
+    spec = tmp_path / "bad.toml"
+    spec.write_text(text.replace(edit[0], edit[1]))
+    _one_line_error(run_cli("check", "--spec", str(spec), *REFERENCE), key, phrase)
+
+
+def test_unwritable_report_path_is_refused_before_any_game(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    started = time.monotonic()
+    _one_line_error(run_cli("check", "--json", str(blocker / "r.json"), *REFERENCE),
+                    "--json", "not a writable folder")
+    assert time.monotonic() - started < 5  # refused at once, not after the games
+    _one_line_error(run_cli("check", "--junit", str(tmp_path), *REFERENCE), "--junit", "is a directory")
+
+
+def test_script_with_a_missing_interpreter(tmp_path):
+    bot = tmp_path / "bot.py"
+    bot.write_text("#!/usr/bin/env no-such-python\nprint('hi')\n")
+    bot.chmod(0o755)
+    _one_line_error(run_cli("check", str(bot)), "no-such-python", "not on the bot's PATH")
+    bot.write_text("#!/no/such/interpreter\nprint('hi')\n")
+    _one_line_error(run_cli("check", str(bot)), "/no/such/interpreter", "does not exist")
+    bot.write_text("print('hi')\n")
+    _one_line_error(run_cli("check", str(bot)), "without a #! line")

@@ -75,6 +75,7 @@ BROKEN = [
     ("slow_warn.py", None, "slow", "warn", ["over the statement's 50 ms, within the referee's 100 ms"], 3, False),
     ("no_exit.py", None, "no_exit", "fail", ["still running 1000 ms after its input was closed"], None, False),
     ("knight_hop.py", None, "illegal_move", "warn", ["knight-shaped hop"], None, False),
+    ("says_bye.py", None, "unexpected_output", "fail", ["wrote 'bye' after the game ended"], None, False),
 ]
 
 
@@ -196,3 +197,20 @@ def test_bad_halma_position_is_one_line():
     assert result.code == 2
     [line] = result.stderr.strip().splitlines()
     assert line.startswith("prototest: error: ") and "does not match ply 0" in line
+
+
+@pytest.mark.parametrize("line,phrase", [
+    ("Move 1 3 2 4", "lower-case word 'move'"),
+    ("move 1 3 to 2 4", "only integers, one space apart: '1 3 to 2 4'"),
+    ("1 3 2 4", "need the word 'move' in front"),
+])
+def test_malformed_answers_get_the_right_hint(tmp_path, line, phrase):
+    bot = tmp_path / "bot.py"
+    bot.write_text("#!/usr/bin/env python3\nimport sys\nprint('ready', flush=True)\n"
+                   "for line in sys.stdin:\n    if line.strip() == 'yourmove':\n"
+                   f"        print({line!r}, flush=True)\n")
+    bot.chmod(0o755)
+    result = run_cli("check", *GAME, "--seat", "1", str(bot), tmp_path=tmp_path)
+    [f] = result.findings()
+    assert (f["kind"], f["severity"]) == ("malformed", "fail")
+    assert phrase in f["message"], f["message"]

@@ -96,3 +96,29 @@ def test_controlled_environment_drops_unbuffered_python(monkeypatch):
 @pytest.mark.parametrize("code,expected", [(0, "exit status 0"), (-9, "killed by SIGKILL"), (None, "still running")])
 def test_describe_status(code, expected):
     assert process.describe_status(code) == expected
+
+
+def test_stderr_without_newlines_is_kept_in_bounded_pieces():
+    code = ("import sys; sys.stderr.write('x' * 3_000_000); sys.stderr.flush(); "
+            "print('e2e4', flush=True); sys.stdin.readline()")
+    with start(code) as bot:
+        r = bot.read_line(deadline(20))
+        assert (r.kind, r.data) == ("line", b"e2e4")
+        bot.drain(int(0.2 * SECOND))
+        assert len(bot._err_buf) <= 4096
+        assert bot.stderr_count >= 3_000_000 // 4096 - 1
+
+
+def test_a_bot_that_closed_its_input_is_told_apart():
+    with start("import os, time; os.close(0); time.sleep(30)") as bot:
+        time.sleep(0.3)
+        assert bot.send(["white"], deadline(2)) is None
+        assert bot.input_closed_by_bot
+        assert bot.alive()
+
+
+def test_wait_exit_returns_what_the_bot_wrote_meanwhile():
+    with start("import sys; sys.stdin.read(); print('bye', flush=True)") as bot:
+        bot.close_stdin()
+        code, data = bot.wait_exit(5 * SECOND)
+        assert (code, data) == (0, b"bye\n")

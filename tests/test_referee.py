@@ -1,0 +1,50 @@
+"""The referee's timing decisions, with a stand-in for the bot process."""
+
+from __future__ import annotations
+
+import pytest
+
+from prototest import process, spec as specmod
+from prototest.games import rules_module
+from prototest.referee import Forfeit, GameConfig, Referee
+
+MS = 1_000_000
+
+
+class LateBot:
+    """Hands over a whole answer line, but only `late_ms` after the deadline."""
+
+    stderr_tail: list[str] = []
+
+    def __init__(self, late_ms: float) -> None:
+        self.late_ns = int(late_ms * MS)
+
+    def read_line(self, deadline_ns: int) -> process.Read:
+        return process.Read("line", b"e2e4", deadline_ns + self.late_ns)
+
+
+def referee() -> Referee:
+    spec = specmod.load(specmod.spec_path_for("chess"))
+    module = rules_module(spec.game.rules)
+    ref = Referee(GameConfig(spec=spec, rules=module.make_rules(spec.rules), rules_module=module,
+                             argv=["bot"], seat=0, seed=1))
+    ref.bot_turns = 2
+    return ref
+
+
+def test_an_answer_read_after_the_deadline_is_a_timeout():
+    ref = referee()
+    ref.bot = LateBot(late_ms=1)  # type: ignore[assignment]
+    with pytest.raises(Forfeit) as info:
+        ref._read_answer(0, 100 * MS, "the answer limit")
+    f = info.value.finding
+    assert (f.kind, f.severity) == ("timeout", "fail")
+    assert "answered 'e2e4' after 101.0 ms: over the 100 ms it had (the answer limit)" == f.message
+    assert f.elapsed_ms == pytest.approx(101.0)
+
+
+def test_an_answer_on_the_deadline_is_in_time():
+    ref = referee()
+    ref.bot = LateBot(late_ms=0)  # type: ignore[assignment]
+    text, elapsed_ns = ref._read_answer(0, 100 * MS, "the answer limit")
+    assert (text, elapsed_ns) == ("e2e4", 100 * MS)
