@@ -47,11 +47,29 @@ class Interrupted(KeyboardInterrupt):
         self.signum = signum
 
 
-_interrupt_told = False
+class _Signals:
+    """Ctrl-C, SIGTERM and SIGHUP. The first raises `Interrupted` wherever the program is,
+    so the game stops and the bot is killed on the way out; later ones are only noted,
+    so neither that clean-up nor the report of the games so far is cut short. Once the
+    games are over (`armed` False) a signal is only noted too."""
+
+    def __init__(self) -> None:
+        self.first: int | None = None
+        self.armed = True
+        self.told = False
+
+    def install(self) -> None:
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(signum, self.handle)
+
+    def handle(self, signum: int, frame: object) -> None:
+        if self.first is None:
+            self.first = signum
+            if self.armed:
+                raise Interrupted(signum)
 
 
-def _on_signal(signum: int, frame: object) -> None:
-    raise Interrupted(signum)
+_signals = _Signals()
 
 
 def _load(game: str, spec_path: Optional[Path], overrides: List[str]):
@@ -144,7 +162,7 @@ def check(
     spec_path: Optional[Path] = typer.Option(None, "--spec", help="A spec file of your own instead of the bundled one."),
     games: int = typer.Option(0, "--games", "-n", min=0, help="Games to play; default: one per seat (both colours)."),
     seed: int = typer.Option(1, "--seed", "-s", help="The same seed gives the same games and opponent moves."),
-    time_scale: float = typer.Option(1.0, "--time-scale", min=0.01, max=1000.0, help="Multiply every time limit (e.g. 3 on a slow CI machine)."),
+    time_scale: float = typer.Option(1.0, "--time-scale", help="Multiply every time limit (e.g. 3 on a slow CI machine)."),
     start_delay: Optional[int] = typer.Option(None, "--start-delay", min=0, max=3_600_000, help="Milliseconds of silence before the judge's first line (default: the spec's)."),
     json_path: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report here."),
     junit_path: Optional[Path] = typer.Option(None, "--junit", help="Write a JUnit XML report here."),
@@ -156,8 +174,8 @@ def check(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final verdict line."),
 ) -> None:
     """Play games against BOT as the judge and report every fault."""
-    if not math.isfinite(time_scale):
-        raise UsageProblem(f"--time-scale {time_scale}: expected a finite number")
+    if not (math.isfinite(time_scale) and 0.01 <= time_scale <= 1000):
+        raise UsageProblem(f"--time-scale {time_scale}: expected a number from 0.01 to 1000")
     spec, module, rules = _load(game, spec_path, overrides)
     env = process.controlled_env(_env_pairs(env_pairs))
     argv = _bot_argv(bot, env)
@@ -192,9 +210,14 @@ def check(
         start_delay_ms=start_delay, env=env, transcripts=transcript_dir,
         write_all=transcripts is not None, progress=progress, seats=seats, start_position=start,
     )
+    _signals.armed = False
+    if run.interrupted is None and _signals.first is not None:
+        run.interrupted = signal.Signals(_signals.first)
     text = report.summary(run)
     typer.echo(text if not quiet else text.splitlines()[-1])
-    written = True
+    written = not run.write_errors
+    for line in run.write_errors:
+        typer.echo(f"prototest: error: {line}", err=True)
     for option, path, write in (("--json", json_path, report.write_json), ("--junit", junit_path, report.write_junit)):
         if path is None:
             continue
@@ -204,10 +227,9 @@ def check(
             typer.echo(f"prototest: error: {option} {path}: cannot write: {exc.strerror or exc}", err=True)
             written = False
     if run.interrupted:
-        global _interrupt_told
-        _interrupt_told = True
-        typer.echo(f"prototest: interrupted ({run.interrupted.name}) in game {len(run.games)} of {count}; "
-                   f"the bot's processes were killed", err=True)
+        _signals.told = True
+        typer.echo(f"prototest: interrupted ({run.interrupted.name}) after {len(run.games)} of {count} "
+                   f"games; the bot's processes were killed", err=True)
         raise typer.Exit(128 + run.interrupted)
     if run.failed:
         raise typer.Exit(EXIT_FAIL)
@@ -216,6 +238,13 @@ def check(
 
 def _check_writable(option: str, path: Path) -> None:
     """Refuse an output file that could not be written, before any game is played."""
+    try:
+        _check_file(option, path)
+    except OSError as exc:  # a name too long, a loop of links...
+        raise UsageProblem(f"{option} {path}: {exc.strerror or exc}") from None
+
+
+def _check_file(option: str, path: Path) -> None:
     if path.is_dir():
         raise UsageProblem(f"{option} {path}: is a directory; give a file name")
     parent = path.parent
@@ -228,6 +257,13 @@ def _check_writable(option: str, path: Path) -> None:
 
 
 def _check_dir_writable(option: str, path: Path) -> None:
+    try:
+        _check_dir(option, path)
+    except OSError as exc:
+        raise UsageProblem(f"{option} {path}: {exc.strerror or exc}") from None
+
+
+def _check_dir(option: str, path: Path) -> None:
     if path.exists() and not path.is_dir():
         raise UsageProblem(f"{option} {path}: not a folder")
     parent = path
@@ -297,8 +333,7 @@ def list_games() -> None:
 def main(argv: Optional[List[str]] = None) -> None:
     """Entry point: parse, run, and turn every problem into one line and an exit code."""
     command = typer.main.get_command(app)
-    for signum in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, _on_signal)
+    _signals.install()
     process.become_subreaper()
     try:
         code = command.main(args=argv, prog_name="prototest", standalone_mode=False)
@@ -316,7 +351,6 @@ def main(argv: Optional[List[str]] = None) -> None:
         typer.echo(f"prototest: error: {exc}", err=True)
         code = EXIT_USAGE
     except KeyboardInterrupt as exc:
-        typer.echo("prototest: interrupted", err=True)
         code = 128 + getattr(exc, "signum", signal.SIGINT)
     except Exception as exc:  # a bug in prototest itself: one line, unless debugging
         if os.environ.get("PROTOTEST_DEBUG"):
@@ -324,8 +358,9 @@ def main(argv: Optional[List[str]] = None) -> None:
         typer.echo(f"prototest: internal error: {type(exc).__name__}: {exc} "
                    f"(set PROTOTEST_DEBUG=1 for the traceback)", err=True)
         code = EXIT_INTERNAL
-    if code in (129, 130, 143) and not _interrupt_told:  # typer makes Ctrl-C a silent 130
-        typer.echo("prototest: interrupted", err=True)
+    if _signals.first is not None and not _signals.told:  # typer makes Ctrl-C a silent 130
+        code = 128 + _signals.first
+        typer.echo(f"prototest: interrupted ({signal.Signals(_signals.first).name})", err=True)
     sys.exit(code if isinstance(code, int) else 0)
 
 

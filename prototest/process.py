@@ -29,7 +29,7 @@ from typing import Sequence
 import pexpect
 from pexpect import fdpexpect
 
-from .transcript import Transcript
+from .transcript import Transcript, show
 
 #: Environment variables passed to a bot; everything else (PYTHONUNBUFFERED among them)
 #: is dropped, so a missing flush shows as it would on a real judge.
@@ -85,9 +85,18 @@ class Bot:
         )
         self.pid = self.proc.pid
         self.returncode: int | None = None
+        self._pidfd: int | None = None
         self._stdin_fd: int | None = self.proc.stdin.fileno()  # type: ignore[union-attr]
         #: Set when a write failed because the bot closed its end of stdin (EPIPE).
         self.input_closed_by_bot = False
+        try:
+            self._setup()
+        except BaseException:  # e.g. Ctrl-C right after the start: never leave the bot running
+            self.kill()
+            raise
+
+    def _setup(self) -> None:
+        assert self._stdin_fd is not None
         os.set_blocking(self._stdin_fd, False)
         self._out_fd = self.proc.stdout.fileno()  # type: ignore[union-attr]
         self._err_fd: int | None = self.proc.stderr.fileno()  # type: ignore[union-attr]
@@ -100,7 +109,7 @@ class Bot:
         self._poller.register(self._err_fd, select.POLLIN)
         if self._pidfd is not None:
             self._poller.register(self._pidfd, select.POLLIN)
-        transcript.add("#", f"start pid {self.pid}: {' '.join(self.argv)}", self.started_ns)
+        self.transcript.add("#", f"start pid {self.pid}: {' '.join(self.argv)}", self.started_ns)
 
     def _open_pidfd(self) -> int | None:
         try:
@@ -286,7 +295,7 @@ class Bot:
             del self._err_buf[:4096]
 
     def _stderr_line(self, raw: bytes, t_ns: int) -> None:
-        text = raw.decode("utf-8", "replace").rstrip("\r")
+        text = show(raw.decode("utf-8", "replace").rstrip("\r"))
         self.stderr_count += 1
         self._stderr_recent.append((self.stderr_count, text))
         self.transcript.stderr(text, t_ns)
@@ -414,15 +423,23 @@ class Bot:
         except OSError as exc:
             if exc.errno not in (errno.ESRCH, errno.EPERM):
                 raise
-        for pid, _ in escaped:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
-        _reap([pid for pid, parent in escaped if parent == os.getpid()])
-        if escaped:
-            self.transcript.note(f"killed {len(escaped)} process(es) that had left the bot's group: "
-                                 + " ".join(str(pid) for pid, _ in escaped))
+        # Kill what left the group, then look again: a process can fork while it dies
+        # (a SIGTERM handler that spawns), and its orphans come to us as the subreaper.
+        killed: list[int] = []
+        for _ in range(20):
+            for pid, _parent in escaped:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+            _reap([pid for pid, parent in escaped if parent == os.getpid()])
+            killed += [pid for pid, _ in escaped if pid not in killed]
+            escaped = _descendants(os.getpid(), self.pid) if _subreaper else []
+            if not escaped:
+                break
+        if killed:
+            self.transcript.note(f"killed {len(killed)} process(es) that had left the bot's group: "
+                                 + " ".join(str(pid) for pid in killed))
         if self.returncode is None:
             self.returncode = self.proc.wait()
             self.transcript.note(f"killed: {describe_status(self.returncode)}")
@@ -435,9 +452,23 @@ class Bot:
         if self._pidfd is not None:
             os.close(self._pidfd)
             self._pidfd = None
+        if _subreaper:
+            _reap_orphans()
 
 
 _subreaper = False
+
+
+def _reap_orphans() -> None:
+    """Collect the exit status of every dead orphan handed to us (no zombies pile up
+    over a long run). Only as the subreaper, when all our children are bots' leftovers."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
 
 
 def become_subreaper() -> bool:

@@ -228,29 +228,37 @@ class Referee:
             self._note(self._finding("crash", "fail", f"the bot could not be started: {exc.strerror or exc}"))
             report.result = "forfeit"
             return report
+        except KeyboardInterrupt as exc:  # the Bot killed what it had started
+            self._interrupted(exc)
+            return report
         with bot:
             self.bot = bot
-            usable = True
             try:
-                self._start()
-                self._play()
-                self._check_silence("after the game ended")
-            except Forfeit as forfeit:
-                self._note(forfeit.finding)
-                report.result = "forfeit"
-                report.reason = forfeit.finding.kind
-                usable = forfeit.bot_usable
+                usable = True
+                try:
+                    self._start()
+                    self._play()
+                    self._check_silence("after the game ended")
+                except Forfeit as forfeit:
+                    self._note(forfeit.finding)
+                    report.result = "forfeit"
+                    report.reason = forfeit.finding.kind
+                    usable = forfeit.bot_usable
+                if usable:
+                    self._finish(after_forfeit=report.result == "forfeit")
             except KeyboardInterrupt as exc:
-                report.interrupted = getattr(exc, "signum", signal.SIGINT)
-                report.result = "interrupted"
-                report.transcript.note(f"interrupted by {signal.Signals(report.interrupted).name}")
-                usable = False
-            if usable:
-                self._finish(after_forfeit=report.result == "forfeit")
+                self._interrupted(exc)
         report.plies = self.position.ply()
         report.findings = fold(report.findings)
         report.transcript.note(f"result: {report.result}" + (f" ({report.reason})" if report.reason else ""))
         return report
+
+    def _interrupted(self, exc: KeyboardInterrupt) -> None:
+        """Ctrl-C or SIGTERM: the game stops here; the bot is killed on the way out."""
+        self.report.interrupted = getattr(exc, "signum", signal.SIGINT)
+        self.report.result = "interrupted"
+        self.report.reason = signal.Signals(self.report.interrupted).name
+        self.report.transcript.note(f"interrupted by {self.report.reason}")
 
     def _start(self) -> None:
         start = self.spec.start

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import statistics
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -45,8 +46,16 @@ def _ms(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f} ms"
 
 
+def _verdict(game: GameReport) -> str:
+    if game.failed:
+        return "FAIL"
+    if game.interrupted is not None:
+        return "STOP"
+    return "WARN" if game.warned else "pass"
+
+
 def progress_line(game: GameReport, total: int) -> str:
-    verdict = "FAIL" if game.failed else "WARN" if game.warned else "pass"
+    verdict = _verdict(game)
     result = game.result + (f" ({game.reason})" if game.reason else "")
     kinds = ", ".join(sorted({f"{f.severity} {f.kind}" for f in game.findings}))
     return (f"game {game.index}/{total} as {game.seat_name}: {verdict:4}  {result}, {game.plies} plies"
@@ -79,7 +88,11 @@ def summary(run: CheckRun) -> str:
     lines.append("")
     fails = sum(1 for g in run.games if g.failed)
     warns = sum(1 for g in run.games if g.warned and not g.failed)
-    if fails:
+    if run.interrupted is not None:
+        done = sum(1 for g in run.games if g.interrupted is None)
+        lines.append(f"INTERRUPTED by {run.interrupted.name}: {done} games complete"
+                     + (f", {fails} failed" if fails else "") + "; no verdict on the rest")
+    elif fails:
         lines.append(f"FAIL: {fails} of {len(run.games)} games failed")
     elif warns:
         lines.append(f"PASS with warnings: {warns} of {len(run.games)} games warned")
@@ -118,7 +131,8 @@ def to_json(run: CheckRun) -> dict[str, Any]:
         "bot": run.argv,
         "seed": run.seed,
         "time_scale": run.time_scale,
-        "passed": not run.failed,
+        "passed": not run.failed and run.interrupted is None,
+        "interrupted": run.interrupted.name if run.interrupted is not None else None,
         "timing": timing(run.games),
         "games": [
             {
@@ -143,7 +157,14 @@ def junit(run: CheckRun) -> ET.ElementTree:
     suites = ET.Element("testsuites", name="prototest")
     suite = ET.SubElement(suites, "testsuite", name=f"prototest.{run.spec.name}")
     tests = failures = 0
+    errors = 0
     for g in run.games:
+        if g.interrupted is not None:
+            errors += 1
+            case = ET.SubElement(suite, "testcase", classname=f"prototest.{run.spec.name}.game",
+                                 name=f"game {g.index} ({g.seat_name}): played to the end")
+            ET.SubElement(case, "error", type="interrupted", message=f"interrupted by {g.reason} at ply {g.plies}")
+            tests += 1
         for check in CHECKS:
             tests += 1
             case = ET.SubElement(suite, "testcase", classname=f"prototest.{run.spec.name}.{check}",
@@ -152,17 +173,25 @@ def junit(run: CheckRun) -> ET.ElementTree:
             fails = [f for f in findings if f.severity == "fail"]
             if fails:
                 failures += 1
-                failure = ET.SubElement(case, "failure", type=fails[0].kind, message=fails[0].message)
-                failure.text = "\n".join(line for f in fails for line in _finding_lines(f))
+                failure = ET.SubElement(case, "failure", type=fails[0].kind, message=_xml_text(fails[0].message))
+                failure.text = _xml_text("\n".join(line for f in fails for line in _finding_lines(f)))
             warns = [f for f in findings if f.severity == "warn"]
             if warns:
                 out = ET.SubElement(case, "system-out")
-                out.text = "\n".join(line for f in warns for line in _finding_lines(f))
+                out.text = _xml_text("\n".join(line for f in warns for line in _finding_lines(f)))
     suite.set("tests", str(tests))
     suite.set("failures", str(failures))
-    suite.set("errors", "0")
+    suite.set("errors", str(errors))
     ET.indent(suites)
     return ET.ElementTree(suites)
+
+
+_XML_INVALID = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xml_text(text: str) -> str:
+    """XML 1.0 cannot hold most control characters, even escaped: show them as \\xNN."""
+    return _XML_INVALID.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def write_junit(run: CheckRun, path: Path) -> None:

@@ -23,6 +23,8 @@ class CheckRun:
     games: list[GameReport] = field(default_factory=list)
     #: The signal that stopped the run (Ctrl-C, SIGTERM), if any: the games so far stand.
     interrupted: signal.Signals | None = None
+    #: Output that could not be written (one line each); the verdicts still stand.
+    write_errors: list[str] = field(default_factory=list)
 
     @property
     def failed(self) -> bool:
@@ -51,18 +53,42 @@ def run_check(
         cfg = GameConfig(spec=spec, rules=rules, rules_module=module, argv=argv, seat=seat,
                          seed=game_seed(seed, index), index=index, time_scale=time_scale,
                          start_delay_ms=start_delay_ms, env=env, start_position=start_position)
-        report = Referee(cfg).run()
-        if report.interrupted is not None:
-            run.interrupted = signal.Signals(report.interrupted)
-        if write_all or report.failed or report.warned or run.interrupted:
-            name = f"{_slug(spec.name)}-{index:03d}-{_slug(report.seat_name)}.txt"
-            path = report.transcript.write(transcripts / name)
-            report.transcript_path = str(path)
-            for finding in report.findings:
-                finding.transcript = str(path)
-        run.games.append(report)
-        if progress is not None:
-            progress(report, games)
+        report = None
+        try:
+            report = Referee(cfg).run()
+        except KeyboardInterrupt as exc:  # between the games' own handlers: the bot is dead
+            run.interrupted = _signal_of(exc)
+        if report is not None:
+            run.games.append(report)
+            if report.interrupted is not None:
+                run.interrupted = signal.Signals(report.interrupted)
+            try:
+                _keep_transcript(run, report, transcripts, write_all)
+                if progress is not None:
+                    progress(report, games)
+            except KeyboardInterrupt as exc:
+                run.interrupted = _signal_of(exc)
+                if report.transcript_path is None:  # later signals do not interrupt (see cli)
+                    _keep_transcript(run, report, transcripts, write_all)
         if run.interrupted:
             break
     return run
+
+
+def _signal_of(exc: KeyboardInterrupt) -> signal.Signals:
+    return signal.Signals(getattr(exc, "signum", signal.SIGINT))
+
+
+def _keep_transcript(run: CheckRun, report: GameReport, folder: Path, write_all: bool) -> None:
+    """Write the game's transcript when it is wanted; a write error is kept, not raised."""
+    if not (write_all or report.failed or report.warned or report.interrupted is not None):
+        return
+    name = f"{_slug(run.spec.name)}-{report.index:03d}-{_slug(report.seat_name)}.txt"
+    try:
+        path = report.transcript.write(folder / name)
+    except OSError as exc:
+        run.write_errors.append(f"--transcripts {folder / name}: cannot write: {exc.strerror or exc}")
+        return
+    report.transcript_path = str(path)
+    for finding in report.findings:
+        finding.transcript = str(path)

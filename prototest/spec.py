@@ -11,7 +11,9 @@ one line, so the CLI can print it and exit with status 2.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 import string
 import tomllib
 from dataclasses import dataclass
@@ -20,6 +22,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 SEVERITIES = ("fail", "warn", "ignore")
+#: A spec is a short text; anything longer is not one (and is not read into memory).
+MAX_SPEC_BYTES = 1 << 20
 
 #: Fields a template may use; "{board}" and "{legal_moves}" may only fill a whole line.
 TEMPLATE_FIELDS = frozenset(
@@ -358,8 +362,13 @@ def _read(path: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:
     """Read a TOML file, following `extends = "base.toml"` (relative to the file):
     the file's tables are merged over its base's, key by key."""
     try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise SpecError(path, "", "not a regular file: a spec is a TOML file")
+        if info.st_size > MAX_SPEC_BYTES:
+            raise SpecError(path, "", f"{info.st_size} bytes: a spec is at most {MAX_SPEC_BYTES} bytes")
         with open(path, "rb") as fh:
-            data = tomllib.load(fh)
+            data = tomllib.loads(fh.read(MAX_SPEC_BYTES + 1).decode("utf-8"))
     except FileNotFoundError:
         raise SpecError(path, "", "no such spec file") from None
     except OSError as exc:

@@ -138,36 +138,84 @@ def test_a_child_that_left_the_group_is_killed_after_the_bot_exits(tmp_path):
     assert not _running(pid), f"the setsid child {pid} survived"
 
 
-def test_sigterm_to_prototest_kills_the_bot_and_keeps_the_report(tmp_path):
-    """Stopped mid-game (SIGTERM from CI, Ctrl-C at a terminal): the bot's group is
-    killed, the games so far are reported and the transcript is written."""
+def test_processes_spawned_while_dying_are_killed_too(tmp_path):
+    """A bot whose SIGTERM handler spawns a grandchild in a new session: the grandchild
+    is born during the kill, and is still found (prototest is its subreaper) and killed."""
+    pidfile = tmp_path / "pids"
+    result = check(tmp_path, "forks_on_sigterm.py", "--env", f"PIDFILE={pidfile}")
+    assert {(f["kind"], f["severity"]) for f in result.findings()} == {("no_exit", "warn")}
+    pids = [int(p) for p in pidfile.read_text().split()]
+    assert pids, "the bot's SIGTERM handler never ran"
+    for pid in pids:
+        assert not _running(pid), f"pid {pid} survived"
+
+
+def _interrupt(tmp_path: Path, bot: Path, signum: int, ready, *extra: str):
+    """Run a check, send `signum` to prototest once `ready()` holds, and return
+    (exit status, stderr, JSON report, the bot's pids seen before the signal)."""
+    import json
     import subprocess
     from conftest import RUN_TOKEN, bot_env
     report = tmp_path / "report.json"
-    argv = [sys.executable, "-m", "prototest", "check", "--env", RUN_TOKEN, "--time-scale", "20",
-            "--json", str(report), "--transcripts", str(tmp_path / "t"), str(CHESS / "hangs.py")]
+    argv = [sys.executable, "-m", "prototest", "check", "--env", RUN_TOKEN, *extra,
+            "--json", str(report), "--transcripts", str(tmp_path / "t"), str(bot)]
     proc = subprocess.Popen(argv, env=bot_env(), cwd=tmp_path, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 30
-        while len(_bot_pids("hangs.py")) < 2 and time.monotonic() < deadline:
+        while not ready() and time.monotonic() < deadline:
             time.sleep(0.05)
-        time.sleep(1.5)  # past the silence before the colour line: the bot waits on its turn
-        bots = [pid for pid in _bot_pids("hangs.py") if pid != proc.pid]
+        bots = [pid for pid in _bot_pids(bot.name) if pid != proc.pid]
         assert bots
-        proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=20)
+        proc.send_signal(signum)
+        _, err = proc.communicate(timeout=20)
     finally:
         proc.kill()
-    assert proc.returncode == 128 + signal.SIGTERM, err
+    data = json.loads(report.read_text()) if report.exists() else None
+    return proc.returncode, err, data, bots
+
+
+def test_sigterm_to_prototest_kills_the_bot_and_keeps_the_report(tmp_path):
+    """Stopped mid-game (SIGTERM from CI, Ctrl-C at a terminal): the bot's group is
+    killed, the games so far are reported and the transcript is written."""
+    started = time.monotonic()
+    code, err, data, bots = _interrupt(
+        tmp_path, CHESS / "hangs.py", signal.SIGTERM,
+        lambda: time.monotonic() - started > 2.5,  # past the colour line: the bot sits on its turn
+        "--time-scale", "20")
+    assert code == 128 + signal.SIGTERM, err
     assert "interrupted (SIGTERM)" in err and "Traceback" not in err
     for pid in bots:
         assert not _running(pid)
-    import json
-    data = json.loads(report.read_text())
     assert [g["result"] for g in data["games"]] == ["interrupted"]
+    assert data["passed"] is False and data["interrupted"] == "SIGTERM"
     [transcript] = (tmp_path / "t").glob("*.txt")
     assert "interrupted by SIGTERM" in transcript.read_text()
+
+
+def test_signal_while_waiting_for_the_exit_still_reports(tmp_path):
+    """A signal during the exit check (the game is over, the bot will not exit)."""
+    marker = tmp_path / "eof-seen"
+    bot = tmp_path / "lingers.py"
+    bot.write_text(
+        "#!/usr/bin/env python3\n"
+        f"import sys; sys.path.insert(0, {str(CHESS)!r})\n"
+        "from _common import Bot, sleep_forever\n"
+        "class Lingers(Bot):\n"
+        "    def on_eof(self):\n"
+        f"        open({str(marker)!r}, 'w').close()\n"
+        "        sleep_forever()\n"
+        "Lingers().run()\n")
+    bot.chmod(0o755)
+    code, err, data, bots = _interrupt(tmp_path, bot, signal.SIGHUP, marker.exists, *FAST,
+                                       "--games", "1", "--set", "end.exit_grace_ms=20000")
+    assert code == 128 + signal.SIGHUP, err
+    assert "interrupted (SIGHUP) after 1 of 1 games" in err
+    for pid in bots:
+        assert not _running(pid)
+    [game] = data["games"]
+    assert game["result"] == "interrupted" and game["plies"] > 0
+    assert data["passed"] is False
 
 
 def _bot_pids(name: str) -> list[int]:
@@ -342,3 +390,27 @@ def test_script_with_a_missing_interpreter(tmp_path):
     _one_line_error(run_cli("check", str(bot)), "/no/such/interpreter", "does not exist")
     bot.write_text("print('hi')\n")
     _one_line_error(run_cli("check", str(bot)), "without a #! line")
+
+
+def test_junit_stays_valid_xml_whatever_the_bot_writes(tmp_path):
+    bot = tmp_path / "noisy.py"
+    bot.write_text("#!/usr/bin/env python3\nimport sys\nsys.stdin.readline(); sys.stdin.readline()\n"
+                   "sys.stderr.buffer.write(b'\\x00\\x01\\x1b[31m \\xff\\xfe bad\\n'); sys.stderr.flush()\n"
+                   "sys.exit(1)\n")
+    bot.chmod(0o755)
+    junit = tmp_path / "junit.xml"
+    result = run_cli("check", *FAST, "--games", "1", "--junit", str(junit), str(bot), tmp_path=tmp_path)
+    assert result.code == 1 and result.kinds("fail") == {"crash"}
+    failure = ET.parse(junit).getroot().find("testsuite/testcase/failure")
+    assert "\\x00\\x01\\x1b[31m" in failure.text
+    assert "\x00" not in result.stdout and "\x1b" not in result.stdout
+
+
+def test_transcript_folder_that_cannot_be_made(tmp_path):
+    """/proc refuses new folders: refused before the games (not root) or reported after
+    them with the verdicts intact (root passes the access check): status 2 either way."""
+    result = run_cli("check", *FAST, "--games", "1", "--transcripts", "/proc/prototest-x",
+                     str(CHESS / "says_bye.py"))
+    assert result.code == 2
+    assert "--transcripts /proc/prototest-x" in result.stderr and "Traceback" not in result.stderr
+    assert len([line for line in result.stderr.splitlines() if line.startswith("prototest: error: ")]) == 1

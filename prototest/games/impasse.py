@@ -566,7 +566,7 @@ def parse_position(notation: str, max_plies: int) -> ImpassePosition:
     board = _parse_board(fields[0])
     if fields[1] not in ("w", "b"):
         raise PositionError(f"side to move must be 'w' or 'b', got {fields[1]!r}")
-    if not fields[2].isdigit():
+    if not (fields[2].isascii() and fields[2].isdigit()):
         raise PositionError(f"ply must be a non-negative integer, got {fields[2]!r}")
     side = SIDE_CHARS.index(fields[1])
     _check_reachable(board, side)
