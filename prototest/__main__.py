@@ -1,5 +1,5 @@
 """`python -m prototest` is the `prototest` command."""
 
-from prototest.cli import main
+from prototest.interrupts import main
 
 main()

@@ -7,6 +7,7 @@ layer turns them into one line on stderr and an exit code:
 
 from __future__ import annotations
 
+import errno
 import math
 import os
 import re
@@ -19,7 +20,7 @@ from typing import List, Optional
 
 import typer
 
-from . import process, report, runner, spec as specmod
+from . import interrupts, process, report, runner, spec as specmod
 from .games import make_rules, rules_module
 from .games.base import OptionError, PositionError
 
@@ -39,37 +40,7 @@ class UsageProblem(Exception):
     """A usage error found after parsing: printed as one line, exit status 2."""
 
 
-class Interrupted(KeyboardInterrupt):
-    """SIGTERM or SIGHUP: handled as Ctrl-C is, so the bot's group is killed on the way out."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
-
-
-class _Signals:
-    """Ctrl-C, SIGTERM and SIGHUP. The first raises `Interrupted` wherever the program is,
-    so the game stops and the bot is killed on the way out; later ones are only noted,
-    so neither that clean-up nor the report of the games so far is cut short. Once the
-    games are over (`armed` False) a signal is only noted too."""
-
-    def __init__(self) -> None:
-        self.first: int | None = None
-        self.armed = True
-        self.told = False
-
-    def install(self) -> None:
-        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            signal.signal(signum, self.handle)
-
-    def handle(self, signum: int, frame: object) -> None:
-        if self.first is None:
-            self.first = signum
-            if self.armed:
-                raise Interrupted(signum)
-
-
-_signals = _Signals()
+_signals = interrupts.signals
 
 
 def _load(game: str, spec_path: Optional[Path], overrides: List[str]):
@@ -174,9 +145,50 @@ def check(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final verdict line."),
 ) -> None:
     """Play games against BOT as the judge and report every fault."""
+    loaded: list = []
+    try:
+        run = _play(bot, game, spec_path, games, seed, time_scale, start_delay, json_path, junit_path,
+                    transcripts, overrides, env_pairs, seat, position, quiet, loaded)
+    except KeyboardInterrupt as exc:  # before the first game: still leave a report for CI
+        if not loaded:
+            try:  # later signals do not interrupt: loading the spec again is safe
+                loaded.append(_load(game, spec_path, overrides)[0])
+            except Exception:
+                raise exc from None
+        run = runner.CheckRun(loaded[0], list(bot or []), seed, time_scale)
+        run.interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
+    _signals.armed = False  # the verdict is complete: a late signal is ignored
+    written = not run.write_errors
+    for option, path, write in (("--json", json_path, report.write_json), ("--junit", junit_path, report.write_junit)):
+        if path is None:
+            continue
+        try:
+            write(run, path)
+        except OSError as exc:
+            run.write_errors.append(f"{option} {path}: cannot write: {exc.strerror or exc}")
+            written = False
+    text = report.summary(run)
+    typer.echo(text if not quiet else text.splitlines()[-1])
+    for line in run.write_errors:
+        typer.echo(f"prototest: error: {line}", err=True)
+    count = games or len(run.spec.game.seats)
+    if run.interrupted:
+        _signals.told = True
+        typer.echo(f"prototest: interrupted ({run.interrupted.name}) after {len(run.games)} of {count} "
+                   f"games; the bot's processes were killed", err=True)
+        raise typer.Exit(128 + run.interrupted)
+    if run.failed:
+        raise typer.Exit(EXIT_FAIL)
+    raise typer.Exit(EXIT_PASS if written else EXIT_USAGE)
+
+
+def _play(bot, game, spec_path, games, seed, time_scale, start_delay, json_path, junit_path,
+          transcripts, overrides, env_pairs, seat, position, quiet, loaded: list) -> runner.CheckRun:
+    """Validate everything, then play the games (the body of `check`)."""
     if not (math.isfinite(time_scale) and 0.01 <= time_scale <= 1000):
         raise UsageProblem(f"--time-scale {time_scale}: expected a number from 0.01 to 1000")
     spec, module, rules = _load(game, spec_path, overrides)
+    loaded.append(spec)
     env = process.controlled_env(_env_pairs(env_pairs))
     argv = _bot_argv(bot, env)
     seats = None
@@ -205,35 +217,11 @@ def check(
         if not quiet:
             typer.echo(report.progress_line(game_report, total), err=True)
 
-    run = runner.run_check(
+    return runner.run_check(
         spec, rules, module, argv, games=count, seed=seed, time_scale=time_scale,
         start_delay_ms=start_delay, env=env, transcripts=transcript_dir,
         write_all=transcripts is not None, progress=progress, seats=seats, start_position=start,
     )
-    _signals.armed = False
-    if run.interrupted is None and _signals.first is not None:
-        run.interrupted = signal.Signals(_signals.first)
-    text = report.summary(run)
-    typer.echo(text if not quiet else text.splitlines()[-1])
-    written = not run.write_errors
-    for line in run.write_errors:
-        typer.echo(f"prototest: error: {line}", err=True)
-    for option, path, write in (("--json", json_path, report.write_json), ("--junit", junit_path, report.write_junit)):
-        if path is None:
-            continue
-        try:
-            write(run, path)
-        except OSError as exc:
-            typer.echo(f"prototest: error: {option} {path}: cannot write: {exc.strerror or exc}", err=True)
-            written = False
-    if run.interrupted:
-        _signals.told = True
-        typer.echo(f"prototest: interrupted ({run.interrupted.name}) after {len(run.games)} of {count} "
-                   f"games; the bot's processes were killed", err=True)
-        raise typer.Exit(128 + run.interrupted)
-    if run.failed:
-        raise typer.Exit(EXIT_FAIL)
-    raise typer.Exit(EXIT_PASS if written else EXIT_USAGE)
 
 
 def _check_writable(option: str, path: Path) -> None:
@@ -332,10 +320,10 @@ def list_games() -> None:
 
 def main(argv: Optional[List[str]] = None) -> None:
     """Entry point: parse, run, and turn every problem into one line and an exit code."""
-    command = typer.main.get_command(app)
     _signals.install()
-    process.become_subreaper()
     try:
+        process.become_subreaper()
+        command = typer.main.get_command(app)
         code = command.main(args=argv, prog_name="prototest", standalone_mode=False)
     except typer.TyperException as exc:  # usage errors from option parsing
         ctx = getattr(exc, "ctx", None)
@@ -352,16 +340,55 @@ def main(argv: Optional[List[str]] = None) -> None:
         code = EXIT_USAGE
     except KeyboardInterrupt as exc:
         code = 128 + getattr(exc, "signum", signal.SIGINT)
-    except Exception as exc:  # a bug in prototest itself: one line, unless debugging
-        if os.environ.get("PROTOTEST_DEBUG"):
-            raise
-        typer.echo(f"prototest: internal error: {type(exc).__name__}: {exc} "
-                   f"(set PROTOTEST_DEBUG=1 for the traceback)", err=True)
-        code = EXIT_INTERNAL
+    except SystemExit as exc:  # typer's answer to a closed stdout pipe (EPIPE)
+        code = 128 + signal.SIGPIPE if exc.code == 1 else exc.code
+    except OSError as exc:
+        if exc.errno == errno.EPIPE:  # the reader went away (| head): nothing more to say
+            code = 128 + signal.SIGPIPE
+            _drop_stdout()
+        elif exc.errno in (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EBADF):
+            _drop_stdout()
+            _say(f"prototest: error: cannot write the output: {exc.strerror}")
+            code = EXIT_USAGE
+        else:
+            code = _internal(exc)
+    except Exception as exc:
+        code = _internal(exc)
     if _signals.first is not None and not _signals.told:  # typer makes Ctrl-C a silent 130
         code = 128 + _signals.first
-        typer.echo(f"prototest: interrupted ({signal.Signals(_signals.first).name})", err=True)
+        _say(f"prototest: interrupted ({signal.Signals(_signals.first).name})")
+    process.reap_orphans(0.2)
+    try:
+        sys.stdout.flush()
+    except OSError:  # what typer could not write is lost; do not fail again at exit
+        _drop_stdout()
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
+def _internal(exc: Exception) -> int:
+    """A bug in prototest itself: one line, unless debugging."""
+    if os.environ.get("PROTOTEST_DEBUG"):
+        raise exc
+    _say(f"prototest: internal error: {type(exc).__name__}: {exc} (set PROTOTEST_DEBUG=1 for the traceback)")
+    return EXIT_INTERNAL
+
+
+def _say(line: str) -> None:
+    """One line on stderr, if stderr can still be written."""
+    try:
+        typer.echo(line, err=True)
+    except OSError:
+        pass
 
 
 if __name__ == "__main__":

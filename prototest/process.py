@@ -308,6 +308,17 @@ class Bot:
         """Stderr lines that came after `stderr_count` was `mark` (the last 200 at most)."""
         return [text for seq, text in self._stderr_recent if seq > mark]
 
+    def input_closed(self) -> bool:
+        """True when no process holds the read end of the bot's stdin any more (the bot
+        closed it): the pipe then reports an error to the writer."""
+        if self.input_closed_by_bot:
+            return True
+        if self._stdin_fd is None:
+            return False
+        poller = select.poll()
+        poller.register(self._stdin_fd, 0)  # POLLERR is always reported
+        return any(event & select.POLLERR for _, event in poller.poll(0))
+
     @property
     def stdin_fd(self) -> int | None:
         return self._stdin_fd
@@ -452,23 +463,28 @@ class Bot:
         if self._pidfd is not None:
             os.close(self._pidfd)
             self._pidfd = None
-        if _subreaper:
-            _reap_orphans()
+        reap_orphans()
 
 
 _subreaper = False
 
 
-def _reap_orphans() -> None:
-    """Collect the exit status of every dead orphan handed to us (no zombies pile up
-    over a long run). Only as the subreaper, when all our children are bots' leftovers."""
+def reap_orphans(wait_s: float = 0.0) -> None:
+    """Collect the exit status of the dead orphans handed to us (no zombies pile up over
+    a long run, none outlives prototest), waiting up to `wait_s` for killed ones still
+    on their way. Only as the subreaper, when all our children are bots' leftovers."""
+    if not _subreaper:
+        return
+    deadline = time.monotonic() + wait_s
     while True:
         try:
             pid, _ = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
-            return
+            return  # no children left at all
         if pid == 0:
-            return
+            if time.monotonic() >= deadline:
+                return
+            time.sleep(0.005)
 
 
 def become_subreaper() -> bool:

@@ -231,9 +231,9 @@ class Referee:
         except KeyboardInterrupt as exc:  # the Bot killed what it had started
             self._interrupted(exc)
             return report
-        with bot:
-            self.bot = bot
-            try:
+        try:
+            with bot:  # leaving it kills the bot, with signals held back until that is done
+                self.bot = bot
                 usable = True
                 try:
                     self._start()
@@ -246,8 +246,8 @@ class Referee:
                     usable = forfeit.bot_usable
                 if usable:
                     self._finish(after_forfeit=report.result == "forfeit")
-            except KeyboardInterrupt as exc:
-                self._interrupted(exc)
+        except KeyboardInterrupt as exc:  # here too when it was held back during the kill
+            self._interrupted(exc)
         report.plies = self.position.ply()
         report.findings = fold(report.findings)
         report.transcript.note(f"result: {report.result}" + (f" ({report.reason})" if report.reason else ""))
@@ -551,6 +551,7 @@ class Referee:
         answer appears at once when that input is closed (exit flushes the buffer)."""
         assert self.bot is not None
         unread = _unread_bytes(self.bot)
+        input_closed = self.bot.input_closed()
         waiting = self.bot.waiting_for_input()
         self.bot.close_stdin()
         late = self.bot.drain(FLUSH_PROBE_MS * _MS)
@@ -573,6 +574,8 @@ class Referee:
         elif waiting and not partial:
             message += ("; the bot is waiting for input, so its answer is probably stuck in an output "
                         "buffer: it probably does not flush its output")
+        elif input_closed:
+            message += "; it closed its input (stdin) without reading the request"
         elif unread:
             message += f"; it has not read its input ({unread} bytes of the request are still unread)"
         raise Forfeit(self._finding("timeout", "fail", message, expected=self.spec.turn.answer_help,

@@ -181,6 +181,13 @@ def junit(run: CheckRun) -> ET.ElementTree:
                 out.text = _xml_text("\n".join(line for f in warns for line in _finding_lines(f)))
     suite.set("tests", str(tests))
     suite.set("failures", str(failures))
+    if run.interrupted is not None and not errors:  # stopped before or between games
+        errors += 1
+        tests += 1
+        case = ET.SubElement(suite, "testcase", classname=f"prototest.{run.spec.name}.run",
+                             name="every game played")
+        ET.SubElement(case, "error", type="interrupted",
+                      message=f"interrupted by {run.interrupted.name} after {len(run.games)} games")
     suite.set("errors", str(errors))
     ET.indent(suites)
     return ET.ElementTree(suites)

@@ -53,11 +53,15 @@ def run_check(
         cfg = GameConfig(spec=spec, rules=rules, rules_module=module, argv=argv, seat=seat,
                          seed=game_seed(seed, index), index=index, time_scale=time_scale,
                          start_delay_ms=start_delay_ms, env=env, start_position=start_position)
+        referee = Referee(cfg)
         report = None
         try:
-            report = Referee(cfg).run()
-        except KeyboardInterrupt as exc:  # between the games' own handlers: the bot is dead
+            report = referee.run()
+        except KeyboardInterrupt as exc:  # outside the game's own handler: the bot is dead
             run.interrupted = _signal_of(exc)
+            report = referee.report
+            report.interrupted = run.interrupted
+            report.result, report.reason = "interrupted", run.interrupted.name
         if report is not None:
             run.games.append(report)
             if report.interrupted is not None:

@@ -414,3 +414,29 @@ def test_transcript_folder_that_cannot_be_made(tmp_path):
     assert result.code == 2
     assert "--transcripts /proc/prototest-x" in result.stderr and "Traceback" not in result.stderr
     assert len([line for line in result.stderr.splitlines() if line.startswith("prototest: error: ")]) == 1
+
+
+def test_a_full_disk_on_stdout_is_one_line_and_the_report_is_kept(tmp_path):
+    import subprocess
+    from conftest import RUN_TOKEN, bot_env
+    report = tmp_path / "r.json"
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "prototest", "check", "--env", RUN_TOKEN, *FAST,
+                               "--games", "1", "--json", str(report), *REFERENCE],
+                              stdout=full, stderr=subprocess.PIPE, text=True, env=bot_env(), timeout=60)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip().splitlines()[-1] == "prototest: error: cannot write the output: No space left on device"
+    assert "Traceback" not in proc.stderr
+    assert report.exists()
+
+
+def test_a_reader_that_goes_away_is_no_failure():
+    """`prototest perft --divide | head -1`: a closed pipe is not "the bot failed" (1)."""
+    import subprocess
+    proc = subprocess.Popen([sys.executable, "-m", "prototest", "perft", "--game", "loa", "--depth", "4",
+                             "--divide"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+    assert os.read(proc.stdout.fileno(), 1)  # the first count has come: the rest is still to come
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 128 + signal.SIGPIPE, err
+    assert err == ""
