@@ -362,6 +362,8 @@ def main(argv: Optional[List[str]] = None) -> None:
         sys.stdout.flush()
     except OSError:  # what typer could not write is lost; do not fail again at exit
         _drop_stdout()
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # all is said: do not die now
+        signal.signal(signum, signal.SIG_IGN)
     sys.exit(code if isinstance(code, int) else 0)
 
 
