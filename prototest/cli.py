@@ -158,7 +158,6 @@ def check(
         run = runner.CheckRun(loaded[0], list(bot or []), seed, time_scale)
         run.interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
     _signals.armed = False  # the verdict is complete: a late signal is ignored
-    written = not run.write_errors
     for option, path, write in (("--json", json_path, report.write_json), ("--junit", junit_path, report.write_junit)):
         if path is None:
             continue
@@ -166,7 +165,6 @@ def check(
             write(run, path)
         except OSError as exc:
             run.write_errors.append(f"{option} {path}: cannot write: {exc.strerror or exc}")
-            written = False
     text = report.summary(run)
     typer.echo(text if not quiet else text.splitlines()[-1])
     for line in run.write_errors:
@@ -179,7 +177,7 @@ def check(
         raise typer.Exit(128 + run.interrupted)
     if run.failed:
         raise typer.Exit(EXIT_FAIL)
-    raise typer.Exit(EXIT_PASS if written else EXIT_USAGE)
+    raise typer.Exit(EXIT_USAGE if run.write_errors else EXIT_PASS)
 
 
 def _play(bot, game, spec_path, games, seed, time_scale, start_delay, json_path, junit_path,
@@ -205,13 +203,13 @@ def _play(bot, game, spec_path, games, seed, time_scale, start_delay, json_path,
     count = games or len(seats or spec.game.seats)
     for option, path in (("--json", json_path), ("--junit", junit_path)):
         if path is not None:
-            _check_writable(option, path)
+            _check_output(option, path)
     if transcripts is not None:
         transcript_dir = transcripts
     else:  # one folder per run: runs side by side never overwrite each other's transcripts
         stamp = time.strftime("%Y%m%d-%H%M%S")
         transcript_dir = Path("prototest-transcripts") / f"{spec.name}-{stamp}-{os.getpid()}"
-    _check_dir_writable("--transcripts", transcript_dir)
+    _check_output("--transcripts", transcript_dir, folder=True)
 
     def progress(game_report, total):
         if not quiet:
@@ -224,41 +222,22 @@ def _play(bot, game, spec_path, games, seed, time_scale, start_delay, json_path,
     )
 
 
-def _check_writable(option: str, path: Path) -> None:
-    """Refuse an output file that could not be written, before any game is played."""
+def _check_output(option: str, path: Path, *, folder: bool = False) -> None:
+    """Refuse an output file (or folder) that could not be written, before any game."""
     try:
-        _check_file(option, path)
+        if folder and path.exists() and not path.is_dir():
+            raise UsageProblem(f"{option} {path}: not a folder")
+        if not folder and path.is_dir():
+            raise UsageProblem(f"{option} {path}: is a directory; give a file name")
+        nearest = path if folder else path.parent  # the nearest folder that exists
+        while not nearest.exists() and nearest != nearest.parent:
+            nearest = nearest.parent
+        if not nearest.is_dir() or not os.access(nearest, os.W_OK | os.X_OK):
+            raise UsageProblem(f"{option} {path}: cannot write there ({nearest} is not a writable folder)")
+        if not folder and path.exists() and not os.access(path, os.W_OK):
+            raise UsageProblem(f"{option} {path}: the file is not writable")
     except OSError as exc:  # a name too long, a loop of links...
         raise UsageProblem(f"{option} {path}: {exc.strerror or exc}") from None
-
-
-def _check_file(option: str, path: Path) -> None:
-    if path.is_dir():
-        raise UsageProblem(f"{option} {path}: is a directory; give a file name")
-    parent = path.parent
-    while not parent.exists() and parent != parent.parent:
-        parent = parent.parent
-    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
-        raise UsageProblem(f"{option} {path}: cannot create it ({parent} is not a writable folder)")
-    if path.exists() and not os.access(path, os.W_OK):
-        raise UsageProblem(f"{option} {path}: the file is not writable")
-
-
-def _check_dir_writable(option: str, path: Path) -> None:
-    try:
-        _check_dir(option, path)
-    except OSError as exc:
-        raise UsageProblem(f"{option} {path}: {exc.strerror or exc}") from None
-
-
-def _check_dir(option: str, path: Path) -> None:
-    if path.exists() and not path.is_dir():
-        raise UsageProblem(f"{option} {path}: not a folder")
-    parent = path
-    while not parent.exists() and parent != parent.parent:
-        parent = parent.parent
-    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
-        raise UsageProblem(f"{option} {path}: cannot write there ({parent} is not a writable folder)")
 
 
 def _position(rules, position: Optional[str]):

@@ -385,9 +385,8 @@ class Bot:
         """Wait for the bot to exit, draining its output: its status (None while it
         still runs) and whatever it wrote to stdout meanwhile."""
         data = self.drain(timeout_ns)
-        if self.alive():
-            return None, data
-        return self.returncode, data
+        code = None if self.alive() else self.returncode
+        return code, data + self.drain(0)  # what the exit itself flushed
 
     def waiting_for_input(self) -> bool:
         """True when the bot sleeps in a read of its stdin: it thinks it has answered.
@@ -434,26 +433,28 @@ class Bot:
         except OSError as exc:
             if exc.errno not in (errno.ESRCH, errno.EPERM):
                 raise
+        if self.returncode is None:  # before any reaping below, which must not take the bot's status
+            self.returncode = self.proc.wait()
+            self.transcript.note(f"killed: {describe_status(self.returncode)}")
         # Kill what left the group, then look again: a process can fork while it dies
         # (a SIGTERM handler that spawns), and its orphans come to us as the subreaper.
+        if _subreaper:  # look again: orphans born while the group died have come to us
+            escaped = _descendants(os.getpid(), self.pid)
         killed: list[int] = []
         for _ in range(20):
+            if not escaped:
+                break
             for pid, _parent in escaped:
                 try:
                     os.kill(pid, signal.SIGKILL)
                 except OSError:
                     pass
-            _reap([pid for pid, parent in escaped if parent == os.getpid()])
             killed += [pid for pid, _ in escaped if pid not in killed]
+            reap_orphans(1.0)  # so the dead are not found again
             escaped = _descendants(os.getpid(), self.pid) if _subreaper else []
-            if not escaped:
-                break
         if killed:
             self.transcript.note(f"killed {len(killed)} process(es) that had left the bot's group: "
                                  + " ".join(str(pid) for pid in killed))
-        if self.returncode is None:
-            self.returncode = self.proc.wait()
-            self.transcript.note(f"killed: {describe_status(self.returncode)}")
         self.close_stdin()
         for stream in (self.proc.stdout, self.proc.stderr):
             try:
@@ -498,20 +499,6 @@ def become_subreaper() -> bool:
     except (OSError, AttributeError):
         _subreaper = False
     return _subreaper
-
-
-def _reap(pids: list[int]) -> None:
-    """Collect our killed children's exit status (no zombies), waiting a second at most."""
-    deadline = time.monotonic() + 1.0
-    for pid in pids:
-        while True:
-            try:
-                done, _ = os.waitpid(pid, os.WNOHANG)
-            except ChildProcessError:
-                break
-            if done or time.monotonic() > deadline:
-                break
-            time.sleep(0.005)
 
 
 def _descendants(root: int, group: int) -> list[tuple[int, int]]:

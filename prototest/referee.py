@@ -190,22 +190,20 @@ class Referee:
 
     def _cannot_write(self, lines: list[str]) -> None:
         assert self.bot is not None
-        if not self.bot.alive() or self.bot.returncode is not None:
+        bot = self.bot
+        expected = f"the bot reads {lines[0]!r}"
+        if bot.input_closed_by_bot:
+            bot.wait_exit(100 * _MS)  # an exiting bot closes its input first: give it a moment
+        if not bot.alive():
             raise Forfeit(self._finding(
                 "crash", "fail",
-                f"the bot exited ({process.describe_status(self.bot.returncode)}) before the judge could send {lines[0]!r}",
-                expected=f"the bot reads {lines[0]!r}"), bot_usable=False)
-        if self.bot.input_closed_by_bot:
-            code, _ = self.bot.wait_exit(100 * _MS)
-            if code is not None:
-                raise Forfeit(self._finding(
-                    "crash", "fail",
-                    f"the bot exited ({process.describe_status(code)}) before the judge could send {lines[0]!r}",
-                    expected=f"the bot reads {lines[0]!r}"), bot_usable=False)
+                f"the bot exited ({process.describe_status(bot.returncode)}) before the judge could send {lines[0]!r}",
+                expected=expected), bot_usable=False)
+        if bot.input_closed_by_bot:
             raise Forfeit(self._finding(
                 "crash", "fail",
                 f"the bot closed its input (stdin) but still runs: the judge could not send {lines[0]!r}",
-                expected=f"the bot reads {lines[0]!r}"), bot_usable=False)
+                expected=expected), bot_usable=False)
         raise Forfeit(self._finding(
             "timeout", "fail",
             f"the bot does not read its input: the judge could not write {lines[0]!r} (its stdin pipe stayed full)",
@@ -229,7 +227,7 @@ class Referee:
             report.result = "forfeit"
             return report
         except KeyboardInterrupt as exc:  # the Bot killed what it had started
-            self._interrupted(exc)
+            self.interrupted(exc)
             return report
         try:
             with bot:  # leaving it kills the bot, with signals held back until that is done
@@ -247,13 +245,13 @@ class Referee:
                 if usable:
                     self._finish(after_forfeit=report.result == "forfeit")
         except KeyboardInterrupt as exc:  # here too when it was held back during the kill
-            self._interrupted(exc)
+            self.interrupted(exc)
         report.plies = self.position.ply()
         report.findings = fold(report.findings)
         report.transcript.note(f"result: {report.result}" + (f" ({report.reason})" if report.reason else ""))
         return report
 
-    def _interrupted(self, exc: KeyboardInterrupt) -> None:
+    def interrupted(self, exc: KeyboardInterrupt) -> None:
         """Ctrl-C or SIGTERM: the game stops here; the bot is killed on the way out."""
         self.report.interrupted = getattr(exc, "signum", signal.SIGINT)
         self.report.result = "interrupted"
@@ -554,9 +552,8 @@ class Referee:
         input_closed = self.bot.input_closed()
         waiting = self.bot.waiting_for_input()
         self.bot.close_stdin()
-        late = self.bot.drain(FLUSH_PROBE_MS * _MS)
-        if partial and late.startswith(partial):
-            late = late[len(partial):]  # the partial line is still in the buffer: count it once
+        # The partial line is still in the buffer, so what comes back starts with it.
+        late = self.bot.drain(FLUSH_PROBE_MS * _MS)[len(partial):]
         message = f"no answer within {limit_ns / _MS:.0f} ms ({limit_what})"
         got = None
         if partial:
@@ -617,7 +614,6 @@ class Referee:
         bot.close_stdin()
         grace_ns = self._scaled(self.spec.end.exit_grace_ms)
         code, late = bot.wait_exit(grace_ns)
-        late += bot.drain(0)
         if late:
             text = late.decode("utf-8", "replace").split("\n")[0]
             self.report.transcript.received(late.decode("utf-8", "replace").rstrip("\n"), time.perf_counter_ns())

@@ -54,26 +54,22 @@ def run_check(
                          seed=game_seed(seed, index), index=index, time_scale=time_scale,
                          start_delay_ms=start_delay_ms, env=env, start_position=start_position)
         referee = Referee(cfg)
-        report = None
         try:
             report = referee.run()
         except KeyboardInterrupt as exc:  # outside the game's own handler: the bot is dead
-            run.interrupted = _signal_of(exc)
+            referee.interrupted(exc)
             report = referee.report
-            report.interrupted = run.interrupted
-            report.result, report.reason = "interrupted", run.interrupted.name
-        if report is not None:
-            run.games.append(report)
-            if report.interrupted is not None:
-                run.interrupted = signal.Signals(report.interrupted)
-            try:
+        run.games.append(report)
+        if report.interrupted is not None:
+            run.interrupted = signal.Signals(report.interrupted)
+        try:
+            _keep_transcript(run, report, transcripts, write_all)
+            if progress is not None:
+                progress(report, games)
+        except KeyboardInterrupt as exc:
+            run.interrupted = _signal_of(exc)
+            if report.transcript_path is None:  # later signals do not interrupt (see cli)
                 _keep_transcript(run, report, transcripts, write_all)
-                if progress is not None:
-                    progress(report, games)
-            except KeyboardInterrupt as exc:
-                run.interrupted = _signal_of(exc)
-                if report.transcript_path is None:  # later signals do not interrupt (see cli)
-                    _keep_transcript(run, report, transcripts, write_all)
         if run.interrupted:
             break
     return run
