@@ -20,9 +20,9 @@ from typing import List, Optional
 
 import typer
 
-from . import interrupts, process, report, runner, spec as specmod
+from . import fuzz, interrupts, process, report, runner, spec as specmod
 from .games import make_rules, rules_module
-from .games.base import OptionError, PositionError
+from .games.base import IllegalMove, OptionError, PositionError
 
 EXIT_PASS, EXIT_FAIL, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -110,12 +110,6 @@ def _check_interpreter(program: str, env: dict[str, str]) -> None:
                                f"the bot's PATH")
 
 
-def _sends_position(spec) -> bool:
-    """Whether the dialogue tells the bot the position (so it can start from any)."""
-    templates = [*spec.start.send, *spec.turn.first_send, *spec.turn.send]
-    return any("{position}" in t or "{board}" in t for t in templates)
-
-
 def _env_pairs(pairs: List[str]) -> dict[str, str]:
     out = {}
     for pair in pairs:
@@ -142,13 +136,15 @@ def check(
     env_pairs: List[str] = typer.Option([], "--env", help="Pass KEY=VALUE to the bot's environment (repeatable)."),
     seat: Optional[str] = typer.Option(None, "--seat", help="Play only this seat (e.g. white, b, 2); default: alternate."),
     position: Optional[str] = typer.Option(None, "--position", help="Start every game from this position (the game's one-line notation)."),
+    moves: Optional[str] = typer.Option(None, "--moves", help="Moves played from the start position before the bot's first turn, comma-separated (the last one is shown as the opponent's last move)."),
+    opponent_moves: Optional[str] = typer.Option(None, "--opponent-moves", help="The judge plays these moves for the opponent, comma-separated, in order; then its own."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final verdict line."),
 ) -> None:
     """Play games against BOT as the judge and report every fault."""
     loaded: list = []
     try:
         run = _play(bot, game, spec_path, games, seed, time_scale, start_delay, json_path, junit_path,
-                    transcripts, overrides, env_pairs, seat, position, quiet, loaded)
+                    transcripts, overrides, env_pairs, seat, position, quiet, loaded, moves, opponent_moves)
     except KeyboardInterrupt as exc:  # before the first game: still leave a report for CI
         if not loaded:
             try:  # later signals do not interrupt: loading the spec again is safe
@@ -181,10 +177,10 @@ def check(
 
 
 def _play(bot, game, spec_path, games, seed, time_scale, start_delay, json_path, junit_path,
-          transcripts, overrides, env_pairs, seat, position, quiet, loaded: list) -> runner.CheckRun:
+          transcripts, overrides, env_pairs, seat, position, quiet, loaded: list,
+          moves=None, opponent_moves=None) -> runner.CheckRun:
     """Validate everything, then play the games (the body of `check`)."""
-    if not (math.isfinite(time_scale) and 0.01 <= time_scale <= 1000):
-        raise UsageProblem(f"--time-scale {time_scale}: expected a number from 0.01 to 1000")
+    _check_time_scale(time_scale)
     spec, module, rules = _load(game, spec_path, overrides)
     loaded.append(spec)
     env = process.controlled_env(_env_pairs(env_pairs))
@@ -194,12 +190,15 @@ def _play(bot, game, spec_path, games, seed, time_scale, start_delay, json_path,
         if seat not in spec.game.seats:
             raise UsageProblem(f"--seat {seat!r}: {spec.name} has the seats {', '.join(spec.game.seats)}")
         seats = [spec.game.seats.index(seat)]
-    if position is not None and not _sends_position(spec):
-        raise UsageProblem(f"--position: the {spec.name} protocol never sends the position, "
-                           f"so a bot could not know it starts from {position!r}")
+    for option, value in (("--position", position), ("--moves", moves)):
+        if value is not None and not fuzz.sends_position(spec):
+            raise UsageProblem(f"{option}: the {spec.name} protocol never sends the position, "
+                               f"so a bot could not know it starts from {value!r}")
     start = _position(rules, position) if position is not None else None
+    start_moves = _move_list("--moves", moves, start or rules.initial())
     if start is not None and start.outcome() is not None:
         raise UsageProblem(f"position {position!r}: the game is already over ({start.outcome().reason})")
+    forced = _split_moves(opponent_moves) if opponent_moves is not None else None
     count = games or len(seats or spec.game.seats)
     for option, path in (("--json", json_path), ("--junit", junit_path)):
         if path is not None:
@@ -219,7 +218,38 @@ def _play(bot, game, spec_path, games, seed, time_scale, start_delay, json_path,
         spec, rules, module, argv, games=count, seed=seed, time_scale=time_scale,
         start_delay_ms=start_delay, env=env, transcripts=transcript_dir,
         write_all=transcripts is not None, progress=progress, seats=seats, start_position=start,
+        start_moves=start_moves, opponent_moves=forced,
     )
+
+
+def _check_time_scale(time_scale: float) -> None:
+    if not (math.isfinite(time_scale) and 0.01 <= time_scale <= 1000):
+        raise UsageProblem(f"--time-scale {time_scale}: expected a number from 0.01 to 1000")
+
+
+def _split_moves(text: str) -> list[str]:
+    """Moves separated by commas (Halma moves hold spaces: `1 3 3 5,16 14 14 12`)."""
+    return [m.strip() for m in text.split(",") if m.strip()]
+
+
+def _move_list(option: str, text: Optional[str], position) -> list[str]:
+    """Moves played in order from `position`; a usage error names the first that is not legal."""
+    if text is None:
+        return []
+    played = []
+    for number, move in enumerate(_split_moves(text), 1):
+        if position.outcome() is not None:
+            raise UsageProblem(f"{option}: move {number} {move!r} comes after the end of the game "
+                               f"({position.outcome().reason})")
+        try:
+            judged = position.judge(move)
+        except IllegalMove as exc:
+            raise UsageProblem(f"{option}: move {number} {move!r} is not legal: {exc.reason}") from None
+        position = judged.position
+        played.append(judged.move)
+    if position.outcome() is not None:
+        raise UsageProblem(f"{option}: the game is over after these moves ({position.outcome().reason})")
+    return played
 
 
 def _check_output(option: str, path: Path, *, folder: bool = False) -> None:
@@ -284,6 +314,123 @@ def perft(
         typer.echo(f"total: {total}" if depth else f"total: {rules.perft(pos, depth)}")
     else:
         typer.echo(str(rules.perft(pos, depth)))
+
+
+@app.command("fuzz")
+def fuzz_command(
+    bot: List[str] = typer.Argument(None, metavar="BOT...", help="The bot: an executable path, or a command line after --."),
+    game: str = typer.Option("chess", "--game", "-g", help="The protocol: a spec under specs/."),
+    spec_path: Optional[Path] = typer.Option(None, "--spec", help="A spec file of your own instead of the bundled one."),
+    examples: int = typer.Option(100, "--examples", "-n", min=1, max=10_000_000, help="Examples to generate (each is one run of the bot)."),
+    seed: int = typer.Option(1, "--seed", "-s", help="The same seed gives the same examples."),
+    max_plies: Optional[int] = typer.Option(None, "--max-plies", min=1, max=20_000, help="The longest move list (position mode) or game (game mode); default: the spec's [fuzz] max_plies."),
+    mode: Optional[str] = typer.Option(None, "--mode", help="position: a fresh bot answers one generated position; game: a real game with generated opponent moves; mixed: either, example by example. Default: mixed when the protocol sends the position, else game."),
+    save: Optional[Path] = typer.Option(None, "--save", help="Write each minimal failing example's transcript to this folder."),
+    database: Path = typer.Option(Path(".hypothesis") / "prototest", "--database", help="Hypothesis example database: failures found here are replayed first next time."),
+    no_database: bool = typer.Option(False, "--no-database", help="Neither replay nor save failures (the run depends on --seed alone)."),
+    json_path: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report here."),
+    junit_path: Optional[Path] = typer.Option(None, "--junit", help="Write a JUnit XML report here."),
+    time_scale: float = typer.Option(1.0, "--time-scale", help="Multiply every time limit."),
+    start_delay: int = typer.Option(0, "--start-delay", min=0, max=3_600_000, help="Milliseconds of silence before the judge's first line (default 0: start-up is check's business)."),
+    overrides: List[str] = typer.Option([], "--set", help="Override a spec key (repeatable)."),
+    env_pairs: List[str] = typer.Option([], "--env", help="Pass KEY=VALUE to the bot's environment (repeatable)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final verdict line."),
+) -> None:
+    """Drive BOT through generated reachable situations; shrink any failure to a minimal reproducer."""
+    _check_time_scale(time_scale)
+    spec, module, rules = _load(game, spec_path, overrides)
+    env = process.controlled_env(_env_pairs(env_pairs))
+    argv = _bot_argv(bot, env)
+    mode = mode or ("mixed" if fuzz.sends_position(spec) else "game")
+    if mode not in fuzz.MODES:
+        raise UsageProblem(f"--mode {mode!r}: expected one of {', '.join(fuzz.MODES)}")
+    if mode != "game" and not fuzz.sends_position(spec):
+        raise UsageProblem(f"--mode {mode}: the {spec.name} protocol never sends the position, so a bot "
+                           f"cannot start in one; use --mode game")
+    for option, path in (("--json", json_path), ("--junit", junit_path)):
+        if path is not None:
+            _check_output(option, path)
+    for option, path in (("--save", save), ("--database", None if no_database else database)):
+        if path is not None:
+            _check_output(option, path, folder=True)
+    target = fuzz.Target(spec, rules, module, argv, env, time_scale, start_delay)
+    options = fuzz.Options(mode=mode, examples=examples, seed=seed,
+                           max_plies=max_plies or spec.fuzz.max_plies,
+                           database=None if no_database else database)
+    ticker = _Ticker(quiet)
+    run = fuzz.Campaign(target, options, progress=ticker).execute()
+    ticker.done()
+    _signals.armed = False  # the verdict is complete: a late signal is ignored
+    if save is not None:
+        _save_reproducers(run, save)
+    for option, path, write in (("--json", json_path, report.write_fuzz_json),
+                                ("--junit", junit_path, report.write_fuzz_junit)):
+        if path is None:
+            continue
+        try:
+            write(run, path)
+        except OSError as exc:
+            run.write_errors.append(f"{option} {path}: cannot write: {exc.strerror or exc}")
+    text = report.fuzz_summary(run)
+    typer.echo(text if not quiet else text.splitlines()[-1])
+    for line in run.write_errors:
+        typer.echo(f"prototest: error: {line}", err=True)
+    if run.interrupted:
+        _signals.told = True
+        typer.echo(f"prototest: interrupted ({run.interrupted.name}) after {run.runs} examples; "
+                   f"the bot's processes were killed", err=True)
+        raise typer.Exit(128 + run.interrupted)
+    if run.failed:
+        raise typer.Exit(EXIT_FAIL)
+    raise typer.Exit(EXIT_USAGE if run.write_errors else EXIT_PASS)
+
+
+class _Ticker:
+    """Progress on stderr: rewritten in place on a terminal, a line every 10 s otherwise."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self.tty = sys.stderr.isatty()
+        self.last = time.monotonic()
+        self.shown = False
+
+    def __call__(self, run: fuzz.FuzzRun) -> None:
+        now = time.monotonic()
+        if self.quiet or now - self.last < (0.2 if self.tty else 10.0):
+            return
+        self.last = now
+        line = report.fuzz_progress(run)
+        if self.tty:
+            sys.stderr.write("\r" + line + "\x1b[K")
+            sys.stderr.flush()
+            self.shown = True
+        else:
+            typer.echo(line, err=True)
+
+    def done(self) -> None:
+        if self.shown:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def _save_reproducers(run: fuzz.FuzzRun, folder: Path) -> None:
+    """Each minimal failing example as a transcript, with what replays it in its header."""
+    for failure in run.failures:
+        report_ = failure.example.report
+        info = fuzz.describe(run, failure)
+        report_.transcript.header += [
+            f"fuzz: {info['mode']} mode, seed {info['seed']}, example {failure.example.number}",
+            f"moves: {','.join(info['moves'])}",
+            f"replay: {info['command']}",
+        ]
+        name = f"{run.target.spec.name}-{info['mode']}-{failure.finding.kind}.txt"
+        try:
+            path = report_.transcript.write(folder / name)
+        except OSError as exc:
+            run.write_errors.append(f"--save {folder / name}: cannot write: {exc.strerror or exc}")
+            continue
+        failure.finding.transcript = str(path)
+        run.saved.append(str(path))
 
 
 @app.command("games")

@@ -17,7 +17,7 @@ import termios
 import time
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from . import process
 from .findings import Finding, fold
@@ -34,6 +34,15 @@ FLUSH_PROBE_MS = 300
 OUT_OF_TURN_PROBE_MS = 100
 TRACEBACK_MARKS = ("Traceback (most recent call last)", "Exception in thread", "panicked at",
                    "Segmentation fault", "core dumped", "Unhandled exception")
+
+
+class StopGame(Exception):
+    """Raised by a forced opponent (fuzzing, replays) to end the game early: the judge
+    closes the bot's input as after a real end, and the result is "stopped"."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 class Forfeit(Exception):
@@ -60,6 +69,31 @@ class GameConfig:
     env: dict[str, str] = field(default_factory=process.controlled_env)
     cwd: str | None = None
     start_position: Position | None = None
+    #: Moves played from the start position before the bot's first turn: the bot is
+    #: shown the position after them, with the last one as the opponent's last move.
+    start_moves: Sequence[str] = ()
+    #: Chooses the opponent's moves instead of the spec's built-in opponent; it may
+    #: raise StopGame to end the game there.
+    opponent: Callable[[Position], str] | None = None
+    #: Stop the game (result "stopped") once the position has this many plies, or once
+    #: the bot has answered this many turns.
+    max_plies: int | None = None
+    max_bot_turns: int | None = None
+    #: Keep every exchange (what the judge sent, clock values masked, and the answer):
+    #: for comparing runs of the same game (fuzzing, replays).
+    log_exchanges: bool = False
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One request and its answer. `sent` holds every line the judge sent since the
+    previous answer, with clock values shown as `<time>` so that two runs of the same
+    game send the same text; `answer` is None when no answer line came."""
+
+    sent: tuple[str, ...]
+    answer: str | None
+    ply: int
+    elapsed_ms: float | None = None
 
 
 @dataclass
@@ -79,6 +113,8 @@ class GameReport:
     transcript_path: str | None = None
     #: The signal number that stopped this game (Ctrl-C, SIGTERM), if one did.
     interrupted: int | None = None
+    #: With GameConfig.log_exchanges: every request and answer, in order.
+    exchanges: list[Exchange] = field(default_factory=list)
 
     @property
     def failed(self) -> bool:
@@ -110,6 +146,10 @@ class Referee:
         self.report = GameReport(cfg.index, cfg.seat, cfg.spec.game.seats[cfg.seat], cfg.seed)
         self.position: Position = cfg.start_position or cfg.rules.initial()
         self.last_move: str | None = None
+        for move in cfg.start_moves:
+            self._played(self.position.play(move), move)
+        #: Lines sent since the bot's last answer, clock values masked (log_exchanges).
+        self._unanswered: list[str] | None = [] if cfg.log_exchanges else None
         self.bot_turns = 0
         self.last_sent = "(nothing yet)"
         t = cfg.spec.time
@@ -176,7 +216,22 @@ class Referee:
                 lines.append(template.format_map(fields))
         return lines
 
-    def _send(self, lines: list[str], limit_ns: int | None = None) -> int:
+    def _render(self, templates: Sequence[str]) -> tuple[list[str], list[str]]:
+        """The lines of some templates, and the same lines with clock values masked
+        (computed only when exchanges are logged)."""
+        fields = self._fields()
+        lines = self._expand(templates, fields)
+        if self._unanswered is None or not any(
+                "{clock}" in t or "{opponent_clock}" in t for t in templates):
+            return lines, lines
+        masked = _Fields({**fields._compute, "clock": lambda: "<time>", "opponent_clock": lambda: "<time>"})
+        return lines, self._expand(templates, masked)
+
+    def _say(self, templates: Sequence[str]) -> None:
+        """Fill some templates and send them."""
+        self._send(*self._render(templates))
+
+    def _send(self, lines: list[str], masked: list[str] | None = None, limit_ns: int | None = None) -> int:
         """Write lines to the bot; a bot gone or not reading is a Forfeit."""
         assert self.bot is not None
         if not lines:
@@ -186,6 +241,8 @@ class Referee:
         if t is None:
             self._cannot_write(lines)
         self.last_sent = lines[-1]
+        if self._unanswered is not None:
+            self._unanswered.extend(masked if masked is not None else lines)
         return t  # type: ignore[return-value]
 
     def _cannot_write(self, lines: list[str]) -> None:
@@ -266,7 +323,7 @@ class Referee:
         silent_ms = start.silent_ms if self.cfg.start_delay_ms is None else self.cfg.start_delay_ms
         if silent_ms:
             self._stay_silent(self._scaled(silent_ms) if self.cfg.start_delay_ms is None else silent_ms * _MS)
-        self._send(self._expand(start.send, self._fields()))
+        self._say(start.send)
 
     def _handshake(self, expected: str, limit_ns: int) -> None:
         assert self.bot is not None
@@ -314,8 +371,15 @@ class Referee:
             expected="no output before the first line", got=show(text), elapsed_ms=elapsed))
 
     def _play(self) -> None:
-        choose = self.cfg.rules_module.choose_move
-        style = self.spec.opponent.style
+        try:
+            self._moves()
+        except StopGame as stop:
+            self.report.result = "stopped"
+            self.report.reason = stop.reason
+            self.report.transcript.note(f"game stopped after {self.position.ply()} plies: {stop.reason}")
+
+    def _moves(self) -> None:
+        cfg = self.cfg
         while True:
             outcome = self.position.outcome()
             if outcome is not None:
@@ -324,17 +388,26 @@ class Referee:
             if self.position.ply() >= MAX_PLIES:
                 self._ended(Outcome(None, f"stopped by prototest after {MAX_PLIES} plies"))
                 return
-            if self.position.turn() == self.cfg.seat:
+            if cfg.max_plies is not None and self.position.ply() >= cfg.max_plies:
+                raise StopGame(f"the judge stops at ply {cfg.max_plies}")
+            if cfg.max_bot_turns is not None and self.bot_turns >= cfg.max_bot_turns:
+                raise StopGame(f"the judge stops after {self.bot_turns} answer(s) of the bot")
+            if self.position.turn() == cfg.seat:
                 self._bot_turn()
             else:
                 t0 = time.perf_counter_ns()
-                move = choose(self.position, self.rng, style)
+                move = self._opponent_move()
                 self._played(self.position.play(move), move)
                 if self.clock_ns is not None:
                     self.clock_ns[1 - self.cfg.seat] -= time.perf_counter_ns() - t0
                 if self.spec.after_move.opponent:
                     self._check_silence(f"after the judge sent {self.last_sent!r}")
-                    self._send(self._expand(self.spec.after_move.opponent, self._fields()))
+                    self._say(self.spec.after_move.opponent)
+
+    def _opponent_move(self) -> str:
+        if self.cfg.opponent is not None:
+            return self.cfg.opponent(self.position)
+        return self.cfg.rules_module.choose_move(self.position, self.rng, self.spec.opponent.style)
 
     def _played(self, position: Position, move: str) -> None:
         self.position = position
@@ -362,14 +435,13 @@ class Referee:
     def _bot_turn(self) -> None:
         self.bot_turns += 1
         self._check_silence(f"after the judge sent {self.last_sent!r}")
-        fields = self._fields()
         templates = list(self.spec.turn.send)
         if self.bot_turns == 1:
             templates = list(self.spec.turn.first_send) + templates
-        lines = self._expand(templates, fields)
+        lines, masked = self._render(templates)
         for attempt in range(10):
             limit_ns, limit_what = self._turn_limit_ns()
-            t_sent = self._send(lines, limit_ns)
+            t_sent = self._send(lines, masked, limit_ns)
             text, elapsed_ns = self._read_answer(t_sent, limit_ns, limit_what)
             if self.clock_ns is not None:
                 self.clock_ns[self.cfg.seat] -= elapsed_ns
@@ -383,17 +455,22 @@ class Referee:
             except IllegalMove as exc:
                 self._out_of_turn_probe(text)
                 finding = self._illegal(text, exc, elapsed_ns)
-                self._send(self._expand(self.spec.turn.denied, self._fields()))
+                self._say(self.spec.turn.denied)
                 if self.spec.turn.on_illegal == "forfeit":
                     raise Forfeit(finding) from None
                 self._note(finding)
-                lines = []  # retry: the bot answers again, nothing more is sent
+                lines = masked = []  # retry: the bot answers again, nothing more is sent
         raise Forfeit(self._finding("illegal_move", "fail", "ten illegal answers in one turn"))
 
     def _read_answer(self, t_sent: int, limit_ns: int, limit_what: str) -> tuple[str, int]:
         assert self.bot is not None
         r = self.bot.read_line(t_sent + limit_ns)
         elapsed_ns = r.t_ns - t_sent
+        if self._unanswered is not None:
+            answer = r.data.decode("utf-8", "replace") if r.kind == "line" and elapsed_ns <= limit_ns else None
+            self.report.exchanges.append(
+                Exchange(tuple(self._unanswered), answer, self.position.ply(), elapsed_ns / _MS))
+            self._unanswered = []
         if r.kind == "line" and elapsed_ns > limit_ns:
             self._too_late(r, elapsed_ns, limit_ns, limit_what)
         if r.kind == "timeout":
@@ -447,9 +524,9 @@ class Referee:
             self._warn_rule(warning, raw)
         self._timing(elapsed_ns, limit_ns)
         self._played(judged.position, judged.move)
-        self._send(self._expand(turn.accepted, self._fields()))
+        self._say(turn.accepted)
         if self.spec.after_move.own:
-            self._send(self._expand(self.spec.after_move.own, self._fields()))
+            self._say(self.spec.after_move.own)
 
     def _judge(self, move: str, raw: str):
         try:

@@ -7,11 +7,15 @@ import re
 import statistics
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from .findings import CHECK_TITLES, CHECKS, Finding
 from .referee import GameReport
 from .runner import CheckRun
+from .transcript import show
+
+if TYPE_CHECKING:
+    from .fuzz import FuzzRun
 
 
 def timing(games: list[GameReport]) -> dict[str, float | int | None]:
@@ -204,3 +208,187 @@ def _xml_text(text: str) -> str:
 def write_junit(run: CheckRun, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     junit(run).write(path, encoding="utf-8", xml_declaration=True)
+
+
+# -- prototest fuzz ------------------------------------------------------------------------
+
+def fuzz_progress(run: "FuzzRun") -> str:
+    failures = len(run.failing_kinds)
+    state = "shrinking" if run.shrinking else "searching"
+    return (f"fuzz: {run.runs} examples, {failures} failing kind{'s' if failures != 1 else ''}, "
+            f"{run.rate:.1f} examples/s ({state})")
+
+
+def _situation_lines(run: "FuzzRun") -> list[str]:
+    known = tuple(getattr(run.target.module, "SITUATIONS", ()))
+    names = list(known) + sorted(n for n in run.situations if n not in known)
+    if not names:
+        return []
+    reached = [f"{name} {run.situations[name]}" for name in names if run.situations.get(name)]
+    missed = [name for name in names if not run.situations.get(name) and not name.startswith("game end")]
+    lines = ["  situations reached (examples): " + (", ".join(reached) if reached else "none")]
+    if missed:
+        lines.append("  not reached: " + ", ".join(missed))
+    return lines
+
+
+def fuzz_summary(run: "FuzzRun") -> str:
+    from .fuzz import describe
+
+    spec, opts = run.target.spec, run.options
+    lines = [f"prototest fuzz: {spec.game.title or spec.name}, bot {' '.join(run.target.argv)}, "
+             f"{opts.mode} mode, seed {opts.seed}"
+             + (f", time scale {run.target.time_scale}" if run.target.time_scale != 1 else ""), ""]
+    t = _answer_figures(run.answer_ms)
+    lines.append(f"  {run.runs} examples in {run.elapsed_s:.1f} s ({run.rate:.1f} examples/s); "
+                 f"answers: median {_ms(t['median_ms'])}, p95 {_ms(t['p95_ms'])}, max {_ms(t['max_ms'])}")
+    lines.extend(_situation_lines(run))
+    for failure in run.failures:
+        lines.append("")
+        lines.extend(_reproducer_lines(run, describe(run, failure), failure.finding))
+    for f in run.warnings:
+        lines.append("")
+        lines.extend(_finding_lines(f)[:1])
+    for n in run.nondeterminism:
+        lines.append("")
+        lines.append(f"WARN nondeterministic: the same input got {n.first!r} in example {n.first_example} "
+                     f"and {n.second!r} in example {n.second_example} (ply {n.ply})")
+        lines.append(f"    sent:     {_request(n.sent)}")
+    for path in run.saved:
+        lines.append(f"saved: {path}")
+    lines.append("")
+    kinds = len(run.failures)
+    if run.interrupted is not None:
+        lines.append(f"INTERRUPTED by {run.interrupted.name} after {run.runs} examples"
+                     + (f": {kinds} kind(s) of failure found so far (not fully shrunk)" if kinds else
+                        "; no failure so far"))
+    elif kinds:
+        lines.append(f"FAIL: {kinds} kind{'s' if kinds != 1 else ''} of failure in {run.runs} examples")
+    elif run.warnings or run.nondeterminism:
+        lines.append(f"PASS with warnings: {run.runs} examples, no failure")
+    else:
+        lines.append(f"PASS: {run.runs} examples, no failure")
+    return "\n".join(lines)
+
+
+def _answer_figures(answers: list[float]) -> dict[str, float | None]:
+    ordered = sorted(answers)
+    if not ordered:
+        return {"median_ms": None, "p95_ms": None, "max_ms": None}
+    return {"median_ms": statistics.median(ordered),
+            "p95_ms": ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))],
+            "max_ms": ordered[-1]}
+
+
+def _request(sent: Sequence[str], limit: int = 14) -> str:
+    shown = list(sent[:limit]) + ([f"... ({len(sent) - limit} more lines)"] if len(sent) > limit else [])
+    return " | ".join(show(line) for line in shown) if shown else "(nothing)"
+
+
+def _reproducer_lines(run: "FuzzRun", r: dict[str, Any], f: Finding) -> list[str]:
+    head = f"FAIL {f.kind}: {f.message}"
+    if not r["reproducible"]:
+        head += " (did not happen again when replayed: the bot is not deterministic)"
+    lines = [head,
+             f"    game:     {r['game']}, {r['mode']} mode, seed {r['seed']}, bot seat {r['seat']}"]
+    moves = r["moves"]
+    shown = " ".join(moves[-24:])
+    lines.append(f"    moves:    {'... ' if len(moves) > 24 else ''}{shown or '(none)'} ({len(moves)} plies)")
+    if r["position"]:
+        lines.append(f"    position: {r['position']}")
+    lines.append(f"    sent:     {_request(r['sent'])}")
+    if f.expected:
+        lines.append(f"    expected: {f.expected}")
+    if f.got is not None:
+        lines.append(f"    got:      '{f.got}'")
+    if f.elapsed_ms is not None:
+        lines.append(f"    time:     {f.elapsed_ms:.1f} ms")
+    for line in f.stderr_tail[-5:]:
+        lines.append(f"    stderr:   {line}")
+    if r["mode"] == "position":
+        lines.append("    note:     position mode started a fresh bot in this position: a bot that relies on")
+        lines.append("              its memory of earlier turns may fail here and not in a real game")
+        lines.append("              (confirm with --mode game)")
+    lines.append(f"    replay:   {r['command']}")
+    if r["transcript"]:
+        lines.append(f"    transcript: {r['transcript']}")
+    return lines
+
+
+def fuzz_to_json(run: "FuzzRun") -> dict[str, Any]:
+    from .fuzz import describe
+
+    findings = []
+    for failure in run.failures:
+        data = failure.finding.to_json()
+        data["reproducer"] = describe(run, failure)
+        findings.append(data)
+    findings.extend(f.to_json() for f in run.warnings)
+    return {
+        "command": "fuzz",
+        "game": run.target.spec.name,
+        "spec": run.target.spec.path,
+        "bot": run.target.argv,
+        "mode": run.options.mode,
+        "seed": run.options.seed,
+        "max_plies": run.options.max_plies,
+        "examples": run.runs,
+        "elapsed_s": round(run.elapsed_s, 3),
+        "examples_per_s": round(run.rate, 2),
+        "passed": not run.failed and run.interrupted is None,
+        "interrupted": run.interrupted.name if run.interrupted is not None else None,
+        "timing": {"answers": len(run.answer_ms), **_answer_figures(run.answer_ms)},
+        "situations": dict(run.situations),
+        "findings": findings,
+        "nondeterministic": [
+            {"sent": list(n.sent), "first": n.first, "second": n.second, "first_example": n.first_example,
+             "second_example": n.second_example, "ply": n.ply}
+            for n in run.nondeterminism
+        ],
+        "saved": run.saved,
+    }
+
+
+def write_fuzz_json(run: "FuzzRun", path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(fuzz_to_json(run), indent=2) + "\n", encoding="utf-8")
+
+
+def fuzz_junit(run: "FuzzRun") -> ET.ElementTree:
+    """One test case per check over the whole run; a failure holds its reproducer."""
+    from .fuzz import describe
+
+    name = run.target.spec.name
+    suites = ET.Element("testsuites", name="prototest")
+    suite = ET.SubElement(suites, "testsuite", name=f"prototest.fuzz.{name}")
+    failures = 0
+    for check in CHECKS:
+        case = ET.SubElement(suite, "testcase", classname=f"prototest.fuzz.{name}.{check}",
+                             name=f"{run.options.mode} mode, {run.runs} examples: {CHECK_TITLES[check]}")
+        fails = [fl for fl in run.failures if fl.finding.check == check]
+        if fails:
+            failures += 1
+            first = fails[0].finding
+            element = ET.SubElement(case, "failure", type=first.kind, message=_xml_text(first.message))
+            element.text = _xml_text("\n".join(
+                line for fl in fails for line in _reproducer_lines(run, describe(run, fl), fl.finding)))
+        warns = [f for f in run.warnings if f.check == check]
+        if warns:
+            out = ET.SubElement(case, "system-out")
+            out.text = _xml_text("\n".join(line for f in warns for line in _finding_lines(f)))
+    errors = 0
+    if run.interrupted is not None:
+        errors = 1
+        case = ET.SubElement(suite, "testcase", classname=f"prototest.fuzz.{name}.run", name="every example run")
+        ET.SubElement(case, "error", type="interrupted",
+                      message=f"interrupted by {run.interrupted.name} after {run.runs} examples")
+    suite.set("tests", str(len(CHECKS) + errors))
+    suite.set("failures", str(failures))
+    suite.set("errors", str(errors))
+    ET.indent(suites)
+    return ET.ElementTree(suites)
+
+
+def write_fuzz_junit(run: "FuzzRun", path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fuzz_junit(run).write(path, encoding="utf-8", xml_declaration=True)

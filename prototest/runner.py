@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 import signal
 from dataclasses import dataclass, field
@@ -10,7 +11,7 @@ from types import ModuleType
 from typing import Callable, Sequence
 
 from .games.base import Position, Rules
-from .referee import GameConfig, GameReport, Referee
+from .referee import GameConfig, GameReport, Referee, StopGame
 from .spec import Spec
 
 
@@ -45,6 +46,7 @@ def run_check(
     time_scale: float = 1.0, start_delay_ms: int | None = None, env: dict[str, str],
     transcripts: Path, write_all: bool, progress: Callable[[GameReport, int], None] | None = None,
     seats: Sequence[int] | None = None, start_position: Position | None = None,
+    start_moves: Sequence[str] = (), opponent_moves: Sequence[str] | None = None,
 ) -> CheckRun:
     run = CheckRun(spec, list(argv), seed, time_scale)
     seats = list(seats) if seats else list(range(len(spec.game.seats)))
@@ -52,7 +54,10 @@ def run_check(
         seat = seats[(index - 1) % len(seats)]
         cfg = GameConfig(spec=spec, rules=rules, rules_module=module, argv=argv, seat=seat,
                          seed=game_seed(seed, index), index=index, time_scale=time_scale,
-                         start_delay_ms=start_delay_ms, env=env, start_position=start_position)
+                         start_delay_ms=start_delay_ms, env=env, start_position=start_position,
+                         start_moves=start_moves,
+                         opponent=ForcedOpponent(opponent_moves, builtin_opponent(module, spec, game_seed(seed, index)))
+                         if opponent_moves else None)
         referee = Referee(cfg)
         try:
             report = referee.run()
@@ -73,6 +78,35 @@ def run_check(
         if run.interrupted:
             break
     return run
+
+
+class ForcedOpponent:
+    """The opponent plays the given moves in order (a replay); then `then` chooses, or,
+    without it, the game stops. A given move that is not legal when its turn comes means
+    the game went another way than the one recorded: the game stops there."""
+
+    def __init__(self, moves: Sequence[str], then: Callable[[Position], str] | None = None) -> None:
+        self.moves = list(moves)
+        self.then = then
+        self.played = 0
+
+    def __call__(self, position: Position) -> str:
+        if self.played >= len(self.moves):
+            if self.then is None:
+                raise StopGame(f"the {len(self.moves)} recorded opponent moves are played")
+            return self.then(position)
+        move = self.moves[self.played]
+        self.played += 1
+        if move not in position.legal_moves():
+            raise StopGame(f"the opponent's recorded move {self.played} {move!r} is not legal here: "
+                           f"the game went another way than the one recorded")
+        return move
+
+
+def builtin_opponent(module: ModuleType, spec: Spec, seed: int) -> Callable[[Position], str]:
+    """The spec's built-in opponent as a callable (what follows a replay's moves)."""
+    rng = random.Random(seed)
+    return lambda position: module.choose_move(position, rng, spec.opponent.style)
 
 
 def _signal_of(exc: KeyboardInterrupt) -> signal.Signals:

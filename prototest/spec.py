@@ -251,6 +251,10 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
     "opponent": {
         "style": (_choice("random", "greedy"), "random"),
     },
+    "fuzz": {
+        # `prototest fuzz`: the longest game (game mode) or move list (position mode)
+        "max_plies": (_int_at_least(1), 60),
+    },
 }
 
 
@@ -276,6 +280,7 @@ class Spec:
     end: Section
     severity: Section
     opponent: Section
+    fuzz: Section
 
     @property
     def name(self) -> str:

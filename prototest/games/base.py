@@ -5,6 +5,20 @@ A rules module is pure: no I/O, no clocks, no randomness of its own. The referee
 `moves` and `perft` commands call the same module, so what a bot author sees at the
 command line is exactly what the judge accepts.
 
+Optional, for `prototest fuzz` (a module without them is fuzzed without steering):
+
+    SITUATIONS: tuple[str, ...]
+        every name `situations` can give (the summary lists those a run never met);
+    situations(position, move=None) -> list[str]
+        names of the rare situations `position` puts to the side to move ("en passant
+        capture available", "pass"), or, given a move, that playing it makes;
+    measures(position) -> dict[str, float]
+        scores of the side to move that `hypothesis.target()` maximises to steer
+        generation towards those situations (each label once per example);
+    steer(position) -> list[str]
+        the legal moves that lead towards them: half of the generated moves are drawn
+        from this list when it is not empty.
+
 Moves are strings exactly as the real referee writes them (`e2e4`, `O-O`, `a1h8c7`,
 `pass`, `1 3 3 5`). Positions are immutable: `play` returns a new position.
 """

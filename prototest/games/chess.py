@@ -339,6 +339,81 @@ def make_rules(options: Mapping[str, Any]) -> ChessRules:
     return ChessRules(merged)
 
 
+# -- fuzzing hooks (see games/base.py) ------------------------------------------------------
+
+#: Every name `situations` can give, for the summary of what a run did not reach.
+SITUATIONS = ("en passant available", "castling available", "promotion available",
+              "en passant", "castling", "promotion")
+
+
+def situations(position: ChessPosition, move: str | None = None) -> list[str]:
+    board = position.board
+    if move is not None:
+        played = position.moves_by_string().get(move)
+        if played is None:
+            return []
+        return [name for name, test in _MOVE_KINDS if test(board, played)]
+    found = {name for m in position.generated() for name, test in _MOVE_KINDS if test(board, m)}
+    return [f"{name} available" for name, _ in _MOVE_KINDS if name in found]
+
+
+_MOVE_KINDS = (
+    ("en passant", chess.Board.is_en_passant),
+    ("castling", chess.Board.is_castling),
+    ("promotion", lambda board, m: m.promotion is not None),
+)
+
+
+def measures(position: ChessPosition) -> dict[str, float]:
+    """En passant: 10 when a capture is legal, else how near one is (pawns of the side
+    to move on its fifth rank, one more when an enemy pawn could still double-push past
+    it). Castling: the castling moves legal now, plus the rights kept."""
+    board = position.board
+    gen = position.generated()
+    ep = 10.0 if any(board.is_en_passant(m) for m in gen) else float(_ep_chances(board))
+    castling = sum(1 for m in gen if board.is_castling(m)) * 4 + bin(board.castling_rights).count("1")
+    return {"chess: en passant": ep, "chess: castling": float(castling)}
+
+
+def _ep_chances(board: chess.Board) -> int:
+    me = board.turn
+    fifth = chess.BB_RANK_5 if me == chess.WHITE else chess.BB_RANK_4
+    start = chess.BB_RANK_7 if me == chess.WHITE else chess.BB_RANK_2
+    score = 0
+    for sq in chess.SquareSet(board.pieces_mask(chess.PAWN, me) & fifth):
+        score += 1
+        for df in (-1, 1):
+            f = chess.square_file(sq) + df
+            if 0 <= f < 8 and board.pieces_mask(chess.PAWN, not me) & start & chess.BB_FILES[f]:
+                score += 1
+    return score
+
+
+def steer(position: ChessPosition) -> list[str]:
+    """En passant captures, castling, promotions and the double pushes that offer the
+    opponent an en passant capture; failing those, pawn moves and the moves that clear
+    the back rank for castling."""
+    board = position.board
+    gen = position.generated()
+    rare = [m for m in gen if board.is_en_passant(m) or board.is_castling(m)
+            or m.promotion is not None or _offers_ep(board, m)]
+    if not rare:
+        back = chess.BB_RANK_1 if board.turn == chess.WHITE else chess.BB_RANK_8
+        rare = [m for m in gen if board.piece_type_at(m.from_square) == chess.PAWN
+                or (board.piece_type_at(m.from_square) in (chess.KNIGHT, chess.BISHOP, chess.QUEEN)
+                    and chess.BB_SQUARES[m.from_square] & back)]
+    return sorted(move_string(board, m) for m in rare)
+
+
+def _offers_ep(board: chess.Board, move: chess.Move) -> bool:
+    """A double push that lands beside an enemy pawn."""
+    if abs(move.to_square - move.from_square) != 16 or board.piece_type_at(move.from_square) != chess.PAWN:
+        return False
+    file = chess.square_file(move.to_square)
+    return any(board.piece_at(move.to_square + df) == chess.Piece(chess.PAWN, not board.turn)
+               for df in (-1, 1) if 0 <= file + df < 8)
+
+
 def choose_move(position: ChessPosition, rng: random.Random, style: str = "random") -> str:
     """The built-in opponent: a seeded random legal mover (queen promotions only).
 

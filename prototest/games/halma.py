@@ -608,6 +608,54 @@ def _hole_approach(board: bytes, seat: int, move: _Candidate) -> int:
     return before - after
 
 
+# ---------------------------------------------------------------------------------------
+# Fuzzing hooks (see games/base.py)
+
+#: Jumps in a chain from which a move counts as a long chain (bots that keep a move in a
+#: fixed-size array break on them).
+LONG_CHAIN = 4
+
+
+def _hops(move: str) -> int:
+    """Jumps in a move: a chain of k jumps names k + 1 points; a step names 2 (0 jumps)."""
+    numbers = move.split()
+    if len(numbers) == 4 and max(abs(int(numbers[2]) - int(numbers[0])),
+                                 abs(int(numbers[3]) - int(numbers[1]))) == 1:
+        return 0
+    return len(numbers) // 2 - 1
+
+
+#: Every name `situations` can give, for the summary of what a run did not reach.
+SITUATIONS = (f"jump chain of {LONG_CHAIN}+ hops available", f"jump chain of {LONG_CHAIN}+ hops",
+              "blocker rule in force")
+
+
+def situations(position: HalmaPosition, move: str | None = None) -> list[str]:
+    if move is not None:
+        return [f"jump chain of {LONG_CHAIN}+ hops"] if _hops(move) >= LONG_CHAIN else []
+    found = []
+    if any(_hops(m) >= LONG_CHAIN for m in position.legal_moves()):
+        found.append(f"jump chain of {LONG_CHAIN}+ hops available")
+    if position.ply() >= position._config.blocker_from_ply:
+        found.append("blocker rule in force")
+    return found
+
+
+def measures(position: HalmaPosition) -> dict[str, float]:
+    """The longest jump chain open to the side to move, and how far the game has come
+    (the blocker rule starts at ply 200)."""
+    longest = max((_hops(m) for m in position.legal_moves()), default=0)
+    return {"halma: longest chain": float(longest), "halma: plies": float(position.ply())}
+
+
+def steer(position: HalmaPosition) -> list[str]:
+    """The longest jump chains open to the side to move (two jumps or more)."""
+    moves = position.legal_moves()
+    hops = [_hops(m) for m in moves]
+    longest = max(hops, default=0)
+    return [m for m, h in zip(moves, hops) if h == longest] if longest >= 2 else []
+
+
 def choose_move(position: HalmaPosition, rng: random.Random, style: str = "greedy") -> str:
     """A move for a built-in opponent: "random" (uniform) or "greedy".
 

@@ -687,6 +687,57 @@ def choose_move(position: ImpassePosition, rng: random.Random, style: str = "gre
     return rng.choice([m for score, m in scored if score == best])
 
 
+# --------------------------------------------------------------------------------------
+# Fuzzing hooks (see games/base.py)
+
+
+def _crowns_after_bear_off(move: str) -> bool:
+    """`c3a1a1`: the crown's source is the single that the bear-off on a1 left."""
+    return len(move) == 6 and move[2:4] == move[4:6]
+
+
+#: Every name `situations` can give, for the summary of what a run did not reach.
+SITUATIONS = ("impasse", "impasse removal", "crown after bear-off available", "crown after bear-off")
+
+
+def situations(position: ImpassePosition, move: str | None = None) -> list[str]:
+    if move is not None:
+        found = ["impasse removal"] if position.at_impasse() else []
+        return found + (["crown after bear-off"] if _crowns_after_bear_off(move) else [])
+    found = ["impasse"] if position.at_impasse() else []
+    if any(_crowns_after_bear_off(m) for m in position.legal_moves()):
+        found.append("crown after bear-off available")
+    return found
+
+
+def measures(position: ImpassePosition) -> dict[str, float]:
+    """Crown after bear-off: 10 when one is legal, 3 while a single of the side to move
+    waits uncrowned on its furthest row (the only way to one), plus its checkers off.
+    Impasse: fewer moves is nearer."""
+    side, board = position.turn(), position.board
+    moves = position.legal_moves()
+    if any(_crowns_after_bear_off(m) for m in moves):
+        crown = 10.0
+    else:
+        row = CROWN_RANK[side] * 8
+        waiting = SINGLE[side] in board[row:row + 8]
+        crown = 3.0 * waiting + position.checkers_off(side) / 4
+    return {"impasse: crown after bear-off": crown, "impasse: impasse": -float(len(moves))}
+
+
+def steer(position: ImpassePosition) -> list[str]:
+    """Crowns after a bear-off, then the greedy opponent's best moves (bear-offs, crowns,
+    long slides): towards the late game where impasses and bear-offs happen."""
+    moves = position.legal_moves()
+    rare = [m for m in moves if _crowns_after_bear_off(m)]
+    if rare or not moves:
+        return rare
+    table, side = position._table(), position.turn()
+    scored = [(_progress(apply(position.board, table[m]), side), m) for m in moves]
+    best = max(score for score, _ in scored)
+    return [m for score, m in scored if score == best]
+
+
 def _progress(board: str, side: int) -> int:
     """Higher when `side` is nearer done: checkers off weigh most, then distance left.
 

@@ -513,6 +513,38 @@ def choose_move(position: LoaPosition, rng: random.Random, style: str = "greedy"
     return rng.choice([move for key, move in scored if key == best])
 
 
+# Fuzzing hooks (see games/base.py)
+
+#: Every name `situations` can give, for the summary of what a run did not reach.
+SITUATIONS = ("pass", "capture", "four or fewer checkers to move")
+
+
+def situations(position: LoaPosition, move: str | None = None) -> list[str]:
+    own, enemy = position.own_enemy()
+    if move is not None:
+        if move == PASS:
+            return ["pass"]
+        return ["capture"] if move in position.legal_moves() and (enemy >> SQUARE_OF[move[2:]]) & 1 else []
+    found = ["pass"] if position.legal_moves() == [PASS] else []
+    if bin(own).count("1") <= 4:
+        found.append("four or fewer checkers to move")
+    return found
+
+
+def measures(position: LoaPosition) -> dict[str, float]:
+    """Fewer checkers of the side to move, and fewer moves (a pass has none)."""
+    own, _ = position.own_enemy()
+    moves = position.legal_moves()
+    return {"loa: few checkers": -float(bin(own).count("1")),
+            "loa: pass": -float(0 if moves == [PASS] else len(moves))}
+
+
+def steer(position: LoaPosition) -> list[str]:
+    """Captures: they thin both sides out, towards endgames and blocked sides that pass."""
+    _, enemy = position.own_enemy()
+    return [m for m in position.legal_moves() if m != PASS and (enemy >> SQUARE_OF[m[2:]]) & 1]
+
+
 def _greedy_key(own: int, enemy: int, move: str) -> tuple[int, int, int, int]:
     src, dst = SQUARE_OF[move[:2]], SQUARE_OF[move[2:]]
     new_own, new_enemy = apply(own, enemy, src, dst)
