@@ -538,6 +538,16 @@ def _descendants(root: int, group: int) -> list[tuple[int, int]]:
     return found
 
 
+def describe_end(code: int | None) -> str:
+    """How the bot ended, as a verb phrase: "exited with status 1", "was killed by SIGABRT"
+    (describe_status's noun phrase would read "ended with killed by SIGABRT")."""
+    if code is None:
+        return "is still running"
+    if code < 0:
+        return f"was {describe_status(code)}"
+    return f"exited with status {code}"
+
+
 def describe_status(code: int | None) -> str:
     if code is None:
         return "still running"

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from .findings import CHECK_TITLES, CHECKS, Finding
+from .findings import CHECK_TITLES, CHECKS, Finding, show_moves
 from .referee import GameReport
 from .runner import CheckRun
 
@@ -25,7 +25,7 @@ def timing(games: list[GameReport]) -> dict[str, float | int | None]:
         return answers[min(len(answers) - 1, int(round(p * (len(answers) - 1))))]
 
     return {
-        "startup_ms_max": max(startups) if startups else None,
+        "startup_ms_max": max(startups) if startups else None,  # see startup_label
         "answers": len(answers),
         "median_ms": statistics.median(answers) if answers else None,
         "p95_ms": pct(0.95),
@@ -74,8 +74,9 @@ def summary(run: CheckRun) -> str:
         lines.append(f"  {CHECK_TITLES[check]:<40} {counts['pass']:>5} {counts['warn']:>5} {counts['fail']:>5}")
     t = timing(run.games)
     lines.append("")
-    lines.append(f"  timing: start-up {_ms(t['startup_ms_max'])} (slowest), answers: median {_ms(t['median_ms'])}, "
-                 f"p95 {_ms(t['p95_ms'])}, max {_ms(t['max_ms'])} over {t['answers']} answers")
+    lines.append(f"  timing: {startup_label(run.spec)} {_ms(t['startup_ms_max'])} (slowest), answers: "
+                 f"median {_ms(t['median_ms'])}, p95 {_ms(t['p95_ms'])}, max {_ms(t['max_ms'])} over "
+                 f"{t['answers']} answers")
     results = {}
     for g in run.games:
         results[g.result] = results.get(g.result, 0) + 1
@@ -101,15 +102,32 @@ def summary(run: CheckRun) -> str:
     return "\n".join(lines)
 
 
+def startup_label(spec) -> str:
+    """What the start-up figure measures: the time to the greeting when the protocol has
+    one, else the first answer's time (which is not the others' median: it includes the
+    bot's start, a JVM's or Node's included)."""
+    return f"{spec.start.handshake!r} after" if spec.start.handshake else "first answer"
+
+
+def _folded(f: Finding) -> str:
+    """' [10 times]', with the range of answer times of a timing finding."""
+    if f.count <= 1:
+        return ""
+    span = f.elapsed_range() if f.limit_ms is not None else None  # timing findings only
+    if span and f"{span[0]:.1f}" != f"{span[1]:.1f}":
+        return f" [{f.count} times, {span[0]:.1f} to {span[1]:.1f} ms]"
+    return f" [{f.count} times]"
+
+
 def _finding_lines(f: Finding) -> list[str]:
     head = f"{f.severity.upper()} {f.kind} (game {f.game}" + (f", turn {f.turn}" if f.turn else "") + ")"
-    head += f": {f.message}" + (f" [{f.count} times]" if f.count > 1 else "")
+    head += f": {f.message}" + _folded(f)
     lines = [head]
     if f.severity == "fail":
         if f.position:
             lines.append(f"    position: {f.position}")
         if f.moves:
-            shown = " ".join(f.moves[-12:])
+            shown = show_moves(f.moves[-12:])
             lines.append(f"    moves:    {'... ' if len(f.moves) > 12 else ''}{shown} ({len(f.moves)} plies)")
         if f.expected:
             lines.append(f"    expected: {f.expected}")

@@ -86,9 +86,11 @@ BROKEN = [
     ("impasse", "impasse_while_slide.py", "illegal_move", "fail",
      "impasse removal is only allowed when no slide or transpose exists", 2, []),
     ("impasse", "slow_first_turn.py", "timeout", "fail", "no answer within 1000 ms (the first answer limit)", 1, []),
-    ("impasse", "colour_every_turn.py", "crash", "fail", "on its turn 2, before answering (exit status 1)", 2, []),
+    ("impasse", "colour_every_turn.py", "crash", "fail", "exited with status 1 on its turn 2, before answering; "
+     "stderr shows a Python stack trace: ValueError: invalid literal for int()", 2, []),
     ("impasse", "random.py", "random_move", "warn", "the referee plays a random move", 1, []),
-    ("impasse", "trace_on_exit.py", "exit_status", "warn", "exit status 1 with a traceback", None, []),
+    ("impasse", "trace_on_exit.py", "exit_status", "warn", "exited with status 1 after its input was closed, and its "
+     "stderr shows a Java stack trace: Exception in thread \"main\" java.util.NoSuchElementException", None, []),
     ("impasse", "long_comment.py", "malformed", "warn", "is 30 characters; the referee keeps 15", 1, []),
     ("loa", "ignores_pass.py", "illegal_move", "fail", "no legal move exists: answer pass", 1,
      ["--position", LOA_PASS, "--seat", "b"]),

@@ -76,6 +76,8 @@ BROKEN = [
     ("no_exit.py", None, "no_exit", "fail", ["still running 1000 ms after its input was closed"], None, False),
     ("knight_hop.py", None, "illegal_move", "warn", ["knight-shaped hop"], None, False),
     ("says_bye.py", None, "unexpected_output", "fail", ["wrote 'bye' after the game ended"], None, False),
+    ("loose_whitespace.py", None, "malformed", "warn",
+     ["has a tab and 2 spaces in a row: the referee splits the line on whitespace"], 1, False),
 ]
 
 
@@ -214,3 +216,42 @@ def test_malformed_answers_get_the_right_hint(tmp_path, line, phrase):
     [f] = result.findings()
     assert (f["kind"], f["severity"]) == ("malformed", "fail")
     assert phrase in f["message"], f["message"]
+
+
+@pytest.mark.parametrize("line,found", [
+    (" move 1 3 3 5", "leading whitespace"),
+    ("move 1 3  3 5", "2 spaces in a row"),
+    ("move\t1 3 3 5", "a tab"),
+])
+def test_loose_whitespace_is_read_as_the_referee_reads_it(tmp_path, line, found):
+    """The referee splits on whitespace: the move is played (a WARN naming what was found),
+    and the spec alone decides: severity.loose_whitespace=fail makes the same line a FAIL."""
+    bot = tmp_path / "bot.py"  # the broken bots' correct play, but its first answer is the line
+    bot.write_text(f"#!/usr/bin/env python3\nimport sys\nsys.path.insert(0, {str(HALMA)!r})\n"
+                   "from _common import Bot\n\nclass B(Bot):\n    def choose(self, position):\n"
+                   "        return '1 3 3 5' if self.turn == 1 else super().choose(position)\n\n"
+                   f"    def format(self, move):\n        return {line!r} if self.turn == 1 else super().format(move)\n\n"
+                   "B().run()\n")
+    bot.chmod(0o755)
+    result = run_cli("check", *GAME, "--seat", "1", str(bot), tmp_path=tmp_path / "warn")
+    [f] = result.findings()
+    assert (f["kind"], f["severity"], f["turn"]) == ("malformed", "warn", 1), result.stdout
+    assert found in f["message"] and "reads 'move 1 3 3 5'" in f["message"], f["message"]
+    assert f["elapsed_ms"] is not None
+    assert result.report["games"][0]["moves"][0] == "1 3 3 5"  # played as the referee reads it
+    assert result.report["games"][0]["result"] in ("win", "loss", "draw")
+    strict = run_cli("check", *GAME, "--seat", "1", "--set", "severity.loose_whitespace=fail", str(bot),
+                     tmp_path=tmp_path / "fail")
+    [f] = strict.findings()
+    assert (f["kind"], f["severity"], f["turn"]) == ("malformed", "fail", 1) and strict.code == 1
+    assert found in f["message"] and "write 'move 1 3 3 5'" in f["message"], f["message"]
+
+
+def test_expected_moves_are_visibly_separated(tmp_path):
+    """Halma moves hold spaces: the legal moves (and the moves so far) are listed with commas."""
+    result = check(tmp_path, "jumps_over_empty.py", "--seat", "1")
+    [f] = result.findings()
+    listed = f["expected"].split(": ", 1)[1].removesuffix(", ...").split(", ")
+    assert len(listed) > 1 and all(re.fullmatch(r"\d+ \d+( \d+ \d+)+", m) for m in listed), f["expected"]
+    assert re.search(r"expected: one of \d+ legal moves: \d+ \d+ \d+ \d+( \d+ \d+)*, \d+", result.stdout)
+    assert re.search(r"moves: +\d+ \d+ \d+ \d+( \d+ \d+)*, \d+ \d+ \d+ \d+", result.stdout), result.stdout
