@@ -695,7 +695,7 @@ class Referee:
         trace = traces.find(bot.stderr_since(stderr_mark))
         if code != 0 or trace is not None:
             got = process.describe_status(code) + (f", {trace.describe()}" if trace else "")
-            message = f"{process.describe_end(code)} after its input was closed"
+            message = f"the bot {process.describe_end(code)} after its input was closed"
             if trace is not None:
                 message += f", and its stderr shows {trace.describe()}"
             self._soft("exit_status", "exit_status", message, expected="exit status 0", got=got,

@@ -28,8 +28,19 @@ class Trace:
 
     def describe(self) -> str:
         """'a Node.js stack trace: ReferenceError: x is not defined'."""
-        what = f"a {self.runtime} stack trace" if self.runtime else "a crash report"
+        what = _NAMES.get(self.runtime, f"a {self.runtime} stack trace")
         return what + (f": {self.error}" if self.error else "")
+
+
+#: What each runtime's report is called, where "stack trace" is not the word.
+_NAMES = {
+    "Python": "a Python traceback",
+    "C++": "an uncaught C++ exception",
+    "Rust": "a Rust panic",
+    "Go": "a Go panic",
+    ".NET": "an unhandled .NET exception",
+    "": "a crash report",
+}
 
 
 def _clean(line: str) -> str:

@@ -61,6 +61,8 @@ BROKEN = [
     ("says_bye.py", "unexpected_output", "warn", "wrote 'bye' after the game ended", []),
     ("closes_stdin.py", "crash", "fail", "closed its input (stdin) but still runs", []),
     ("half_flushed.py", "timeout", "fail", "arrived only when its input was closed", ["--time-scale", "0.1"]),
+    ("waits_for_more.py", "timeout", "fail", "either it expects more (or other) input than the judge sends, "
+     "or its answer is stuck in an output buffer it never flushes", ["--time-scale", "0.1"]),
 ]
 
 
@@ -118,6 +120,18 @@ def test_sigterm_ignoring_bot_and_its_child_are_killed(tmp_path):
     assert len(pids) == 2, transcript[:2000]
     for pid in pids:
         assert not _running(pid), f"pid {pid} survived"
+
+
+def test_no_missing_flush_claimed_without_evidence(tmp_path):
+    """waits_for_more.py is asleep in a read and nothing comes out when its input is closed
+    (it does not exit): both causes are named, neither is claimed; no_flush.py's answer
+    does come out, and only that is called a missing flush."""
+    [waiting] = check(tmp_path / "wait", "waits_for_more.py", "--time-scale", "0.1").findings()
+    assert "probably does not flush" not in waiting["message"]
+    assert waiting["message"].endswith("(closing its input brought nothing out)"), waiting["message"]
+    [buffered] = check(tmp_path / "buffered", "no_flush.py", "--time-scale", "0.1").findings()
+    assert re.search(r"the answer '\w{4}' arrived only when its input was closed: the bot probably does not "
+                     r"flush its output", buffered["message"]), buffered["message"]
 
 
 def test_half_flushed_answer_is_quoted_once(tmp_path):

@@ -68,9 +68,9 @@ BROKEN = [
     ("swapped_xy.py", "2", "illegal_move", "fail", ["holds no piece of yours"], 2, True),
     ("moves_opponent_piece.py", None, "illegal_move", "fail", ["holds no piece of yours"], 2, True),
     # The extra line is caught between turns, or (if it arrives late) read as the next
-    # answer and followed at once by the real one: unexpected_output either way.
+    # answer, refused, and followed at once by the real one: unexpected_output either way.
     ("answers_again_after_echo.py", None, "unexpected_output", "fail",
-     ["when it was not its turn", "for one request"], None, True),
+     ["when it was not its turn", "for the same request"], None, True),
     ("too_slow.py", None, "timeout", "fail", ["no answer within 100 ms"], 3, True),
     ("slow_warn.py", None, "slow", "warn", ["over the statement's 50 ms, within the referee's 100 ms"], 3, False),
     ("no_exit.py", None, "no_exit", "fail", ["still running 1000 ms after its input was closed"], None, False),
@@ -81,6 +81,12 @@ BROKEN = [
 ]
 
 
+#: When answers_again_after_echo.py's extra line comes late, it is read as the answer to the
+#: next `yourmove`: the referee refuses it (the move was played already), and that refusal
+#: is reported first, before the extra output (tests/bots/halma/README.md).
+REFUSED_FIRST = {"answers_again_after_echo.py": {("illegal_move", "fail")}}
+
+
 @pytest.mark.parametrize("bot,seat,kind,severity,phrases,turn,forfeit", BROKEN,
                          ids=[b[0] + (f"-seat{b[1]}" if b[1] else "") for b in BROKEN])
 def test_broken_bot_is_caught(tmp_path, bot, seat, kind, severity, phrases, turn, forfeit):
@@ -88,12 +94,12 @@ def test_broken_bot_is_caught(tmp_path, bot, seat, kind, severity, phrases, turn
     assert result.report is not None, result.stderr
     games = result.report["games"]
     assert [g["seat"] for g in games] == ([seat] if seat else ["1", "2"])
-    # Exactly one fault each: nothing else is reported.
-    assert {(f["kind"], f["severity"]) for f in result.findings()} == {(kind, severity)}, \
-        f"{result.findings()}\n{result.stdout}"
+    # Exactly one fault each: nothing else is reported (but see REFUSED_FIRST).
+    assert {(f["kind"], f["severity"]) for f in result.findings()} - REFUSED_FIRST.get(bot, set()) \
+        == {(kind, severity)}, f"{result.findings()}\n{result.stdout}"
     assert result.code == (1 if severity == "fail" else 0)
     for number, game in enumerate(games, start=1):
-        found = [f for f in result.findings() if f["game"] == number]
+        found = [f for f in result.findings() if f["game"] == number and f["kind"] == kind]
         assert found, f"game {number}: no {severity} {kind}\n{result.stdout}"
         for f in found:
             assert any(p in f["message"] for p in phrases), f["message"]
@@ -106,7 +112,8 @@ def test_broken_bot_is_caught(tmp_path, bot, seat, kind, severity, phrases, turn
             assert found[0]["turn"] == turn, found[0]
         # the game's outcome is in the JSON
         if forfeit:
-            assert (game["result"], game["reason"]) == ("forfeit", kind)
+            reasons = {kind} | {k for k, _ in REFUSED_FIRST.get(bot, set())}
+            assert game["result"] == "forfeit" and game["reason"] in reasons, game
         else:
             assert game["result"] in ("win", "loss", "draw") and game["reason"], game
 
