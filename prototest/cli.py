@@ -20,7 +20,7 @@ from typing import List, Optional
 
 import typer
 
-from . import interrupts, process, report, runner, spec as specmod
+from . import interrupts, process, report, runner, spec as specmod, usage
 from .games import make_rules, rules_module
 from .games.base import OptionError, PositionError
 
@@ -66,20 +66,34 @@ def _bot_argv(bot: List[str], env: dict[str, str]) -> list[str]:
     if not bot:
         raise UsageProblem("no bot given: prototest check ./mybot, or prototest check -- python3 bot.py")
     program = bot[0]
+    if len(bot) == 1 and (quoted := usage.quoted_command(program)):
+        raise UsageProblem(f"bot {quoted}")
     if os.sep in program:
         if not os.path.exists(program):
             raise UsageProblem(f"bot {program!r} not found")
         if os.path.isdir(program):
             raise UsageProblem(f"bot {program!r} is a directory")
         if not os.access(program, os.X_OK):
-            raise UsageProblem(f"bot {program!r} is not executable (chmod +x it, or name its "
-                               f"interpreter: prototest check -- python3 {program})")
+            how = usage.how_to_run(program, env)
+            chmod = "" if _not_runnable_alone(program) else "chmod +x it (it needs a #! line), or "
+            raise UsageProblem(f"bot {program!r} is not executable: {chmod}{how}")
         _check_interpreter(program, env)
         return list(bot)
     if shutil.which(program, path=env.get("PATH")) is None:
-        hint = f" (for a file in this folder write ./{program})" if os.path.exists(program) else ""
+        hint = ""
+        if os.path.exists(program):
+            found = usage.run_command(program, env)
+            hint = (f"; to run the file {program}: prototest check -- {found[0]}" if found
+                    else f"; {usage.how_to_run(program, env)}" if usage.compile_command(program)
+                    else f"; for a file in this folder write ./{program}")
         raise UsageProblem(f"bot command {program!r} not found on PATH{hint}")
     return list(bot)
+
+
+def _not_runnable_alone(program: str) -> bool:
+    """Files that no #! line or chmod makes a bot: bytecode, archives, sources to compile."""
+    ext = os.path.splitext(program)[1].lower()
+    return ext in (".class", ".jar", ".java", ".ts", ".mts") or ext in usage.COMPILERS
 
 
 def _check_interpreter(program: str, env: dict[str, str]) -> None:
@@ -90,11 +104,15 @@ def _check_interpreter(program: str, env: dict[str, str]) -> None:
             head = fh.readline(512)
     except OSError as exc:
         raise UsageProblem(f"bot {program!r} cannot be read: {exc.strerror}") from None
+    if not head.strip():
+        raise UsageProblem(f"bot {program!r} is an empty file")
     if not head.startswith(b"#!"):
+        if head[:4] != b"\x7fELF" and _not_runnable_alone(program):
+            raise UsageProblem(f"bot {program!r} cannot run by itself: {usage.how_to_run(program, env)}")
         if head[:4] != b"\x7fELF" and b"\0" not in head and head.strip():
+            interpreter = usage.INTERPRETERS.get(os.path.splitext(program)[1].lower(), ["python3"])[-1]
             raise UsageProblem(f"bot {program!r} is a text file without a #! line: add one "
-                               f"(#!/usr/bin/env python3), or name its interpreter: "
-                               f"prototest check -- python3 {program}")
+                               f"(#!/usr/bin/env {interpreter}), or {usage.how_to_run(program, env)}")
         return
     words = head[2:].decode("utf-8", "replace").split()
     if not words:
@@ -309,7 +327,7 @@ def main(argv: Optional[List[str]] = None) -> None:
         if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
             typer.echo(ctx.get_help(), err=True)
         else:
-            typer.echo(f"prototest: error: {exc.format_message()}", err=True)
+            typer.echo(f"prototest: error: {exc.format_message()}{_option_hint(exc, argv)}", err=True)
         code = EXIT_USAGE
     except typer.Abort:
         typer.echo("prototest: aborted", err=True)
@@ -344,6 +362,18 @@ def main(argv: Optional[List[str]] = None) -> None:
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # all is said: do not die now
         signal.signal(signum, signal.SIG_IGN)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _option_hint(exc: Exception, argv: Optional[List[str]]) -> str:
+    """An unknown option that follows the bot's program (`java -cp DIR P`) belongs to the
+    bot's command: say to put the command after --."""
+    ctx = getattr(exc, "ctx", None)
+    if not getattr(exc, "option_name", None) or ctx is None or ctx.command.name != "check":
+        return ""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if "check" not in args:
+        return ""
+    return usage.option_hint(ctx.command.params, args[args.index("check") + 1:])
 
 
 def _drop_stdout() -> None:
