@@ -20,7 +20,7 @@ from typing import List, Optional
 
 import typer
 
-from . import interrupts, process, report, runner, spec as specmod, usage
+from . import config as configmod, detect, interrupts, process, report, runner, settings, spec as specmod, usage
 from .games import make_rules, rules_module
 from .games.base import OptionError, PositionError
 
@@ -62,9 +62,15 @@ def _load(game: str, spec_path: Optional[Path], overrides: List[str]):
     return spec, module, rules
 
 
-def _bot_argv(bot: List[str], env: dict[str, str]) -> list[str]:
+def _bot_argv(bot: List[str], env: dict[str, str], cwd: Optional[str] = None) -> list[str]:
+    """Check the bot's command before any game; `cwd` is the folder it will run in (a
+    config file's), against which a relative path is checked."""
     if not bot:
-        raise UsageProblem("no bot given: prototest check ./mybot, or prototest check -- python3 bot.py")
+        raise UsageProblem("no bot given: prototest check ./mybot, or prototest check -- python3 bot.py, "
+                           "or bot = [...] in a prototest.toml")
+    if cwd is not None:
+        checked = _bot_argv([os.path.join(cwd, bot[0]) if os.sep in bot[0] else bot[0], *bot[1:]], env)
+        return [bot[0], *checked[1:]]
     program = bot[0]
     if len(bot) == 1 and (quoted := usage.quoted_command(program)):
         raise UsageProblem(f"bot {quoted}")
@@ -147,11 +153,11 @@ def _env_pairs(pairs: List[str]) -> dict[str, str]:
 @app.command()
 def check(
     bot: List[str] = typer.Argument(None, metavar="BOT...", help="The bot: an executable path, or a command line after --."),
-    game: str = typer.Option("chess", "--game", "-g", help="The protocol: a spec under specs/."),
+    game: Optional[str] = typer.Option(None, "--game", "-g", help="The protocol: a spec under specs/ (default: the config file's, else chess)."),
     spec_path: Optional[Path] = typer.Option(None, "--spec", help="A spec file of your own instead of the bundled one."),
     games: int = typer.Option(0, "--games", "-n", min=0, help="Games to play; default: one per seat (both colours)."),
-    seed: int = typer.Option(1, "--seed", "-s", help="The same seed gives the same games and opponent moves."),
-    time_scale: float = typer.Option(1.0, "--time-scale", help="Multiply every time limit (e.g. 3 on a slow CI machine)."),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", help="The same seed gives the same games and opponent moves (default 1)."),
+    time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Multiply every time limit (e.g. 3 on a slow CI machine; default 1)."),
     start_delay: Optional[int] = typer.Option(None, "--start-delay", min=0, max=3_600_000, help="Milliseconds of silence before the judge's first line (default: the spec's)."),
     json_path: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report here."),
     junit_path: Optional[Path] = typer.Option(None, "--junit", help="Write a JUnit XML report here."),
@@ -161,20 +167,24 @@ def check(
     seat: Optional[str] = typer.Option(None, "--seat", help="Play only this seat (e.g. white, b, 2); default: alternate."),
     position: Optional[str] = typer.Option(None, "--position", help="Start every game from this position (the game's one-line notation)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final verdict line."),
+    config_path: Optional[Path] = typer.Option(None, "--config", help="Read this config file (default: prototest.toml or pyproject.toml's [tool.prototest], from here upwards)."),
+    no_config: bool = typer.Option(False, "--no-config", help="Read no config file."),
 ) -> None:
     """Play games against BOT as the judge and report every fault."""
+    s = _settings(bot, game, spec_path, games, seed, time_scale, overrides, env_pairs, config_path, no_config)
     loaded: list = []
     try:
-        run = _play(bot, game, spec_path, games, seed, time_scale, start_delay, json_path, junit_path,
-                    transcripts, overrides, env_pairs, seat, position, quiet, loaded)
+        run = _play(s, start_delay, json_path, junit_path, transcripts, seat, position, quiet, loaded)
     except KeyboardInterrupt as exc:  # before the first game: still leave a report for CI
         if not loaded:
             try:  # later signals do not interrupt: loading the spec again is safe
-                loaded.append(_load(game, spec_path, overrides)[0])
+                loaded.append(_load(s.game, s.spec_path, s.overrides)[0])
             except Exception:
                 raise exc from None
-        run = runner.CheckRun(loaded[0], list(bot or []), seed, time_scale)
+        run = runner.CheckRun(loaded[0], list(s.bot), s.seed, s.time_scale)
         run.interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
+    run.config = s.config.where if s.config else None
+    run.game_source = s.game_source
     _signals.armed = False  # the verdict is complete: a late signal is ignored
     for option, path, write in (("--json", json_path, report.write_json), ("--junit", junit_path, report.write_junit)):
         if path is None:
@@ -187,7 +197,7 @@ def check(
     typer.echo(text if not quiet else text.splitlines()[-1])
     for line in run.write_errors:
         typer.echo(f"prototest: error: {line}", err=True)
-    count = games or len(run.spec.game.seats)
+    count = s.games or len(run.spec.game.seats)
     if run.interrupted:
         _signals.told = True
         typer.echo(f"prototest: interrupted ({run.interrupted.name}) after {len(run.games)} of {count} "
@@ -198,15 +208,43 @@ def check(
     raise typer.Exit(EXIT_USAGE if run.write_errors else EXIT_PASS)
 
 
-def _play(bot, game, spec_path, games, seed, time_scale, start_delay, json_path, junit_path,
-          transcripts, overrides, env_pairs, seat, position, quiet, loaded: list) -> runner.CheckRun:
+def _settings(bot, game, spec_path, games, seed, time_scale, overrides, env_pairs, config_path,
+              no_config) -> settings.Settings:
+    """The command line over the config file (found from here upwards, or --config)."""
+    if config_path is not None and no_config:
+        raise UsageProblem("--config and --no-config: give one of them")
+    cfg = None
+    if config_path is not None:
+        cfg = configmod.load(config_path)
+    elif not no_config:
+        try:
+            cfg = configmod.find(Path.cwd())
+        except configmod.ConfigError as exc:
+            raise UsageProblem(f"{exc} (--no-config reads no config file)") from None
+    return settings.resolve(bot=bot, game=game, spec_path=spec_path, games=games, seed=seed,
+                            time_scale=time_scale, env=_env_pairs(env_pairs), overrides=list(overrides),
+                            config=cfg)
+
+
+def _load_settings(s: settings.Settings):
+    """The spec with every override; a bad one from the config file is named as its."""
+    if s.config_overrides and s.config is not None:
+        try:
+            _load(s.game, s.spec_path, s.overrides[:s.config_overrides])
+        except specmod.SpecError as exc:
+            raise configmod.ConfigError(s.config.where, "set", str(exc)) from None
+    return _load(s.game, s.spec_path, s.overrides)
+
+
+def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts, seat, position, quiet,
+          loaded: list) -> runner.CheckRun:
     """Validate everything, then play the games (the body of `check`)."""
-    if not (math.isfinite(time_scale) and 0.01 <= time_scale <= 1000):
-        raise UsageProblem(f"--time-scale {time_scale}: expected a number from 0.01 to 1000")
-    spec, module, rules = _load(game, spec_path, overrides)
+    if not (math.isfinite(s.time_scale) and 0.01 <= s.time_scale <= 1000):
+        raise UsageProblem(f"--time-scale {s.time_scale}: expected a number from 0.01 to 1000")
+    spec, module, rules = _load_settings(s)
     loaded.append(spec)
-    env = process.controlled_env(_env_pairs(env_pairs))
-    argv = _bot_argv(bot, env)
+    env = process.controlled_env(s.env)
+    argv = _bot_argv(s.bot, env, cwd=s.bot_cwd)
     seats = None
     if seat is not None:
         if seat not in spec.game.seats:
@@ -218,7 +256,7 @@ def _play(bot, game, spec_path, games, seed, time_scale, start_delay, json_path,
     start = _position(rules, position) if position is not None else None
     if start is not None and start.outcome() is not None:
         raise UsageProblem(f"position {position!r}: the game is already over ({start.outcome().reason})")
-    count = games or len(seats or spec.game.seats)
+    count = s.games or len(seats or spec.game.seats)
     for option, path in (("--json", json_path), ("--junit", junit_path)):
         if path is not None:
             _check_output(option, path)
@@ -233,11 +271,17 @@ def _play(bot, game, spec_path, games, seed, time_scale, start_delay, json_path,
         if not quiet:
             typer.echo(report.progress_line(game_report, total), err=True)
 
-    return runner.run_check(
-        spec, rules, module, argv, games=count, seed=seed, time_scale=time_scale,
+    # Nobody chose the game: once a game shows the bot speaks another protocol, stop.
+    stop = None if s.game_chosen else (lambda game_report: detect.hint(game_report) is not None)
+    run = runner.run_check(
+        spec, rules, module, argv, games=count, seed=s.seed, time_scale=s.time_scale,
         start_delay_ms=start_delay, env=env, transcripts=transcript_dir,
         write_all=transcripts is not None, progress=progress, seats=seats, start_position=start,
+        cwd=s.bot_cwd, stop=stop,
     )
+    if not s.game_chosen:
+        run.hints = list(dict.fromkeys(h for g in run.games if (h := detect.hint(g))))
+    return run
 
 
 def _check_output(option: str, path: Path, *, folder: bool = False) -> None:
@@ -332,7 +376,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     except typer.Abort:
         typer.echo("prototest: aborted", err=True)
         code = 130
-    except (UsageProblem, specmod.SpecError) as exc:
+    except (UsageProblem, specmod.SpecError, configmod.ConfigError) as exc:
         typer.echo(f"prototest: error: {exc}", err=True)
         code = EXIT_USAGE
     except KeyboardInterrupt as exc:

@@ -599,6 +599,7 @@ class Referee:
         late = self.bot.drain(FLUSH_PROBE_MS * _MS)[len(partial):]
         message = f"no answer within {limit_ns / _MS:.0f} ms ({limit_what})"
         got = None
+        cause = ""  # kept as the finding's rule: protocol detection reads it
         if partial:
             got = show(partial.decode("utf-8", "replace"))
             message += f"; it sent {partial.decode('utf-8', 'replace')!r} without a newline"
@@ -606,19 +607,24 @@ class Referee:
             first = (partial + late).decode("utf-8", "replace").split("\n")[0]
             self.report.transcript.received(late.decode("utf-8", "replace").rstrip("\n"), time.perf_counter_ns())
             if waiting:
+                cause = "no_flush"
                 message += (f"; the answer {first!r} arrived only when its input was closed: the bot "
                             f"probably does not flush its output (a terminal would have shown it): "
                             f"flush after every line")
             else:
+                cause = "too_slow"
                 message += f"; its answer {first!r} came later: too slow"
         elif waiting and not partial:
+            cause = "waiting_for_input"
             message += self._silent_wait(unread)
         elif input_closed:
+            cause = "closed_input"
             message += "; it closed its input (stdin) without reading the request"
         elif unread:
+            cause = "not_reading"
             message += f"; it has not read its input ({unread} bytes of the request are still unread)"
         raise Forfeit(self._finding("timeout", "fail", message, expected=self.spec.turn.answer_help,
-                                    got=got, elapsed_ms=elapsed_ns / _MS), bot_usable=False)
+                                    got=got, elapsed_ms=elapsed_ns / _MS, rule=cause), bot_usable=False)
 
     def _silent_wait(self, unread: int) -> str:
         """A bot asleep in a read of its input that wrote nothing, and nothing when its

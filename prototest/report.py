@@ -66,6 +66,7 @@ def summary(run: CheckRun) -> str:
     lines = [f"prototest check: {run.spec.game.title or run.spec.name}, bot {' '.join(run.argv)}, "
              f"{len(run.games)} games, seed {run.seed}"
              + (f", time scale {run.time_scale}" if run.time_scale != 1 else "")]
+    lines.extend(_context_lines(run))
     lines.append("")
     lines.append(f"  {'check':<40} {'pass':>5} {'warn':>5} {'fail':>5}")
     per_game = [game_checks(g) for g in run.games]
@@ -100,6 +101,22 @@ def summary(run: CheckRun) -> str:
     else:
         lines.append(f"PASS: {len(run.games)} games")
     return "\n".join(lines)
+
+
+def _context_lines(run: CheckRun) -> list[str]:
+    """Where the settings came from, and what the games suggest about the game itself."""
+    lines = []
+    if run.config:
+        lines.append(f"  config: {run.config}")
+    if run.game_source == "default":
+        lines.append(f"  game: {run.spec.name}, the default: no --game, --spec or config file chose one "
+                     f"(prototest games lists the others)")
+    lines.extend(f"  hint: {hint}" for hint in run.hints)
+    if run.skipped:
+        more = f"{run.skipped} more game" + ("s" if run.skipped > 1 else "")
+        lines.append(f"  not played: {more} (the bot seems to speak another protocol; choose its game "
+                     f"and run again)")
+    return lines
 
 
 def startup_label(spec) -> str:
@@ -150,6 +167,11 @@ def to_json(run: CheckRun) -> dict[str, Any]:
         "seed": run.seed,
         "time_scale": run.time_scale,
         "passed": not run.failed and run.interrupted is None,
+        "config": run.config,
+        "game_source": run.game_source,
+        "hints": run.hints,
+        "skipped": run.skipped,
+        "startup_measures": "handshake" if run.spec.start.handshake else "first_answer",
         "interrupted": run.interrupted.name if run.interrupted is not None else None,
         "timing": timing(run.games),
         "games": [
