@@ -66,6 +66,20 @@ def test_a_javascript_codingame_bot_is_named(tmp_path):
     assert result.report["hints"][0].endswith("--game impasse or --game loa")
 
 
+def test_an_answer_like_a_halma_move_is_named(tmp_path):
+    """A Halma bot that skips its greeting still answers in Halma's grammar."""
+    bot = tmp_path / "bot.py"
+    bot.write_text("#!/usr/bin/env python3\nimport sys\nfor line in sys.stdin:\n"
+                   "    if ' ' in line.strip():\n        print('move 1 3 3 5', flush=True)\n")
+    bot.chmod(0o755)
+    result = run_cli("check", *CHESS_FAST, str(bot), tmp_path=tmp_path)
+    assert result.code == 1 and len(result.report["games"]) == 1
+    [f] = result.findings()
+    assert (f["kind"], f["got"]) == ("malformed", "move 1 3 3 5")
+    assert result.report["hints"] == ["it answered 'move 1 3 3 5', a Halma move: it looks like a Halma bot: "
+                                      "choose it with --game halma"]
+
+
 def test_a_chosen_game_gets_no_hint_and_plays_every_game(tmp_path):
     result = run_cli("check", "--game", "chess", *python_bot("prototest.bots.halma_bot"), tmp_path=tmp_path)
     r = result.report
