@@ -201,11 +201,12 @@ class Referee:
         if bot.input_closed_by_bot:
             bot.wait_exit(100 * _MS)  # an exiting bot closes its input first: give it a moment
         if not bot.alive():
+            trace = traces.find(bot.stderr_since(0))
             raise Forfeit(self._finding(
                 "crash", "fail",
                 f"the bot {process.describe_end(bot.returncode)} before the judge could send {lines[0]!r}"
-                + self._trace_note(bot.stderr_since(0)),
-                expected=expected), bot_usable=False)
+                + (f"; stderr shows {trace.describe()}" if trace else ""),
+                expected=expected, stderr_error=trace.error if trace else None), bot_usable=False)
         if bot.input_closed_by_bot:
             raise Forfeit(self._finding(
                 "crash", "fail",
@@ -662,19 +663,11 @@ class Referee:
             message = f"the bot {process.describe_end(code)} {when}"
         if partial:
             message += f"; its last output was {partial.decode('utf-8', 'replace')!r} without a newline"
-        stderr = self.bot.stderr_since(0)
-        trace = traces.find(stderr)
-        message += self._trace_note(stderr)
+        trace = traces.find(self.bot.stderr_since(0))
+        if trace is not None:
+            message += f"; stderr shows {trace.describe()}"
         raise Forfeit(self._finding("crash", "fail", message, expected=self.spec.turn.answer_help,
                                     stderr_error=trace.error if trace else None), bot_usable=False)
-
-    @staticmethod
-    def _trace_note(stderr: list[str]) -> str:
-        """'; stderr shows a Node.js stack trace: ReferenceError: ...' (or nothing)."""
-        trace = traces.find(stderr)
-        if trace is None:
-            return ""
-        return f"; stderr shows {trace.describe()}"
 
     def _finish(self, after_forfeit: bool = False) -> None:
         """Close the bot's input and check that it exits, as the spec says. After a

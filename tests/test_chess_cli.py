@@ -66,6 +66,12 @@ BROKEN = [
 ]
 
 
+#: When talks_between_turns.py's line comes after the judge looked for output between turns,
+#: it is read as the next answer: the referee refuses it, and that refusal is reported first,
+#: before the extra output (tests/bots/chess/README.md).
+REFUSED_FIRST = {"talks_between_turns.py": {("malformed", "fail")}}
+
+
 @pytest.mark.parametrize("bot,kind,severity,phrase,extra", BROKEN, ids=[b[0] for b in BROKEN])
 def test_broken_bot_is_caught(tmp_path, bot, kind, severity, phrase, extra):
     result = check(tmp_path, bot, *extra)
@@ -73,8 +79,9 @@ def test_broken_bot_is_caught(tmp_path, bot, kind, severity, phrase, extra):
     found = [f for f in result.findings() if f["kind"] == kind and f["severity"] == severity]
     assert found, f"expected {severity} {kind}; got {result.findings()}\n{result.stdout}"
     assert any(phrase in f["message"] for f in found), [f["message"] for f in found]
-    # Exactly one fault each: nothing else is reported.
-    assert {(f["kind"], f["severity"]) for f in result.findings()} == {(kind, severity)}
+    # Exactly one fault each: nothing else is reported (but see REFUSED_FIRST).
+    assert {(f["kind"], f["severity"]) for f in result.findings()} - REFUSED_FIRST.get(bot, set()) \
+        == {(kind, severity)}, result.findings()
     assert result.code == (1 if severity == "fail" else 0)
     for f in found:
         assert f["transcript"] and Path(f["transcript"]).exists()
