@@ -20,7 +20,7 @@ from typing import List, Optional
 
 import typer
 
-from . import fuzz, interrupts, process, report, runner, spec as specmod
+from . import config as configmod, detect, fuzz, interrupts, process, report, runner, settings, spec as specmod, usage
 from .games import make_rules, rules_module
 from .games.base import IllegalMove, OptionError, PositionError
 
@@ -62,24 +62,44 @@ def _load(game: str, spec_path: Optional[Path], overrides: List[str]):
     return spec, module, rules
 
 
-def _bot_argv(bot: List[str], env: dict[str, str]) -> list[str]:
+def _bot_argv(bot: List[str], env: dict[str, str], cwd: Optional[str] = None) -> list[str]:
+    """Check the bot's command before any game; `cwd` is the folder it will run in (a
+    config file's), against which a relative path is checked."""
     if not bot:
-        raise UsageProblem("no bot given: prototest check ./mybot, or prototest check -- python3 bot.py")
+        raise UsageProblem("no bot given: prototest check ./mybot, or prototest check -- python3 bot.py, "
+                           "or bot = [...] in a prototest.toml")
+    if cwd is not None:
+        checked = _bot_argv([os.path.join(cwd, bot[0]) if os.sep in bot[0] else bot[0], *bot[1:]], env)
+        return [bot[0], *checked[1:]]
     program = bot[0]
+    if len(bot) == 1 and (quoted := usage.quoted_command(program)):
+        raise UsageProblem(f"bot {quoted}")
     if os.sep in program:
         if not os.path.exists(program):
             raise UsageProblem(f"bot {program!r} not found")
         if os.path.isdir(program):
             raise UsageProblem(f"bot {program!r} is a directory")
         if not os.access(program, os.X_OK):
-            raise UsageProblem(f"bot {program!r} is not executable (chmod +x it, or name its "
-                               f"interpreter: prototest check -- python3 {program})")
+            how = usage.how_to_run(program, env)
+            chmod = "" if _not_runnable_alone(program) else "chmod +x it (it needs a #! line), or "
+            raise UsageProblem(f"bot {program!r} is not executable: {chmod}{how}")
         _check_interpreter(program, env)
         return list(bot)
     if shutil.which(program, path=env.get("PATH")) is None:
-        hint = f" (for a file in this folder write ./{program})" if os.path.exists(program) else ""
+        hint = ""
+        if os.path.exists(program):
+            found = usage.run_command(program, env)
+            hint = (f"; to run the file {program}: prototest check -- {found[0]}" if found
+                    else f"; {usage.how_to_run(program, env)}" if usage.compile_command(program)
+                    else f"; for a file in this folder write ./{program}")
         raise UsageProblem(f"bot command {program!r} not found on PATH{hint}")
     return list(bot)
+
+
+def _not_runnable_alone(program: str) -> bool:
+    """Files that no #! line or chmod makes a bot: bytecode, archives, sources to compile."""
+    ext = os.path.splitext(program)[1].lower()
+    return ext in (".class", ".jar", ".java", ".ts", ".mts") or ext in usage.COMPILERS
 
 
 def _check_interpreter(program: str, env: dict[str, str]) -> None:
@@ -90,11 +110,15 @@ def _check_interpreter(program: str, env: dict[str, str]) -> None:
             head = fh.readline(512)
     except OSError as exc:
         raise UsageProblem(f"bot {program!r} cannot be read: {exc.strerror}") from None
+    if not head.strip():
+        raise UsageProblem(f"bot {program!r} is an empty file")
     if not head.startswith(b"#!"):
+        if head[:4] != b"\x7fELF" and _not_runnable_alone(program):
+            raise UsageProblem(f"bot {program!r} cannot run by itself: {usage.how_to_run(program, env)}")
         if head[:4] != b"\x7fELF" and b"\0" not in head and head.strip():
+            interpreter = usage.INTERPRETERS.get(os.path.splitext(program)[1].lower(), ["python3"])[-1]
             raise UsageProblem(f"bot {program!r} is a text file without a #! line: add one "
-                               f"(#!/usr/bin/env python3), or name its interpreter: "
-                               f"prototest check -- python3 {program}")
+                               f"(#!/usr/bin/env {interpreter}), or {usage.how_to_run(program, env)}")
         return
     words = head[2:].decode("utf-8", "replace").split()
     if not words:
@@ -123,11 +147,11 @@ def _env_pairs(pairs: List[str]) -> dict[str, str]:
 @app.command()
 def check(
     bot: List[str] = typer.Argument(None, metavar="BOT...", help="The bot: an executable path, or a command line after --."),
-    game: str = typer.Option("chess", "--game", "-g", help="The protocol: a spec under specs/."),
+    game: Optional[str] = typer.Option(None, "--game", "-g", help="The protocol: a spec under specs/ (default: the config file's, else chess)."),
     spec_path: Optional[Path] = typer.Option(None, "--spec", help="A spec file of your own instead of the bundled one."),
     games: int = typer.Option(0, "--games", "-n", min=0, help="Games to play; default: one per seat (both colours)."),
-    seed: int = typer.Option(1, "--seed", "-s", help="The same seed gives the same games and opponent moves."),
-    time_scale: float = typer.Option(1.0, "--time-scale", help="Multiply every time limit (e.g. 3 on a slow CI machine)."),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", help="The same seed gives the same games and opponent moves (default 1)."),
+    time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Multiply every time limit (e.g. 3 on a slow CI machine; default 1)."),
     start_delay: Optional[int] = typer.Option(None, "--start-delay", min=0, max=3_600_000, help="Milliseconds of silence before the judge's first line (default: the spec's)."),
     json_path: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report here."),
     junit_path: Optional[Path] = typer.Option(None, "--junit", help="Write a JUnit XML report here."),
@@ -139,20 +163,25 @@ def check(
     moves: Optional[str] = typer.Option(None, "--moves", help="Moves played from the start position before the bot's first turn, comma-separated (the last one is shown as the opponent's last move)."),
     opponent_moves: Optional[str] = typer.Option(None, "--opponent-moves", help="The judge plays these moves for the opponent, comma-separated, in order; then its own."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final verdict line."),
+    config_path: Optional[Path] = typer.Option(None, "--config", help="Read this config file (default: prototest.toml or pyproject.toml's [tool.prototest], from here upwards)."),
+    no_config: bool = typer.Option(False, "--no-config", help="Read no config file."),
 ) -> None:
     """Play games against BOT as the judge and report every fault."""
+    s = _settings(bot, game, spec_path, games, seed, time_scale, overrides, env_pairs, config_path, no_config)
     loaded: list = []
     try:
-        run = _play(bot, game, spec_path, games, seed, time_scale, start_delay, json_path, junit_path,
-                    transcripts, overrides, env_pairs, seat, position, quiet, loaded, moves, opponent_moves)
+        run = _play(s, start_delay, json_path, junit_path, transcripts, seat, position, quiet, loaded,
+                    moves, opponent_moves)
     except KeyboardInterrupt as exc:  # before the first game: still leave a report for CI
         if not loaded:
             try:  # later signals do not interrupt: loading the spec again is safe
-                loaded.append(_load(game, spec_path, overrides)[0])
+                loaded.append(_load(s.game, s.spec_path, s.overrides)[0])
             except Exception:
                 raise exc from None
-        run = runner.CheckRun(loaded[0], list(bot or []), seed, time_scale)
+        run = runner.CheckRun(loaded[0], list(s.bot), s.seed, s.time_scale)
         run.interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
+    run.config = s.config.where if s.config else None
+    run.game_source = s.game_source
     _signals.armed = False  # the verdict is complete: a late signal is ignored
     for option, path, write in (("--json", json_path, report.write_json), ("--junit", junit_path, report.write_junit)):
         if path is None:
@@ -165,7 +194,7 @@ def check(
     typer.echo(text if not quiet else text.splitlines()[-1])
     for line in run.write_errors:
         typer.echo(f"prototest: error: {line}", err=True)
-    count = games or len(run.spec.game.seats)
+    count = s.games or len(run.spec.game.seats)
     if run.interrupted:
         _signals.told = True
         typer.echo(f"prototest: interrupted ({run.interrupted.name}) after {len(run.games)} of {count} "
@@ -176,15 +205,42 @@ def check(
     raise typer.Exit(EXIT_USAGE if run.write_errors else EXIT_PASS)
 
 
-def _play(bot, game, spec_path, games, seed, time_scale, start_delay, json_path, junit_path,
-          transcripts, overrides, env_pairs, seat, position, quiet, loaded: list,
-          moves=None, opponent_moves=None) -> runner.CheckRun:
+def _settings(bot, game, spec_path, games, seed, time_scale, overrides, env_pairs, config_path,
+              no_config) -> settings.Settings:
+    """The command line over the config file (found from here upwards, or --config)."""
+    if config_path is not None and no_config:
+        raise UsageProblem("--config and --no-config: give one of them")
+    cfg = None
+    if config_path is not None:
+        cfg = configmod.load(config_path)
+    elif not no_config:
+        try:
+            cfg = configmod.find(Path.cwd())
+        except configmod.ConfigError as exc:
+            raise UsageProblem(f"{exc} (--no-config reads no config file)") from None
+    return settings.resolve(bot=bot, game=game, spec_path=spec_path, games=games, seed=seed,
+                            time_scale=time_scale, env=_env_pairs(env_pairs), overrides=list(overrides),
+                            config=cfg)
+
+
+def _load_settings(s: settings.Settings):
+    """The spec with every override; a bad one from the config file is named as its."""
+    if s.config_overrides and s.config is not None:
+        try:
+            _load(s.game, s.spec_path, s.overrides[:s.config_overrides])
+        except specmod.SpecError as exc:
+            raise configmod.ConfigError(s.config.where, "set", str(exc)) from None
+    return _load(s.game, s.spec_path, s.overrides)
+
+
+def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts, seat, position, quiet,
+          loaded: list, moves=None, opponent_moves=None) -> runner.CheckRun:
     """Validate everything, then play the games (the body of `check`)."""
-    _check_time_scale(time_scale)
-    spec, module, rules = _load(game, spec_path, overrides)
+    _check_time_scale(s.time_scale)
+    spec, module, rules = _load_settings(s)
     loaded.append(spec)
-    env = process.controlled_env(_env_pairs(env_pairs))
-    argv = _bot_argv(bot, env)
+    env = process.controlled_env(s.env)
+    argv = _bot_argv(s.bot, env, cwd=s.bot_cwd)
     seats = None
     if seat is not None:
         if seat not in spec.game.seats:
@@ -199,7 +255,7 @@ def _play(bot, game, spec_path, games, seed, time_scale, start_delay, json_path,
     if start is not None and start.outcome() is not None:
         raise UsageProblem(f"position {position!r}: the game is already over ({start.outcome().reason})")
     forced = _split_moves(opponent_moves) if opponent_moves is not None else None
-    count = games or len(seats or spec.game.seats)
+    count = s.games or len(seats or spec.game.seats)
     for option, path in (("--json", json_path), ("--junit", junit_path)):
         if path is not None:
             _check_output(option, path)
@@ -214,12 +270,17 @@ def _play(bot, game, spec_path, games, seed, time_scale, start_delay, json_path,
         if not quiet:
             typer.echo(report.progress_line(game_report, total), err=True)
 
-    return runner.run_check(
-        spec, rules, module, argv, games=count, seed=seed, time_scale=time_scale,
+    # Nobody chose the game: once a game shows the bot speaks another protocol, stop.
+    stop = None if s.game_chosen else (lambda game_report: detect.hint(game_report) is not None)
+    run = runner.run_check(
+        spec, rules, module, argv, games=count, seed=s.seed, time_scale=s.time_scale,
         start_delay_ms=start_delay, env=env, transcripts=transcript_dir,
         write_all=transcripts is not None, progress=progress, seats=seats, start_position=start,
-        start_moves=start_moves, opponent_moves=forced,
+        start_moves=start_moves, opponent_moves=forced, cwd=s.bot_cwd, stop=stop,
     )
+    if not s.game_chosen:
+        run.hints = list(dict.fromkeys(h for g in run.games if (h := detect.hint(g))))
+    return run
 
 
 def _check_time_scale(time_scale: float) -> None:
@@ -319,10 +380,10 @@ def perft(
 @app.command("fuzz")
 def fuzz_command(
     bot: List[str] = typer.Argument(None, metavar="BOT...", help="The bot: an executable path, or a command line after --."),
-    game: str = typer.Option("chess", "--game", "-g", help="The protocol: a spec under specs/."),
+    game: Optional[str] = typer.Option(None, "--game", "-g", help="The protocol: a spec under specs/ (default: the config file's, else chess)."),
     spec_path: Optional[Path] = typer.Option(None, "--spec", help="A spec file of your own instead of the bundled one."),
     examples: int = typer.Option(100, "--examples", "-n", min=1, max=10_000_000, help="Examples to generate (each is one run of the bot)."),
-    seed: int = typer.Option(1, "--seed", "-s", help="The same seed gives the same examples."),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", help="The same seed gives the same examples (default 1)."),
     max_plies: Optional[int] = typer.Option(None, "--max-plies", min=1, max=20_000, help="The longest move list (position mode) or game (game mode); default: the spec's [fuzz] max_plies."),
     mode: Optional[str] = typer.Option(None, "--mode", help="position: a fresh bot answers one generated position; game: a real game with generated opponent moves; mixed: either, example by example. Default: mixed when the protocol sends the position, else game."),
     save: Optional[Path] = typer.Option(None, "--save", help="Write each minimal failing example's transcript to this folder."),
@@ -330,17 +391,21 @@ def fuzz_command(
     no_database: bool = typer.Option(False, "--no-database", help="Neither replay nor save failures (the run depends on --seed alone)."),
     json_path: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report here."),
     junit_path: Optional[Path] = typer.Option(None, "--junit", help="Write a JUnit XML report here."),
-    time_scale: float = typer.Option(1.0, "--time-scale", help="Multiply every time limit."),
+    shrink_time: float = typer.Option(10.0, "--shrink-time", min=0, max=86_400, help="Seconds for shrinking once a failure is found (Hypothesis's shrinker, then deleting moves)."),
+    time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Multiply every time limit (default 1)."),
     start_delay: int = typer.Option(0, "--start-delay", min=0, max=3_600_000, help="Milliseconds of silence before the judge's first line (default 0: start-up is check's business)."),
     overrides: List[str] = typer.Option([], "--set", help="Override a spec key (repeatable)."),
     env_pairs: List[str] = typer.Option([], "--env", help="Pass KEY=VALUE to the bot's environment (repeatable)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final verdict line."),
+    config_path: Optional[Path] = typer.Option(None, "--config", help="Read this config file (default: prototest.toml or pyproject.toml's [tool.prototest], from here upwards)."),
+    no_config: bool = typer.Option(False, "--no-config", help="Read no config file."),
 ) -> None:
     """Drive BOT through generated reachable situations; shrink any failure to a minimal reproducer."""
-    _check_time_scale(time_scale)
-    spec, module, rules = _load(game, spec_path, overrides)
-    env = process.controlled_env(_env_pairs(env_pairs))
-    argv = _bot_argv(bot, env)
+    s = _settings(bot, game, spec_path, 0, seed, time_scale, overrides, env_pairs, config_path, no_config)
+    _check_time_scale(s.time_scale)
+    spec, module, rules = _load_settings(s)
+    env = process.controlled_env(s.env)
+    argv = _bot_argv(s.bot, env, cwd=s.bot_cwd)
     mode = mode or ("mixed" if fuzz.sends_position(spec) else "game")
     if mode not in fuzz.MODES:
         raise UsageProblem(f"--mode {mode!r}: expected one of {', '.join(fuzz.MODES)}")
@@ -353,10 +418,10 @@ def fuzz_command(
     for option, path in (("--save", save), ("--database", None if no_database else database)):
         if path is not None:
             _check_output(option, path, folder=True)
-    target = fuzz.Target(spec, rules, module, argv, env, time_scale, start_delay)
-    options = fuzz.Options(mode=mode, examples=examples, seed=seed,
+    target = fuzz.Target(spec, rules, module, argv, env, s.time_scale, start_delay, cwd=s.bot_cwd)
+    options = fuzz.Options(mode=mode, examples=examples, seed=s.seed,
                            max_plies=max_plies or spec.fuzz.max_plies,
-                           database=None if no_database else database)
+                           database=None if no_database else database, shrink_seconds=shrink_time)
     ticker = _Ticker(quiet)
     run = fuzz.Campaign(target, options, progress=ticker).execute()
     ticker.done()
@@ -456,12 +521,12 @@ def main(argv: Optional[List[str]] = None) -> None:
         if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
             typer.echo(ctx.get_help(), err=True)
         else:
-            typer.echo(f"prototest: error: {exc.format_message()}", err=True)
+            typer.echo(f"prototest: error: {exc.format_message()}{_option_hint(exc, argv)}", err=True)
         code = EXIT_USAGE
     except typer.Abort:
         typer.echo("prototest: aborted", err=True)
         code = 130
-    except (UsageProblem, specmod.SpecError) as exc:
+    except (UsageProblem, specmod.SpecError, configmod.ConfigError) as exc:
         typer.echo(f"prototest: error: {exc}", err=True)
         code = EXIT_USAGE
     except KeyboardInterrupt as exc:
@@ -491,6 +556,18 @@ def main(argv: Optional[List[str]] = None) -> None:
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # all is said: do not die now
         signal.signal(signum, signal.SIG_IGN)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _option_hint(exc: Exception, argv: Optional[List[str]]) -> str:
+    """An unknown option that follows the bot's program (`java -cp DIR P`) belongs to the
+    bot's command: say to put the command after --."""
+    ctx = getattr(exc, "ctx", None)
+    if not getattr(exc, "option_name", None) or ctx is None or ctx.command.name != "check":
+        return ""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if "check" not in args:
+        return ""
+    return usage.option_hint(ctx.command.params, args[args.index("check") + 1:])
 
 
 def _drop_stdout() -> None:

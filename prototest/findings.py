@@ -53,19 +53,36 @@ class Finding:
     elapsed_ms: float | None = None
     stderr_tail: list[str] = field(default_factory=list)
     transcript: str | None = None
+    #: The limit an answer time was held to (timing findings), so that warnings measured
+    #: against different limits are never folded into one.
+    limit_ms: float | None = None
+    #: The error line of a stack trace on the bot's stderr ("ReferenceError: x is not defined").
+    stderr_error: str | None = None
     count: int = 1  # identical findings in one game are folded into one
+    #: Where and how long each folded occurrence was (the first included): the folded
+    #: message shows the first one's figures only.
+    occurrences: list[dict[str, Any]] = field(default_factory=list)
     rule: str = ""  # the spec rule or cause behind it ("crlf", "slow", ...), for folding
 
     @property
     def check(self) -> str:
         return KINDS.get(self.kind, "protocol")
 
-    def key(self) -> tuple[str, str, str]:
-        return (self.kind, self.severity, self.rule or _shape(self.message))
+    def key(self) -> tuple[str, str, str, float | None]:
+        return (self.kind, self.severity, self.rule or _shape(self.message), self.limit_ms)
+
+    def occurrence(self) -> dict[str, Any]:
+        return {"turn": self.turn, "ply": self.ply, "elapsed_ms": self.elapsed_ms, "limit_ms": self.limit_ms}
+
+    def elapsed_range(self) -> tuple[float, float] | None:
+        """The smallest and largest answer time over the folded occurrences."""
+        times = [o["elapsed_ms"] for o in self.occurrences if o["elapsed_ms"] is not None]
+        return (min(times), max(times)) if times else None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["check"] = self.check
+        data["occurrences"] = self.occurrences or [self.occurrence()]
         del data["rule"]
         return data
 
@@ -76,14 +93,23 @@ def _shape(message: str) -> str:
 
 
 def fold(findings: list[Finding]) -> list[Finding]:
-    """Keep the first of each repeated finding, counting the rest."""
-    seen: dict[tuple[str, str, str], Finding] = {}
+    """Keep the first of each repeated finding, counting the rest and keeping each one's
+    figures in `occurrences`. Findings held to different limits stay apart (see key)."""
+    seen: dict[tuple[str, str, str, float | None], Finding] = {}
     out = []
     for f in findings:
         first = seen.get(f.key())
         if first is None:
             seen[f.key()] = f
+            f.occurrences = [f.occurrence()]
             out.append(f)
         else:
             first.count += 1
+            first.occurrences.append(f.occurrence())
     return out
+
+
+def show_moves(moves: list[str] | tuple[str, ...]) -> str:
+    """Moves one after another. A move with spaces in it (Halma's "1 3 3 5") would run
+    into the next one, so such moves are separated by commas."""
+    return (", " if any(" " in m for m in moves) else " ").join(moves)

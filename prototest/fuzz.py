@@ -77,6 +77,8 @@ class Target:
     #: Silence before the judge's first line: none by default (start-up is `check`'s
     #: business; here it would only slow every example down).
     start_delay_ms: int = 0
+    #: The folder the bot runs in (None: the current one)
+    cwd: str | None = None
 
 
 @dataclass
@@ -253,7 +255,7 @@ class Campaign:
             spec=spec, rules=rules, rules_module=self.target.module, argv=self.target.argv,
             seat=seat, seed=game_seed(self.options.seed, 1), index=self.run.runs + 1,
             time_scale=self.target.time_scale, start_delay_ms=self.target.start_delay_ms,
-            env=self.target.env, start_moves=list(start_moves), opponent=opponent,
+            env=self.target.env, cwd=self.target.cwd, start_moves=list(start_moves), opponent=opponent,
             max_plies=self.options.max_plies + len(start_moves), max_bot_turns=max_turns,
             log_exchanges=True,
         )

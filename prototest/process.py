@@ -38,6 +38,11 @@ KEPT_ENV = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "TZ", "TMPDIR")
 READ_CHUNK = 65536
 #: The number of the read system call, for reading /proc/PID/syscall.
 _READ_SYSCALL = {"x86_64": "0", "aarch64": "63", "arm64": "63"}
+#: epoll_wait and epoll_pwait (their 4th argument is the timeout, -1 for none); epoll_pwait2
+#: (a NULL timeout pointer for none) has the same number everywhere.
+_EPOLL_SYSCALLS = {"x86_64": ("232", "281"), "aarch64": ("22",), "arm64": ("22",)}
+_EPOLL_PWAIT2 = "441"
+_NO_TIMEOUT = ("0xffffffff", "0xffffffffffffffff")
 _MS = 1_000_000
 #: The longest single wait in the kernel; longer waits loop (poll takes a C int of ms).
 MAX_WAIT_MS = 60_000
@@ -389,21 +394,22 @@ class Bot:
         return code, data + self.drain(0)  # what the exit itself flushed
 
     def waiting_for_input(self) -> bool:
-        """True when the bot sleeps in a read of its stdin: it thinks it has answered.
-        Read from /proc: the kernel function it sleeps in, or its current system call."""
+        """True when the bot sleeps until more input comes: it thinks it has answered, or
+        it expects more than it was sent. Read from /proc, for every thread of every
+        process in the bot's group: a JVM reads stdin in a thread of its own, a wrapper
+        script in a child, and Node waits in its event loop (epoll with no timer set)."""
         try:
-            with open(f"/proc/{self.pid}/wchan") as fh:
-                wchan = fh.read().strip()
+            pids = [self.pid] + [p for p in _group_members(self.pid) if p != self.pid]
         except OSError:
-            wchan = ""
-        if "pipe_read" in wchan or "pipe_wait" in wchan:
-            return True
-        try:
-            with open(f"/proc/{self.pid}/syscall") as fh:
-                fields = fh.read().split()
-        except OSError:
-            return False
-        return len(fields) > 1 and fields[0] == _READ_SYSCALL.get(platform.machine()) and fields[1] == "0x0"
+            pids = [self.pid]
+        for pid in pids:
+            try:
+                tasks = os.listdir(f"/proc/{pid}/task")
+            except OSError:
+                continue
+            if any(_task_waits_for_input(f"/proc/{pid}/task/{tid}") for tid in tasks):
+                return True
+        return False
 
     def kill(self) -> None:
         """End the whole process group: SIGTERM, a moment, then SIGKILL for all.
@@ -501,6 +507,41 @@ def become_subreaper() -> bool:
     return _subreaper
 
 
+def _read_proc(path: str) -> str:
+    try:
+        with open(path) as fh:
+            return fh.read().strip()
+    except OSError:
+        return ""
+
+
+def _task_waits_for_input(task: str) -> bool:
+    """One thread asleep in a read of a pipe (or of fd 0), or in epoll with no timeout:
+    an event loop with no timer set, which only input can wake."""
+    wchan = _read_proc(f"{task}/wchan")
+    if "pipe_read" in wchan or "pipe_wait" in wchan:
+        return True
+    fields = _read_proc(f"{task}/syscall").split()
+    machine = platform.machine()
+    if len(fields) > 1 and fields[0] == _READ_SYSCALL.get(machine) and fields[1] == "0x0":
+        return True
+    if len(fields) > 4 and fields[0] in _EPOLL_SYSCALLS.get(machine, ()):
+        return fields[4] in _NO_TIMEOUT
+    return len(fields) > 4 and fields[0] == _EPOLL_PWAIT2 and fields[4] == "0x0"
+
+
+def _group_members(group: int) -> list[int]:
+    """The processes of a process group (the bot's, led by the bot itself)."""
+    members = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            stat = _read_proc(f"/proc/{entry}/stat")
+            fields = stat[stat.rfind(")") + 2:].split()
+            if len(fields) > 2 and fields[2] == str(group):
+                members.append(int(entry))
+    return members
+
+
 def _descendants(root: int, group: int) -> list[tuple[int, int]]:
     """(pid, parent) of the processes descended from `root` (by parent links in /proc)
     outside process group `group`: those a group kill would miss. Empty without /proc."""
@@ -536,6 +577,16 @@ def _descendants(root: int, group: int) -> list[tuple[int, int]]:
             found.append((pid, parents[pid]))
         stack.extend(children.get(pid, []))
     return found
+
+
+def describe_end(code: int | None) -> str:
+    """How the bot ended, as a verb phrase: "exited with status 1", "was killed by SIGABRT"
+    (describe_status's noun phrase would read "ended with killed by SIGABRT")."""
+    if code is None:
+        return "is still running"
+    if code < 0:
+        return f"was {describe_status(code)}"
+    return f"exited with status {code}"
 
 
 def describe_status(code: int | None) -> str:

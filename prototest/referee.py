@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, Sequence
 
-from . import process
-from .findings import Finding, fold
+from . import process, traces
+from .findings import Finding, fold, show_moves
 from .games.base import IllegalMove, Outcome, Position, Rules
 from .spec import Spec
 from .transcript import Transcript, show
@@ -30,10 +30,10 @@ _MS = 1_000_000
 MAX_PLIES = 20_000
 #: How long to wait, after a timeout, for an answer stuck in an unflushed buffer.
 FLUSH_PROBE_MS = 300
-#: After a refused answer, how long to look for a second line (see _out_of_turn_probe).
+#: After a refused answer, how long to look for more lines (see _extra_output).
 OUT_OF_TURN_PROBE_MS = 100
-TRACEBACK_MARKS = ("Traceback (most recent call last)", "Exception in thread", "panicked at",
-                   "Segmentation fault", "core dumped", "Unhandled exception")
+#: Whitespace as a referee that splits on it sees it (Rust's split_ascii_whitespace).
+_WHITESPACE = re.compile(r"[ \t\n\x0c\r]+")
 
 
 class StopGame(Exception):
@@ -48,11 +48,13 @@ class StopGame(Exception):
 class Forfeit(Exception):
     """A fault the real judge would end the game for."""
 
-    def __init__(self, finding: Finding, *, bot_usable: bool = True) -> None:
+    def __init__(self, finding: Finding, *, bot_usable: bool = True, also: Sequence[Finding] = ()) -> None:
         super().__init__(finding.message)
         self.finding = finding
         #: False when the bot is dead or unresponsive, so exit checks mean nothing.
         self.bot_usable = bot_usable
+        #: Findings that came with it and are reported after it (extra output).
+        self.also = list(also)
 
 
 @dataclass
@@ -152,6 +154,8 @@ class Referee:
         self._unanswered: list[str] | None = [] if cfg.log_exchanges else None
         self.bot_turns = 0
         self.last_sent = "(nothing yet)"
+        #: The time of the answer being judged, for every finding about it (None between answers).
+        self.answer_ms: float | None = None
         t = cfg.spec.time
         self.clock_ns = [self._scaled(t.clock_ms)] * 2 if t.clock_ms else None
         self.bot: process.Bot | None = None
@@ -161,6 +165,7 @@ class Referee:
         return int(ms * self.cfg.time_scale * _MS)
 
     def _finding(self, kind: str, severity: str, message: str, **evidence: Any) -> Finding:
+        evidence.setdefault("elapsed_ms", self.answer_ms)
         f = Finding(kind=kind, severity=severity, message=message, game=self.cfg.index,
                     turn=self.bot_turns or None, ply=self.position.ply(),
                     position=self.position.notation(), moves=list(self.report.moves), **evidence)
@@ -175,12 +180,13 @@ class Referee:
         mark = "F" if finding.severity == "fail" else "W"
         self.report.transcript.add(mark, f"{finding.severity.upper()} {finding.kind}: {finding.message}")
 
-    def _warn(self, key: str, kind: str, message: str, **evidence: Any) -> None:
-        """A fault whose severity the spec's [severity] table sets."""
+    def _warn(self, key: str, kind: str, message: str, *, rule: str = "", **evidence: Any) -> None:
+        """A fault whose severity the spec's [severity] table sets; `rule` (default: the
+        key) says which findings fold together."""
         severity = self.spec.severity[key]
         if severity == "fail":
-            raise Forfeit(self._finding(kind, "fail", message, rule=key, **evidence))
-        self._note(self._finding(kind, severity, message, rule=key, **evidence))
+            raise Forfeit(self._finding(kind, "fail", message, rule=rule or key, **evidence))
+        self._note(self._finding(kind, severity, message, rule=rule or key, **evidence))
 
     def _fields(self) -> _Fields:
         pos = self.position
@@ -252,10 +258,12 @@ class Referee:
         if bot.input_closed_by_bot:
             bot.wait_exit(100 * _MS)  # an exiting bot closes its input first: give it a moment
         if not bot.alive():
+            trace = traces.find(bot.stderr_since(0))
             raise Forfeit(self._finding(
                 "crash", "fail",
-                f"the bot exited ({process.describe_status(bot.returncode)}) before the judge could send {lines[0]!r}",
-                expected=expected), bot_usable=False)
+                f"the bot {process.describe_end(bot.returncode)} before the judge could send {lines[0]!r}"
+                + (f"; stderr shows {trace.describe()}" if trace else ""),
+                expected=expected, stderr_error=trace.error if trace else None), bot_usable=False)
         if bot.input_closed_by_bot:
             raise Forfeit(self._finding(
                 "crash", "fail",
@@ -296,6 +304,8 @@ class Referee:
                     self._check_silence("after the game ended")
                 except Forfeit as forfeit:
                     self._note(forfeit.finding)
+                    for finding in forfeit.also:
+                        self._note(finding)
                     report.result = "forfeit"
                     report.reason = forfeit.finding.kind
                     usable = forfeit.bot_usable
@@ -445,21 +455,24 @@ class Referee:
             text, elapsed_ns = self._read_answer(t_sent, limit_ns, limit_what)
             if self.clock_ns is not None:
                 self.clock_ns[self.cfg.seat] -= elapsed_ns
+            self.answer_ms = elapsed_ns / _MS
             try:
                 self._answer(text, elapsed_ns, limit_ns)
                 return
             except Forfeit as forfeit:
                 if forfeit.finding.kind == "malformed":
-                    self._out_of_turn_probe(text)
+                    forfeit.also.extend(self._extra_output(text, t_sent))
                 raise
             except IllegalMove as exc:
-                self._out_of_turn_probe(text)
                 finding = self._illegal(text, exc, elapsed_ns)
+                extra = self._extra_output(text, t_sent)
                 self._say(self.spec.turn.denied)
-                if self.spec.turn.on_illegal == "forfeit":
-                    raise Forfeit(finding) from None
+                if self.spec.turn.on_illegal == "forfeit" or extra:
+                    raise Forfeit(finding, also=extra) from None
                 self._note(finding)
                 lines = masked = []  # retry: the bot answers again, nothing more is sent
+            finally:
+                self.answer_ms = None
         raise Forfeit(self._finding("illegal_move", "fail", "ten illegal answers in one turn"))
 
     def _read_answer(self, t_sent: int, limit_ns: int, limit_what: str) -> tuple[str, int]:
@@ -504,6 +517,8 @@ class Referee:
         turn = self.spec.turn
         match = turn.answer.fullmatch(text)
         if match is None:
+            text, match = self._loose_whitespace(text, raw)
+        if match is None:
             raise Forfeit(self._finding(
                 "malformed", "fail", self._grammar_message(text),
                 expected=turn.answer_help, got=show(raw), elapsed_ms=elapsed_ns / _MS))
@@ -523,6 +538,7 @@ class Referee:
         for warning in judged.warnings:
             self._warn_rule(warning, raw)
         self._timing(elapsed_ns, limit_ns)
+        self.answer_ms = None  # judged: what follows is the judge's own doing
         self._played(judged.position, judged.move)
         self._say(turn.accepted)
         if self.spec.after_move.own:
@@ -562,6 +578,24 @@ class Referee:
                        got=show(text))
         return stripped
 
+    def _loose_whitespace(self, text: str, raw: str) -> tuple[str, re.Match[str] | None]:
+        """An answer that fits the grammar once its whitespace is tidied (leading blanks,
+        two spaces, a tab): a referee that splits the line on whitespace reads it so. The
+        spec's severity.loose_whitespace says whether the judge does (warn) or not (fail)."""
+        tidy = " ".join(_WHITESPACE.split(text.strip(" \t\n\x0c\r")))
+        match = self.spec.turn.answer.fullmatch(tidy) if tidy != text else None
+        if match is None:
+            return text, None
+        found = _whitespace_found(text)
+        if self.spec.severity["loose_whitespace"] == "fail":
+            message = f"{text!r} has {found}: the judge reads the line as written; write {tidy!r}"
+        else:
+            message = (f"{text!r} has {found}: the referee splits the line on whitespace and reads "
+                       f"{tidy!r}; a stricter judge would not: write single spaces")
+        self._warn("loose_whitespace", "malformed", message, got=show(raw),
+                   expected=self.spec.turn.answer_help)
+        return tidy, match
+
     def _grammar_message(self, text: str) -> str:
         for hint in self.spec.turn.hints:
             m = hint.pattern.fullmatch(text)
@@ -574,7 +608,7 @@ class Referee:
     def _illegal(self, raw: str, exc: IllegalMove, elapsed_ns: int) -> Finding:
         kind = "malformed" if exc.malformed else "illegal_move"
         legal = self.position.legal_moves()
-        shown = " ".join(legal[:40]) + (" ..." if len(legal) > 40 else "")
+        shown = show_moves(list(legal[:40]) + (["..."] if len(legal) > 40 else []))
         return self._finding(kind, "fail", f"{exc.move!r}: {exc.reason}",
                              expected=f"one of {len(legal)} legal moves: {shown}",
                              got=show(raw), elapsed_ms=elapsed_ns / _MS)
@@ -586,11 +620,12 @@ class Referee:
         if statement_ns and elapsed_ns > statement_ns and not (self.bot_turns == 1 and t.first_answer_ms):
             self._warn("slow", "slow",
                        f"answered in {ms:.1f} ms: over the statement's {statement_ns / _MS:.0f} ms, "
-                       f"within the referee's {limit_ns / _MS:.0f} ms", elapsed_ms=ms)
+                       f"within the referee's {limit_ns / _MS:.0f} ms", elapsed_ms=ms,
+                       rule="slow:statement", limit_ms=statement_ns / _MS)
         elif elapsed_ns * 100 > limit_ns * t.near_limit_percent:
             self._warn("slow", "slow",
                        f"answered in {ms:.1f} ms, {100 * elapsed_ns / limit_ns:.0f}% of the {limit_ns / _MS:.0f} ms it had",
-                       elapsed_ms=ms)
+                       elapsed_ms=ms, rule="slow:near_limit", limit_ms=limit_ns / _MS)
 
     # -- faults ---------------------------------------------------------------------------
     def _check_silence(self, when: str) -> None:
@@ -604,21 +639,30 @@ class Referee:
                 f"wrote {text!r} when it was not its turn ({when})",
                 expected="silence until the next request", got=show(text)))
 
-    def _out_of_turn_probe(self, text: str) -> None:
-        """A refused answer followed at once by another line means the bot wrote a line
-        out of turn (debug output, or an answer to something that needs none) and
-        the refused line was not meant as this answer: say so rather than blame the move."""
+    def _extra_output(self, text: str, t_sent: int) -> list[Finding]:
+        """More lines right after a refused answer: the bot writes several lines per
+        request (debug output, or a line for every input line). The referee acts on the
+        first line, so the refused answer is the main finding; this one, reported after
+        it, names the extra lines (the transcript has them all)."""
         assert self.bot is not None
-        r = self.bot.read_line(time.perf_counter_ns() + OUT_OF_TURN_PROBE_MS * _MS)
-        if r.kind != "line":
-            return
-        follow = r.data.decode("utf-8", "replace")
-        self.report.transcript.received(follow, r.t_ns)
-        raise Forfeit(self._finding(
+        deadline = time.perf_counter_ns() + OUT_OF_TURN_PROBE_MS * _MS
+        extra: list[tuple[str, int]] = []
+        while len(extra) < 100:
+            r = self.bot.read_line(deadline)
+            if r.kind != "line":
+                break
+            follow = r.data.decode("utf-8", "replace")
+            self.report.transcript.received(follow, r.t_ns, r.t_ns - t_sent)
+            extra.append((follow, r.t_ns - t_sent))
+        if not extra:
+            return []
+        follow, elapsed_ns = extra[0]
+        more = f" and {len(extra) - 1} more lines" if len(extra) > 1 else ""
+        return [self._finding(
             "unexpected_output", "fail",
-            f"wrote {text!r} and then {follow!r} for one request: one line per answer, "
+            f"after {text!r} it wrote {follow!r}{more} for the same request: one line per answer, "
             f"nothing out of turn (debug output belongs on stderr)",
-            expected=f"one line: {self.spec.turn.answer_help}", got=show(text)))
+            expected=f"one line: {self.spec.turn.answer_help}", got=show(follow), elapsed_ms=elapsed_ns / _MS)]
 
     def _timed_out(self, partial: bytes, elapsed_ns: int, limit_ns: int, limit_what: str) -> None:
         """A missing answer. Before giving up, tell a slow bot from one whose answer sits in
@@ -633,6 +677,7 @@ class Referee:
         late = self.bot.drain(FLUSH_PROBE_MS * _MS)[len(partial):]
         message = f"no answer within {limit_ns / _MS:.0f} ms ({limit_what})"
         got = None
+        cause = ""  # kept as the finding's rule: protocol detection reads it
         if partial:
             got = show(partial.decode("utf-8", "replace"))
             message += f"; it sent {partial.decode('utf-8', 'replace')!r} without a newline"
@@ -640,20 +685,39 @@ class Referee:
             first = (partial + late).decode("utf-8", "replace").split("\n")[0]
             self.report.transcript.received(late.decode("utf-8", "replace").rstrip("\n"), time.perf_counter_ns())
             if waiting:
+                cause = "no_flush"
                 message += (f"; the answer {first!r} arrived only when its input was closed: the bot "
                             f"probably does not flush its output (a terminal would have shown it): "
                             f"flush after every line")
             else:
+                cause = "too_slow"
                 message += f"; its answer {first!r} came later: too slow"
         elif waiting and not partial:
-            message += ("; the bot is waiting for input, so its answer is probably stuck in an output "
-                        "buffer: it probably does not flush its output")
+            cause = "waiting_for_input"
+            message += self._silent_wait(unread)
         elif input_closed:
+            cause = "closed_input"
             message += "; it closed its input (stdin) without reading the request"
         elif unread:
+            cause = "not_reading"
             message += f"; it has not read its input ({unread} bytes of the request are still unread)"
         raise Forfeit(self._finding("timeout", "fail", message, expected=self.spec.turn.answer_help,
-                                    got=got, elapsed_ms=elapsed_ns / _MS), bot_usable=False)
+                                    got=got, elapsed_ms=elapsed_ns / _MS, rule=cause), bot_usable=False)
+
+    def _silent_wait(self, unread: int) -> str:
+        """A bot asleep in a read of its input that wrote nothing, and nothing when its
+        input was closed either: no answer was seen in a buffer, so both causes stay open
+        unless its exit settled it (an exit flushes the buffers: nothing came, so none
+        was held)."""
+        assert self.bot is not None
+        read = "it read the whole request and" if not unread else f"with {unread} bytes of the request unread, it"
+        if not self.bot.alive():
+            return (f"; {read} waited for more input, and when its input was closed it "
+                    f"{process.describe_end(self.bot.returncode)} without an answer: it expects more "
+                    f"(or other) input than the judge sends")
+        return (f"; {read} is waiting for more input: either it expects more (or other) input than "
+                f"the judge sends, or its answer is stuck in an output buffer it never flushes "
+                f"(closing its input brought nothing out)")
 
     def _too_late(self, r: process.Read, elapsed_ns: int, limit_ns: int, limit_what: str) -> None:
         """A whole answer that was read only after the deadline: the judge had stopped
@@ -673,13 +737,14 @@ class Referee:
         if code is None:
             message = f"the bot closed its output {when} but is still running"
         else:
-            message = f"the bot exited {when} ({process.describe_status(code)})"
+            message = f"the bot {process.describe_end(code)} {when}"
         if partial:
             message += f"; its last output was {partial.decode('utf-8', 'replace')!r} without a newline"
-        if any(any(m in line for m in TRACEBACK_MARKS) for line in self.bot.stderr_tail):
-            message += "; stderr shows a traceback"
-        raise Forfeit(self._finding("crash", "fail", message, expected=self.spec.turn.answer_help),
-                      bot_usable=False)
+        trace = traces.find(self.bot.stderr_since(0))
+        if trace is not None:
+            message += f"; stderr shows {trace.describe()}"
+        raise Forfeit(self._finding("crash", "fail", message, expected=self.spec.turn.answer_help,
+                                    stderr_error=trace.error if trace else None), bot_usable=False)
 
     def _finish(self, after_forfeit: bool = False) -> None:
         """Close the bot's input and check that it exits, as the spec says. After a
@@ -703,16 +768,33 @@ class Referee:
                        expected=f"exit within {grace_ns / _MS:.0f} ms of end of input",
                        got="still running")
             return
-        after = bot.stderr_since(stderr_mark)
-        traceback = any(any(m in line for m in TRACEBACK_MARKS) for line in after)
-        if code != 0 or traceback:
-            what = process.describe_status(code) + (" with a traceback on stderr" if traceback else "")
-            self._soft("exit_status", "exit_status", f"ended with {what} after its input was closed",
-                       expected="exit status 0", got=what)
+        trace = traces.find(bot.stderr_since(stderr_mark))
+        if code != 0 or trace is not None:
+            got = process.describe_status(code) + (f", {trace.describe()}" if trace else "")
+            message = f"the bot {process.describe_end(code)} after its input was closed"
+            if trace is not None:
+                message += f", and its stderr shows {trace.describe()}"
+            self._soft("exit_status", "exit_status", message, expected="exit status 0", got=got,
+                       stderr_error=trace.error if trace else None)
 
     def _soft(self, key: str, kind: str, message: str, **evidence: Any) -> None:
         severity = self.spec.severity[key]
         self._note(self._finding(kind, severity, message, **evidence))
+
+
+def _whitespace_found(text: str) -> str:
+    """Name the loose whitespace in a line: 'leading whitespace', 'a tab', '2 spaces in a row'."""
+    found = []
+    if text[:1] in (" ", "\t", "\x0c"):
+        found.append("leading whitespace")
+    if "\t" in text:
+        found.append("a tab")
+    runs = [len(m.group()) for m in re.finditer(r" {2,}", text.lstrip(" \t\x0c"))]
+    if runs:
+        found.append(f"{max(runs)} spaces in a row")
+    if "\x0c" in text.lstrip(" \t\x0c"):
+        found.append("a form feed")
+    return " and ".join(found) or "loose whitespace"
 
 
 def _shape_rule(message: str) -> str:

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
-from .findings import CHECK_TITLES, CHECKS, Finding
+from .findings import CHECK_TITLES, CHECKS, Finding, show_moves
 from .referee import GameReport
 from .runner import CheckRun
 from .transcript import show
@@ -29,7 +29,7 @@ def timing(games: list[GameReport]) -> dict[str, float | int | None]:
         return answers[min(len(answers) - 1, int(round(p * (len(answers) - 1))))]
 
     return {
-        "startup_ms_max": max(startups) if startups else None,
+        "startup_ms_max": max(startups) if startups else None,  # see startup_label
         "answers": len(answers),
         "median_ms": statistics.median(answers) if answers else None,
         "p95_ms": pct(0.95),
@@ -70,6 +70,7 @@ def summary(run: CheckRun) -> str:
     lines = [f"prototest check: {run.spec.game.title or run.spec.name}, bot {' '.join(run.argv)}, "
              f"{len(run.games)} games, seed {run.seed}"
              + (f", time scale {run.time_scale}" if run.time_scale != 1 else "")]
+    lines.extend(_context_lines(run))
     lines.append("")
     lines.append(f"  {'check':<40} {'pass':>5} {'warn':>5} {'fail':>5}")
     per_game = [game_checks(g) for g in run.games]
@@ -78,8 +79,9 @@ def summary(run: CheckRun) -> str:
         lines.append(f"  {CHECK_TITLES[check]:<40} {counts['pass']:>5} {counts['warn']:>5} {counts['fail']:>5}")
     t = timing(run.games)
     lines.append("")
-    lines.append(f"  timing: start-up {_ms(t['startup_ms_max'])} (slowest), answers: median {_ms(t['median_ms'])}, "
-                 f"p95 {_ms(t['p95_ms'])}, max {_ms(t['max_ms'])} over {t['answers']} answers")
+    lines.append(f"  timing: {startup_label(run.spec)} {_ms(t['startup_ms_max'])} (slowest), answers: "
+                 f"median {_ms(t['median_ms'])}, p95 {_ms(t['p95_ms'])}, max {_ms(t['max_ms'])} over "
+                 f"{t['answers']} answers")
     results = {}
     for g in run.games:
         results[g.result] = results.get(g.result, 0) + 1
@@ -105,15 +107,48 @@ def summary(run: CheckRun) -> str:
     return "\n".join(lines)
 
 
+def _context_lines(run: CheckRun) -> list[str]:
+    """Where the settings came from, and what the games suggest about the game itself."""
+    lines = []
+    if run.config:
+        lines.append(f"  config: {run.config}")
+    if run.game_source == "default":
+        lines.append(f"  game: {run.spec.name}, the default: no --game, --spec or config file chose one "
+                     f"(prototest games lists the others)")
+    lines.extend(f"  hint: {hint}" for hint in run.hints)
+    if run.skipped:
+        more = f"{run.skipped} more game" + ("s" if run.skipped > 1 else "")
+        lines.append(f"  not played: {more} (the bot seems to speak another protocol; choose its game "
+                     f"and run again)")
+    return lines
+
+
+def startup_label(spec) -> str:
+    """What the start-up figure measures: the time to the greeting when the protocol has
+    one, else the first answer's time (which is not the others' median: it includes the
+    bot's start, a JVM's or Node's included)."""
+    return f"{spec.start.handshake!r} after" if spec.start.handshake else "first answer"
+
+
+def _folded(f: Finding) -> str:
+    """' [10 times]', with the range of answer times of a timing finding."""
+    if f.count <= 1:
+        return ""
+    span = f.elapsed_range() if f.limit_ms is not None else None  # timing findings only
+    if span and f"{span[0]:.1f}" != f"{span[1]:.1f}":
+        return f" [{f.count} times, {span[0]:.1f} to {span[1]:.1f} ms]"
+    return f" [{f.count} times]"
+
+
 def _finding_lines(f: Finding) -> list[str]:
     head = f"{f.severity.upper()} {f.kind} (game {f.game}" + (f", turn {f.turn}" if f.turn else "") + ")"
-    head += f": {f.message}" + (f" [{f.count} times]" if f.count > 1 else "")
+    head += f": {f.message}" + _folded(f)
     lines = [head]
     if f.severity == "fail":
         if f.position:
             lines.append(f"    position: {f.position}")
         if f.moves:
-            shown = " ".join(f.moves[-12:])
+            shown = show_moves(f.moves[-12:])
             lines.append(f"    moves:    {'... ' if len(f.moves) > 12 else ''}{shown} ({len(f.moves)} plies)")
         if f.expected:
             lines.append(f"    expected: {f.expected}")
@@ -136,6 +171,11 @@ def to_json(run: CheckRun) -> dict[str, Any]:
         "seed": run.seed,
         "time_scale": run.time_scale,
         "passed": not run.failed and run.interrupted is None,
+        "config": run.config,
+        "game_source": run.game_source,
+        "hints": run.hints,
+        "skipped": run.skipped,
+        "startup_measures": "handshake" if run.spec.start.handshake else "first_answer",
         "interrupted": run.interrupted.name if run.interrupted is not None else None,
         "timing": timing(run.games),
         "games": [

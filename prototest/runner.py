@@ -26,6 +26,13 @@ class CheckRun:
     interrupted: signal.Signals | None = None
     #: Output that could not be written (one line each); the verdicts still stand.
     write_errors: list[str] = field(default_factory=list)
+    #: Where the run's settings came from (see prototest.settings, prototest.detect).
+    config: str | None = None
+    game_source: str = "--game"
+    #: Advice shown before the findings: which --game the bot looks like.
+    hints: list[str] = field(default_factory=list)
+    #: Games not played because the first ones showed the bot speaks another protocol.
+    skipped: int = 0
 
     @property
     def failed(self) -> bool:
@@ -47,7 +54,11 @@ def run_check(
     transcripts: Path, write_all: bool, progress: Callable[[GameReport, int], None] | None = None,
     seats: Sequence[int] | None = None, start_position: Position | None = None,
     start_moves: Sequence[str] = (), opponent_moves: Sequence[str] | None = None,
+    cwd: str | None = None,
+    stop: Callable[[GameReport], bool] | None = None,
 ) -> CheckRun:
+    """Play the games in turn. `stop`, asked after each game, ends the run early (the
+    rest are counted in `skipped`); `cwd` is the folder the bot runs in."""
     run = CheckRun(spec, list(argv), seed, time_scale)
     seats = list(seats) if seats else list(range(len(spec.game.seats)))
     for index in range(1, games + 1):
@@ -55,7 +66,7 @@ def run_check(
         cfg = GameConfig(spec=spec, rules=rules, rules_module=module, argv=argv, seat=seat,
                          seed=game_seed(seed, index), index=index, time_scale=time_scale,
                          start_delay_ms=start_delay_ms, env=env, start_position=start_position,
-                         start_moves=start_moves,
+                         start_moves=start_moves, cwd=cwd,
                          opponent=ForcedOpponent(opponent_moves, builtin_opponent(module, spec, game_seed(seed, index)))
                          if opponent_moves else None)
         referee = Referee(cfg)
@@ -76,6 +87,9 @@ def run_check(
             if report.transcript_path is None:  # later signals do not interrupt (see cli)
                 _keep_transcript(run, report, transcripts, write_all)
         if run.interrupted:
+            break
+        if stop is not None and index < games and stop(report):
+            run.skipped = games - index
             break
     return run
 

@@ -247,6 +247,9 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
         "prefix_match": (_severity, "warn"),
         "random": (_severity, "warn"),
         "comment_too_long": (_severity, "warn"),
+        # An answer that fits the grammar once its whitespace is tidied (leading blanks,
+        # two spaces, a tab). "fail" unless the spec says its referee splits on whitespace.
+        "loose_whitespace": (_severity, "fail"),
     },
     "opponent": {
         "style": (_choice("random", "greedy"), "random"),

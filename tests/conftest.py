@@ -19,6 +19,8 @@ RUN_TOKEN = f"PROTOTEST_SUITE_RUN={uuid.uuid4().hex}"
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = Path(__file__).resolve().parent / "bots"
+#: A chess check that ends soon: a short silence before the colour line, a 1-second clock.
+CHESS_FAST = ("--start-delay", "150", "--time-scale", "0.1")
 
 # Subprocess work has no useful per-example deadline.
 settings.register_profile("prototest", deadline=None, max_examples=50)

@@ -46,7 +46,7 @@ BROKEN = [
     ("early_output.py", "early_output", "fail", "before the judge's first line", []),
     ("answers_twice.py", "unexpected_output", "fail", "not its turn", []),
     ("talks_between_turns.py", "unexpected_output", "fail", "'thinking...'", []),
-    ("crash_third_turn.py", "crash", "fail", "exit status 1", []),
+    ("crash_third_turn.py", "crash", "fail", "exited with status 1 on its turn 3", []),
     ("hangs.py", "timeout", "fail", "no answer within 1000 ms", ["--time-scale", "0.1"]),
     ("no_flush.py", "timeout", "fail", "does not flush", ["--time-scale", "0.1"]),
     ("never_reads.py", "timeout", "fail", "has not read its input", ["--time-scale", "0.1"]),
@@ -57,11 +57,19 @@ BROKEN = [
     ("ignores_sigterm_forks.py", "no_exit", "warn", "still running", []),
     ("crlf.py", "malformed", "warn", "\\r\\n", []),
     ("trailing_space.py", "malformed", "warn", "trailing whitespace", []),
-    ("exit_nonzero.py", "exit_status", "warn", "exit status 1", []),
+    ("exit_nonzero.py", "exit_status", "warn", "exited with status 1 after its input was closed", []),
     ("says_bye.py", "unexpected_output", "warn", "wrote 'bye' after the game ended", []),
     ("closes_stdin.py", "crash", "fail", "closed its input (stdin) but still runs", []),
     ("half_flushed.py", "timeout", "fail", "arrived only when its input was closed", ["--time-scale", "0.1"]),
+    ("waits_for_more.py", "timeout", "fail", "either it expects more (or other) input than the judge sends, "
+     "or its answer is stuck in an output buffer it never flushes", ["--time-scale", "0.1"]),
 ]
+
+
+#: When talks_between_turns.py's line comes after the judge looked for output between turns,
+#: it is read as the next answer: the referee refuses it, and that refusal is reported first,
+#: before the extra output (tests/bots/chess/README.md).
+REFUSED_FIRST = {"talks_between_turns.py": {("malformed", "fail")}}
 
 
 @pytest.mark.parametrize("bot,kind,severity,phrase,extra", BROKEN, ids=[b[0] for b in BROKEN])
@@ -71,8 +79,9 @@ def test_broken_bot_is_caught(tmp_path, bot, kind, severity, phrase, extra):
     found = [f for f in result.findings() if f["kind"] == kind and f["severity"] == severity]
     assert found, f"expected {severity} {kind}; got {result.findings()}\n{result.stdout}"
     assert any(phrase in f["message"] for f in found), [f["message"] for f in found]
-    # Exactly one fault each: nothing else is reported.
-    assert {(f["kind"], f["severity"]) for f in result.findings()} == {(kind, severity)}
+    # Exactly one fault each: nothing else is reported (but see REFUSED_FIRST).
+    assert {(f["kind"], f["severity"]) for f in result.findings()} - REFUSED_FIRST.get(bot, set()) \
+        == {(kind, severity)}, result.findings()
     assert result.code == (1 if severity == "fail" else 0)
     for f in found:
         assert f["transcript"] and Path(f["transcript"]).exists()
@@ -118,6 +127,18 @@ def test_sigterm_ignoring_bot_and_its_child_are_killed(tmp_path):
     assert len(pids) == 2, transcript[:2000]
     for pid in pids:
         assert not _running(pid), f"pid {pid} survived"
+
+
+def test_no_missing_flush_claimed_without_evidence(tmp_path):
+    """waits_for_more.py is asleep in a read and nothing comes out when its input is closed
+    (it does not exit): both causes are named, neither is claimed; no_flush.py's answer
+    does come out, and only that is called a missing flush."""
+    [waiting] = check(tmp_path / "wait", "waits_for_more.py", "--time-scale", "0.1").findings()
+    assert "probably does not flush" not in waiting["message"]
+    assert waiting["message"].endswith("(closing its input brought nothing out)"), waiting["message"]
+    [buffered] = check(tmp_path / "buffered", "no_flush.py", "--time-scale", "0.1").findings()
+    assert re.search(r"the answer '\w{4}' arrived only when its input was closed: the bot probably does not "
+                     r"flush its output", buffered["message"]), buffered["message"]
 
 
 def test_half_flushed_answer_is_quoted_once(tmp_path):

@@ -7,6 +7,9 @@ tests/bots/loa is caught with the kind and severity its README names; `moves` an
 
 from __future__ import annotations
 
+import re
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -86,9 +89,11 @@ BROKEN = [
     ("impasse", "impasse_while_slide.py", "illegal_move", "fail",
      "impasse removal is only allowed when no slide or transpose exists", 2, []),
     ("impasse", "slow_first_turn.py", "timeout", "fail", "no answer within 1000 ms (the first answer limit)", 1, []),
-    ("impasse", "colour_every_turn.py", "crash", "fail", "on its turn 2, before answering (exit status 1)", 2, []),
+    ("impasse", "colour_every_turn.py", "crash", "fail", "exited with status 1 on its turn 2, before answering; "
+     "stderr shows a Python traceback: ValueError: invalid literal for int()", 2, []),
     ("impasse", "random.py", "random_move", "warn", "the referee plays a random move", 1, []),
-    ("impasse", "trace_on_exit.py", "exit_status", "warn", "exit status 1 with a traceback", None, []),
+    ("impasse", "trace_on_exit.py", "exit_status", "warn", "exited with status 1 after its input was closed, and its "
+     "stderr shows a Java stack trace: Exception in thread \"main\" java.util.NoSuchElementException", None, []),
     ("impasse", "long_comment.py", "malformed", "warn", "is 30 characters; the referee keeps 15", 1, []),
     ("loa", "ignores_pass.py", "illegal_move", "fail", "no legal move exists: answer pass", 1,
      ["--position", LOA_PASS, "--seat", "b"]),
@@ -217,3 +222,132 @@ def test_bad_position_is_a_usage_error():
     assert result.code == 2 and "Traceback" not in result.stderr
     [line] = result.stderr.strip().splitlines()
     assert line.startswith("prototest: error: position ")
+
+
+# -- what real bots taught us ----------------------------------------------------------------
+
+def test_a_refused_first_answer_is_reported_before_the_extra_lines(tmp_path):
+    """echoes_input.py writes every input line back: the referee acts on the first line
+    ('w' or 'b', no move), so that is the first finding; the lines after it come second.
+    Both carry the answer time the transcript shows."""
+    result = check(tmp_path, "impasse", "echoes_input.py", "--seed", "1")
+    assert result.code == 1
+    for game in result.report["games"]:
+        found = [f for f in result.findings() if f["game"] == game["game"]]
+        assert [(f["kind"], f["severity"]) for f in found] == [("malformed", "fail"), ("unexpected_output", "fail")]
+        refused, extra = found
+        assert refused["got"] == game["seat"] and f"'{game['seat']}' is not a move" in refused["message"]
+        assert extra["message"].startswith(f"after '{game['seat']}' it wrote '") and "more lines" in extra["message"]
+        assert refused["elapsed_ms"] is not None and extra["elapsed_ms"] >= refused["elapsed_ms"]
+        assert (game["result"], game["reason"]) == ("forfeit", "malformed")
+        text = Path(refused["transcript"]).read_text()
+        assert f"<  {game['seat']:<40} [{refused['elapsed_ms']:.1f} ms]" in text
+    out = result.stdout
+    assert out.index("FAIL malformed (game 1") < out.index("FAIL unexpected_output (game 1")
+
+
+def test_folded_warnings_keep_their_limits_apart(tmp_path):
+    """A slow first answer (2000 ms limit) and slow later ones (300 ms) are two warnings,
+    and the folded one keeps every occurrence's figures."""
+    result = check(tmp_path, "loa", "near_limits.py", "--seat", "b", "--time-scale", "2")
+    assert result.code == 0, result.stdout + result.stderr
+    slow = sorted(result.findings(), key=lambda f: f["turn"])
+    assert [(f["kind"], f["severity"], f["limit_ms"], f["count"]) for f in slow] == \
+        [("slow", "warn", 2000.0, 1), ("slow", "warn", 300.0, 3)], result.stdout
+    first, later = slow
+    assert "of the 2000 ms it had" in first["message"] and "of the 300 ms it had" in later["message"]
+    assert [o["turn"] for o in later["occurrences"]] == [2, 3, 4]
+    assert all(o["limit_ms"] == 300.0 and 245 <= o["elapsed_ms"] < 300 for o in later["occurrences"])
+    assert first["occurrences"] == [{"turn": 1, "ply": 0, "elapsed_ms": first["elapsed_ms"], "limit_ms": 2000.0}]
+    low = min(o["elapsed_ms"] for o in later["occurrences"])
+    high = max(o["elapsed_ms"] for o in later["occurrences"])
+    assert f"of the 300 ms it had [3 times, {low:.1f} to {high:.1f} ms]" in result.stdout \
+        or (f"{low:.1f}" == f"{high:.1f}" and "of the 300 ms it had [3 times]" in result.stdout), result.stdout
+    assert re.search(r"timing: first answer 1[6-9]\d\d\.\d ms \(slowest\)", result.stdout), result.stdout  # not "start-up"
+
+
+NODE = shutil.which("node")
+SHIM = IMPASSE / "_codingame_readline.js"
+
+
+def node_bot(name: str) -> list[str]:
+    return ["--", NODE or "node", "-r", str(SHIM), str(IMPASSE / name)]
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_the_readme_shim_runs_a_codingame_javascript_bot(tmp_path):
+    """The README's readline() shim is this file, and with it a bot written for the
+    site's JavaScript runtime passes as both colours."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    blocks = re.findall(r"```js\n(.*?)```", readme, re.S)
+    assert blocks == [SHIM.read_text()]
+    result = check(tmp_path, "impasse", node_bot("readline_bot.js"), "--seed", "2")
+    assert result.code == 0, result.stdout + result.stderr
+    assert result.findings() == [] and "PASS: 2 games" in result.stdout
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_a_node_stack_trace_shows_its_error_line(tmp_path):
+    result = check(tmp_path, "impasse", node_bot("reference_error.js"), "--seed", "1")
+    assert result.code == 1
+    found = result.findings()
+    assert [(f["kind"], f["turn"]) for f in found] == [("crash", 2), ("crash", 2)], result.stdout
+    for f in found:
+        assert f["message"] == ("the bot exited with status 1 on its turn 2, before answering; stderr shows "
+                                "a Node.js stack trace: ReferenceError: evaluateMoves is not defined")
+        assert f["stderr_error"] == "ReferenceError: evaluateMoves is not defined"
+        # the console's last stderr lines are frames; the error line is in the message
+        assert not any("ReferenceError" in line for line in f["stderr_tail"][-5:])
+    assert "ReferenceError: evaluateMoves is not defined" in result.stdout
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_a_bot_waiting_for_more_input_is_not_said_to_miss_a_flush(tmp_path):
+    """reads_one_too_many.js waits for a line the judge never sends; when its input is
+    closed it exits without an answer, so no answer was ever stuck in a buffer."""
+    result = check(tmp_path, "impasse", node_bot("reads_one_too_many.js"), "--seed", "1", "--seat", "w")
+    [f] = result.findings()
+    assert (f["kind"], f["turn"]) == ("timeout", 1)
+    assert "flush" not in f["message"], f["message"]
+    assert f["message"] == ("no answer within 1000 ms (the first answer limit); it read the whole request and "
+                            "waited for more input, and when its input was closed it exited with status 0 "
+                            "without an answer: it expects more (or other) input than the judge sends")
+
+
+GXX = shutil.which("g++")
+
+
+def compiled(tmp_path: Path, source: str) -> str:
+    binary = tmp_path / Path(source).stem
+    subprocess.run([GXX or "g++", "-O1", "-o", str(binary), str(LOA / source)], check=True, timeout=120)
+    return str(binary)
+
+
+@pytest.mark.skipif(GXX is None, reason="g++ is not installed")
+def test_an_uncaught_cpp_exception_is_named_with_its_signal(tmp_path):
+    bot = compiled(tmp_path, "throws_out_of_range.cpp")
+    result = check(tmp_path, "loa", [bot], "--seed", "1")
+    found = result.findings()
+    assert [(f["kind"], f["turn"]) for f in found] == [("crash", 2), ("crash", 2)], result.stdout
+    for f in found:
+        assert f["message"].startswith(
+            "the bot was killed by SIGABRT on its turn 2, before answering; stderr shows an uncaught C++ "
+            "exception: terminate called after throwing an instance of 'std::out_of_range'; what(): "
+            "vector::_M_range_check"), f["message"]
+    assert "killed by SIGABRT on its turn 2" in result.stdout
+
+
+@pytest.mark.skipif(GXX is None, reason="g++ is not installed")
+def test_a_signal_at_the_exit_reads_as_a_sentence(tmp_path):
+    """Not 'ended with killed by SIGABRT'."""
+    bot = compiled(tmp_path, "aborts_at_eof.cpp")
+    result = check(tmp_path, "loa", [bot], "--seed", "1")
+    assert result.code == 0, result.stdout + result.stderr
+    found = result.findings()
+    assert {(f["kind"], f["severity"]) for f in found} == {("exit_status", "warn")} and len(found) == 2
+    for f in found:
+        assert f["message"] == ("the bot was killed by SIGABRT after its input was closed, and its stderr shows "
+                                "an uncaught C++ exception: terminate called after throwing an instance of "
+                                "'std::invalid_argument'; what(): stoi"), f["message"]
+        assert f["got"].startswith("killed by SIGABRT")
+    assert "ended with" not in result.stdout

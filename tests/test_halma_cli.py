@@ -49,6 +49,8 @@ def test_reference_bot_passes_as_player_1_and_2(tmp_path):
     timing = result.report["timing"]
     assert timing["answers"] > 100 and timing["max_ms"] < 50  # within the statement's 50 ms
     assert timing["startup_ms_max"] < 3000
+    assert re.search(r"timing: 'ready' after [\d.]+ ms \(slowest\)", result.stdout), result.stdout  # no "start-up"
+    assert result.report["startup_measures"] == "handshake"
     assert "PASS: 2 games" in result.stdout
     assert "game 1/2 as 1: pass" in result.stderr and "game 2/2 as 2: pass" in result.stderr
 
@@ -68,15 +70,23 @@ BROKEN = [
     ("swapped_xy.py", "2", "illegal_move", "fail", ["holds no piece of yours"], 2, True),
     ("moves_opponent_piece.py", None, "illegal_move", "fail", ["holds no piece of yours"], 2, True),
     # The extra line is caught between turns, or (if it arrives late) read as the next
-    # answer and followed at once by the real one: unexpected_output either way.
+    # answer, refused, and followed at once by the real one: unexpected_output either way.
     ("answers_again_after_echo.py", None, "unexpected_output", "fail",
-     ["when it was not its turn", "for one request"], None, True),
+     ["when it was not its turn", "for the same request"], None, True),
     ("too_slow.py", None, "timeout", "fail", ["no answer within 100 ms"], 3, True),
     ("slow_warn.py", None, "slow", "warn", ["over the statement's 50 ms, within the referee's 100 ms"], 3, False),
     ("no_exit.py", None, "no_exit", "fail", ["still running 1000 ms after its input was closed"], None, False),
     ("knight_hop.py", None, "illegal_move", "warn", ["knight-shaped hop"], None, False),
     ("says_bye.py", None, "unexpected_output", "fail", ["wrote 'bye' after the game ended"], None, False),
+    ("loose_whitespace.py", None, "malformed", "warn",
+     ["has a tab and 2 spaces in a row: the referee splits the line on whitespace"], 1, False),
 ]
+
+
+#: When answers_again_after_echo.py's extra line comes late, it is read as the answer to the
+#: next `yourmove`: the referee refuses it (the move was played already), and that refusal
+#: is reported first, before the extra output (tests/bots/halma/README.md).
+REFUSED_FIRST = {"answers_again_after_echo.py": {("illegal_move", "fail")}}
 
 
 @pytest.mark.parametrize("bot,seat,kind,severity,phrases,turn,forfeit", BROKEN,
@@ -86,12 +96,12 @@ def test_broken_bot_is_caught(tmp_path, bot, seat, kind, severity, phrases, turn
     assert result.report is not None, result.stderr
     games = result.report["games"]
     assert [g["seat"] for g in games] == ([seat] if seat else ["1", "2"])
-    # Exactly one fault each: nothing else is reported.
-    assert {(f["kind"], f["severity"]) for f in result.findings()} == {(kind, severity)}, \
-        f"{result.findings()}\n{result.stdout}"
+    # Exactly one fault each: nothing else is reported (but see REFUSED_FIRST).
+    assert {(f["kind"], f["severity"]) for f in result.findings()} - REFUSED_FIRST.get(bot, set()) \
+        == {(kind, severity)}, f"{result.findings()}\n{result.stdout}"
     assert result.code == (1 if severity == "fail" else 0)
     for number, game in enumerate(games, start=1):
-        found = [f for f in result.findings() if f["game"] == number]
+        found = [f for f in result.findings() if f["game"] == number and f["kind"] == kind]
         assert found, f"game {number}: no {severity} {kind}\n{result.stdout}"
         for f in found:
             assert any(p in f["message"] for p in phrases), f["message"]
@@ -104,7 +114,8 @@ def test_broken_bot_is_caught(tmp_path, bot, seat, kind, severity, phrases, turn
             assert found[0]["turn"] == turn, found[0]
         # the game's outcome is in the JSON
         if forfeit:
-            assert (game["result"], game["reason"]) == ("forfeit", kind)
+            reasons = {kind} | {k for k, _ in REFUSED_FIRST.get(bot, set())}
+            assert game["result"] == "forfeit" and game["reason"] in reasons, game
         else:
             assert game["result"] in ("win", "loss", "draw") and game["reason"], game
 
@@ -214,3 +225,42 @@ def test_malformed_answers_get_the_right_hint(tmp_path, line, phrase):
     [f] = result.findings()
     assert (f["kind"], f["severity"]) == ("malformed", "fail")
     assert phrase in f["message"], f["message"]
+
+
+@pytest.mark.parametrize("line,found", [
+    (" move 1 3 3 5", "leading whitespace"),
+    ("move 1 3  3 5", "2 spaces in a row"),
+    ("move\t1 3 3 5", "a tab"),
+])
+def test_loose_whitespace_is_read_as_the_referee_reads_it(tmp_path, line, found):
+    """The referee splits on whitespace: the move is played (a WARN naming what was found),
+    and the spec alone decides: severity.loose_whitespace=fail makes the same line a FAIL."""
+    bot = tmp_path / "bot.py"  # the broken bots' correct play, but its first answer is the line
+    bot.write_text(f"#!/usr/bin/env python3\nimport sys\nsys.path.insert(0, {str(HALMA)!r})\n"
+                   "from _common import Bot\n\nclass B(Bot):\n    def choose(self, position):\n"
+                   "        return '1 3 3 5' if self.turn == 1 else super().choose(position)\n\n"
+                   f"    def format(self, move):\n        return {line!r} if self.turn == 1 else super().format(move)\n\n"
+                   "B().run()\n")
+    bot.chmod(0o755)
+    result = run_cli("check", *GAME, "--seat", "1", str(bot), tmp_path=tmp_path / "warn")
+    [f] = result.findings()
+    assert (f["kind"], f["severity"], f["turn"]) == ("malformed", "warn", 1), result.stdout
+    assert found in f["message"] and "reads 'move 1 3 3 5'" in f["message"], f["message"]
+    assert f["elapsed_ms"] is not None
+    assert result.report["games"][0]["moves"][0] == "1 3 3 5"  # played as the referee reads it
+    assert result.report["games"][0]["result"] in ("win", "loss", "draw")
+    strict = run_cli("check", *GAME, "--seat", "1", "--set", "severity.loose_whitespace=fail", str(bot),
+                     tmp_path=tmp_path / "fail")
+    [f] = strict.findings()
+    assert (f["kind"], f["severity"], f["turn"]) == ("malformed", "fail", 1) and strict.code == 1
+    assert found in f["message"] and "write 'move 1 3 3 5'" in f["message"], f["message"]
+
+
+def test_expected_moves_are_visibly_separated(tmp_path):
+    """Halma moves hold spaces: the legal moves (and the moves so far) are listed with commas."""
+    result = check(tmp_path, "jumps_over_empty.py", "--seat", "1")
+    [f] = result.findings()
+    listed = f["expected"].split(": ", 1)[1].removesuffix(", ...").split(", ")
+    assert len(listed) > 1 and all(re.fullmatch(r"\d+ \d+( \d+ \d+)+", m) for m in listed), f["expected"]
+    assert re.search(r"expected: one of \d+ legal moves: \d+ \d+ \d+ \d+( \d+ \d+)*, \d+", result.stdout)
+    assert re.search(r"moves: +\d+ \d+ \d+ \d+( \d+ \d+)*, \d+ \d+ \d+ \d+", result.stdout), result.stdout

@@ -1,0 +1,95 @@
+"""No game chosen: chess is played, and a bot that speaks another protocol is named so.
+
+A Halma bot greets with `ready`; a CodinGame bot reads the colour and the first turn line
+as the start of its board and waits, silent. Either way the first game says which
+--game the bot looks like, and the remaining games are not played.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import BOTS, CHESS_FAST, run_cli
+
+DEFAULTED = "game: chess, the default: no --game, --spec or config file chose one"
+
+
+def python_bot(module: str) -> list[str]:
+    return ["--", sys.executable, "-m", module]
+
+
+def test_a_halma_bot_is_named_and_the_other_game_skipped(tmp_path):
+    result = run_cli("check", *python_bot("prototest.bots.halma_bot"), tmp_path=tmp_path)
+    assert result.code == 1
+    r = result.report
+    assert (r["game"], r["game_source"], r["skipped"], len(r["games"])) == ("chess", "default", 1, 1)
+    [f] = result.findings()
+    assert (f["kind"], f["got"]) == ("early_output", "ready")
+    assert r["hints"] == ["its first line was 'ready', the greeting of Halma (Proglad): it looks like a "
+                          "Halma bot: choose it with --game halma"]
+    assert DEFAULTED in result.stdout and "hint: its first line was 'ready'" in result.stdout
+    assert "not played: 1 more game" in result.stdout
+
+
+@pytest.mark.parametrize("module", ["prototest.bots.impasse_bot", "prototest.bots.loa_bot"])
+def test_a_codingame_bot_is_named_and_not_said_to_miss_a_flush(tmp_path, module):
+    result = run_cli("check", *CHESS_FAST, *python_bot(module), tmp_path=tmp_path)
+    assert result.code == 1
+    r = result.report
+    assert (r["skipped"], len(r["games"])) == (1, 1)
+    [f] = result.findings()
+    assert (f["kind"], f["turn"]) == ("timeout", 1) and "flush" not in f["message"], f["message"]
+    [hint] = r["hints"]
+    assert "waited silently for more input" in hint and hint.endswith("--game impasse or --game loa")
+
+
+@pytest.mark.skipif(shutil.which("javac") is None, reason="javac is not installed")
+def test_a_java_codingame_bot_is_named(tmp_path):
+    """A JVM reads stdin in a thread of its own: the wait is seen there."""
+    classes = tmp_path / "classes"
+    subprocess.run(["javac", "-d", str(classes), str(BOTS / "impasse" / "Player.java")], check=True, timeout=120)
+    result = run_cli("check", *CHESS_FAST, "--", "java", "-cp", str(classes), "Player", tmp_path=tmp_path)
+    assert result.code == 1 and len(result.report["games"]) == 1
+    [hint] = result.report["hints"]
+    assert hint.endswith("--game impasse or --game loa")
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_a_javascript_codingame_bot_is_named(tmp_path):
+    shim, bot = BOTS / "impasse" / "_codingame_readline.js", BOTS / "impasse" / "readline_bot.js"
+    result = run_cli("check", *CHESS_FAST, "--", "node", "-r", str(shim), str(bot), tmp_path=tmp_path)
+    assert result.code == 1 and len(result.report["games"]) == 1
+    assert result.report["hints"][0].endswith("--game impasse or --game loa")
+
+
+def test_an_answer_like_a_halma_move_is_named(tmp_path):
+    """A Halma bot that skips its greeting still answers in Halma's grammar."""
+    bot = tmp_path / "bot.py"
+    bot.write_text("#!/usr/bin/env python3\nimport sys\nfor line in sys.stdin:\n"
+                   "    if ' ' in line.strip():\n        print('move 1 3 3 5', flush=True)\n")
+    bot.chmod(0o755)
+    result = run_cli("check", *CHESS_FAST, str(bot), tmp_path=tmp_path)
+    assert result.code == 1 and len(result.report["games"]) == 1
+    [f] = result.findings()
+    assert (f["kind"], f["got"]) == ("malformed", "move 1 3 3 5")
+    assert result.report["hints"] == ["it answered 'move 1 3 3 5', a Halma move: it looks like a Halma bot: "
+                                      "choose it with --game halma"]
+
+
+def test_a_chosen_game_gets_no_hint_and_plays_every_game(tmp_path):
+    result = run_cli("check", "--game", "chess", *python_bot("prototest.bots.halma_bot"), tmp_path=tmp_path)
+    r = result.report
+    assert (r["game_source"], r["hints"], r["skipped"], len(r["games"])) == ("--game", [], 0, 2)
+    assert "hint:" not in result.stdout and DEFAULTED not in result.stdout
+
+
+def test_a_chess_bot_that_hangs_is_no_codingame_bot(tmp_path):
+    """hangs.py reads its turn and then sleeps (not a read): no hint, both games played."""
+    result = run_cli("check", *CHESS_FAST, str(BOTS / "chess" / "hangs.py"), tmp_path=tmp_path)
+    r = result.report
+    assert (r["hints"], r["skipped"], len(r["games"])) == ([], 0, 2)
+    assert result.kinds() == {"timeout"} and DEFAULTED in result.stdout
