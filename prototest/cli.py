@@ -391,7 +391,7 @@ def fuzz_command(
     no_database: bool = typer.Option(False, "--no-database", help="Neither replay nor save failures (the run depends on --seed alone)."),
     json_path: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report here."),
     junit_path: Optional[Path] = typer.Option(None, "--junit", help="Write a JUnit XML report here."),
-    shrink_time: float = typer.Option(10.0, "--shrink-time", min=0, max=86_400, help="Seconds for shrinking once a failure is found (Hypothesis's shrinker, then deleting moves)."),
+    shrink_examples: int = typer.Option(120, "--shrink-examples", min=0, max=10_000_000, help="Runs of the bot for shrinking once a failure is found (half Hypothesis's shrinker, half deleting moves)."),
     time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Multiply every time limit (default 1)."),
     start_delay: int = typer.Option(0, "--start-delay", min=0, max=3_600_000, help="Milliseconds of silence before the judge's first line (default 0: start-up is check's business)."),
     overrides: List[str] = typer.Option([], "--set", help="Override a spec key (repeatable)."),
@@ -421,7 +421,7 @@ def fuzz_command(
     target = fuzz.Target(spec, rules, module, argv, env, s.time_scale, start_delay, cwd=s.bot_cwd)
     options = fuzz.Options(mode=mode, examples=examples, seed=s.seed,
                            max_plies=max_plies or spec.fuzz.max_plies,
-                           database=None if no_database else database, shrink_seconds=shrink_time)
+                           database=None if no_database else database, shrink_examples=shrink_examples)
     ticker = _Ticker(quiet)
     run = fuzz.Campaign(target, options, progress=ticker).execute()
     ticker.done()
@@ -458,10 +458,13 @@ class _Ticker:
         self.tty = sys.stderr.isatty()
         self.last = time.monotonic()
         self.shown = False
+        self.kinds = 0
 
     def __call__(self, run: fuzz.FuzzRun) -> None:
         now = time.monotonic()
-        if self.quiet or now - self.last < (0.2 if self.tty else 10.0):
+        news = len(run.failing_kinds) != self.kinds  # a new kind of failure is said at once
+        self.kinds = len(run.failing_kinds)
+        if self.quiet or (not news and now - self.last < (0.2 if self.tty else 10.0)):
             return
         self.last = now
         line = report.fuzz_progress(run)

@@ -88,9 +88,10 @@ class Options:
     seed: int = 1
     max_plies: int = 60
     database: Path | None = None
-    #: Time for shrinking, from the first failure on: Hypothesis's shrinker has the
-    #: first half, the move-deleting pass (`Campaign.reduce`) the rest.
-    shrink_seconds: float = 10.0
+    #: Runs of the bot for shrinking, from the first failure on: Hypothesis's shrinker
+    #: has the first half, the move-deleting pass (`Campaign.reduce`) the rest. A count,
+    #: not a time, so that a seed gives the same reproducer on any machine.
+    shrink_examples: int = 120
 
 
 @dataclass
@@ -105,6 +106,8 @@ class Example:
     report: GameReport
     #: game mode: the bot's turns after which the judge stops
     max_turns: int = 1
+    #: the best value of each rules measure over the bot's positions (for target())
+    measures: dict[str, float] = field(default_factory=dict)
 
     @property
     def opponent_moves(self) -> list[str]:
@@ -122,8 +125,8 @@ class BotFault(AssertionError):
     """A failing example; one subclass per finding kind, so Hypothesis shrinks each
     kind of fault on its own and reports them side by side."""
 
-    def __init__(self, example: Example, finding: Finding) -> None:
-        super().__init__(f"{finding.kind}: {finding.message}")
+    def __init__(self, example: Example, finding: Finding, text: str = "") -> None:
+        super().__init__(text or f"{finding.kind}: {finding.message}")
         self.example = example
         self.finding = finding
 
@@ -172,9 +175,15 @@ class FuzzRun:
     warnings: list[Finding] = field(default_factory=list)
     nondeterminism: list[Nondeterminism] = field(default_factory=list)
     answer_ms: list[float] = field(default_factory=list)
+    #: the first answer of each run (start-up included)
+    first_answer_ms: list[float] = field(default_factory=list)
     interrupted: signal.Signals | None = None
     write_errors: list[str] = field(default_factory=list)
     saved: list[str] = field(default_factory=list)
+    #: the run (1-based) that met the first failure
+    first_failure_example: int | None = None
+    #: why the run ended before its examples were all run (besides a signal)
+    stopped_early: str | None = None
     #: kinds of failure met so far (the progress line)
     failing_kinds: set[str] = field(default_factory=set)
     shrinking: bool = False
@@ -205,10 +214,14 @@ class Campaign:
         self._measures = getattr(module, "measures", None)
         #: digest of everything sent before an answer -> (answer, run number)
         self._answers: dict[bytes, tuple[str | None, int]] = {}
+        #: inputs that got different answers in different runs
+        self._unstable: set[bytes] = set()
         self._warned: dict[tuple, Finding] = {}
         self._smallest: dict[str, Failure] = {}
-        self._first_failure_at: float | None = None
+        self._first_failure_at: int | None = None  # the run count then
         self._memo: dict[tuple, Example] = {}
+        #: False under pytest (`prototest.testing`): Hypothesis shrinks as it likes there
+        self.budgeted = True
 
     # -- one example --------------------------------------------------------------------
     def episode(self, data: st.DataObject) -> None:
@@ -225,14 +238,14 @@ class Campaign:
             seat = data.draw(st.sampled_from(range(len(spec.game.seats))), label="seat")
             turns = data.draw(st.integers(1, max(1, self.options.max_plies // 2)), label="bot turns")
             example = self.play(seat, opponent=self._opponent(data), max_turns=turns)
-        for label, value in self._walk(example)[1].items():
+        for label, value in example.measures.items():
             target(value, label=label)
         fail = _first_fail(example)
         if fail is not None:
             self._keep_smallest(example, fail)
-            if self._hypothesis_budget_spent():
+            if self.budgeted and self._hypothesis_budget_spent():
                 raise _Enough()
-            raise fault_class(fail.kind)(example, fail)
+            raise fault_class(fail.kind)(example, fail, self.explain(Failure(example, fail)))
 
     def play(self, seat: int, *, start_moves: Sequence[str] = (),
              opponent: Callable[[Position], str] | None = None, max_turns: int = 1,
@@ -297,7 +310,7 @@ class Campaign:
     def _ply(self, position: Position,
              go_on: st.SearchStrategy[int] | None = None) -> st.SearchStrategy[str | None]:
         """One move as one span of choices (so the shrinker deletes whole plies):
-        legal_moves()[i], or a move of the steering list half of the time. With `go_on`,
+        legal_moves()[i], or a move of the steering list three times in four. With `go_on`,
         first whether the list goes on: 0 stops it (a stop shrinks the list from its end)."""
 
         @st.composite
@@ -317,6 +330,8 @@ class Campaign:
     def _observe(self, example: Example) -> None:
         report = example.report
         self.run.answer_ms.extend(report.answer_ms)
+        if report.startup_ms is not None:
+            self.run.first_answer_ms.append(report.startup_ms)
         self._check_determinism(example)
         for f in report.findings:
             if f.severity == "warn":
@@ -326,7 +341,8 @@ class Campaign:
                 else:
                     self._warned[key] = f
                     self.run.warnings.append(f)
-        for name in self._walk(example)[0]:
+        seen, example.measures = self._walk(example)
+        for name in seen:
             self.run.situations[name] += 1
 
     def _walk(self, example: Example) -> tuple[set[str], dict[str, float]]:
@@ -357,30 +373,34 @@ class Campaign:
 
     def _check_determinism(self, example: Example) -> None:
         """Compare every answer with the answer an earlier run gave to the same input."""
-        digest = hashlib.blake2b(digest_size=16)
-        for exchange in example.report.exchanges:
-            for line in exchange.sent:
-                digest.update(line.encode("utf-8", "replace") + b"\n")
-            key = digest.digest()
-            digest.update(b"< " + (exchange.answer or "").encode("utf-8", "replace") + b"\n")
+        for key, exchange in _keyed(example.report.exchanges):
             known = self._answers.get(key)
             if known is None:
                 self._answers[key] = (exchange.answer, example.number)
                 continue
             if known[0] != exchange.answer and not _timing_only(example, exchange):
+                self._unstable.add(key)
                 if len(self.run.nondeterminism) < 5:
                     self.run.nondeterminism.append(Nondeterminism(
-                        exchange.sent, known[0],
-                        exchange.answer, known[1], example.number, exchange.ply))
+                        exchange.sent, known[0], exchange.answer, known[1], example.number, exchange.ply))
                 return  # later inputs differ anyway
+
+    def _answered_differently(self, example: Example) -> bool:
+        """Whether some run answered an input of this example differently."""
+        return any(key in self._unstable for key, _ in _keyed(example.report.exchanges))
+
+    def explain(self, failure: Failure) -> str:
+        """The reproducer as text (the message of a failing pytest test)."""
+        return _explain(self.run, failure)
 
     def _hypothesis_budget_spent(self) -> bool:
         return (self._first_failure_at is not None
-                and time.monotonic() - self._first_failure_at > self.options.shrink_seconds / 2)
+                and self.run.runs - self._first_failure_at >= self.options.shrink_examples // 2)
 
     def _keep_smallest(self, example: Example, finding: Finding) -> None:
         if self._first_failure_at is None:
-            self._first_failure_at = time.monotonic()
+            self._first_failure_at = self.run.runs
+            self.run.first_failure_example = example.number
         self.run.failing_kinds.add(finding.kind)
         kept = self._smallest.get(finding.kind)
         if kept is None or _size(example) < _size(kept.example):
@@ -412,8 +432,10 @@ class Campaign:
 
         test = given(st.data())(fuzz_example)
         if own_settings:
-            test = hypothesis_seed(self.options.seed)(self.settings()(test))
+            # The seed first: @seed turns the database off, the settings turn it back on.
+            test = self.settings()(hypothesis_seed(self.options.seed)(test))
         else:
+            self.budgeted = False
             test = settings(deadline=None, suppress_health_check=list(HealthCheck))(test)
         # Stored failures are per game, mode, bot and move limit, not per this function.
         test.hypothesis.inner_test._hypothesis_internal_add_digest = self.database_key()  # type: ignore[attr-defined]
@@ -442,9 +464,9 @@ class Campaign:
         except BotFault as fault:
             self.run.failures = [Failure(fault.example, fault.finding)]
         if self.run.interrupted is None and self._first_failure_at is not None:
-            deadline = self._first_failure_at + self.options.shrink_seconds
+            last_run = self._first_failure_at + self.options.shrink_examples
             try:
-                self.run.failures = [self._confirm(self.reduce(f, deadline)) if f.reproducible else f
+                self.run.failures = [self._confirm(self.reduce(f, last_run)) if f.reproducible else f
                                      for f in self.run.failures]
             except KeyboardInterrupt as exc:
                 self._interrupted(exc)
@@ -462,12 +484,16 @@ class Campaign:
         faults = _faults_in(exc)
         if faults:
             return [Failure(f.example, f.finding) for f in faults]
+        if isinstance(exc, Flaky):  # the games changed under Hypothesis's feet
+            self.run.stopped_early = ("Hypothesis stopped: replaying an example gave another game, "
+                                      "because the bot answered the same input differently")
+            return list(self._smallest.values())
         if self._smallest:
             return list(self._smallest.values())
         raise exc
 
     # -- deleting moves -----------------------------------------------------------------
-    def reduce(self, failure: Failure, deadline: float) -> Failure:
+    def reduce(self, failure: Failure, last_run: int) -> Failure:
         """Delete moves from a failing example while the bot still fails the same way:
         plies of the move list (position mode; one of each side, so that the bot keeps
         its seat) or the opponent's moves (game mode). Moves are kept as strings, so the
@@ -478,9 +504,9 @@ class Campaign:
         moves = list(example.start_moves) if position_mode else example.opponent_moves
         step = 2 if position_mode else 1
         tried: set[tuple[str, ...]] = {tuple(moves)}
-        while time.monotonic() < deadline:
+        while self.run.runs < last_run:
             for cut in _cuts(len(moves), step):
-                if time.monotonic() > deadline:
+                if self.run.runs >= last_run:
                     return failure
                 candidate = [m for i, m in enumerate(moves) if i not in cut]
                 found = self._retry(failure, candidate, tried)
@@ -504,7 +530,7 @@ class Campaign:
         if fail is None or fail.kind != failure.finding.kind:
             failure.reproducible = False
             return failure
-        return Failure(again, fail)
+        return Failure(again, fail, reproducible=not self._answered_differently(again))
 
     def _retry(self, failure: Failure, moves: list[str], tried: set) -> Failure | None:
         """Run a shorter version of a failing example; the failure when it comes back."""
@@ -537,6 +563,17 @@ def _cuts(n: int, step: int):
         for gap in range(3, n, 2):
             for i in range(n - gap):
                 yield frozenset((i, i + gap))
+
+
+def _keyed(exchanges: Sequence[Exchange]):
+    """(key, exchange) pairs: the key digests everything sent before the answer and the
+    earlier answers, so two runs share a key exactly when the bot saw the same input."""
+    digest = hashlib.blake2b(digest_size=16)
+    for exchange in exchanges:
+        for line in exchange.sent:
+            digest.update(line.encode("utf-8", "replace") + b"\n")
+        yield digest.digest(), exchange
+        digest.update(b"< " + (exchange.answer or "").encode("utf-8", "replace") + b"\n")
 
 
 def _first_fail(example: Example) -> Finding | None:
@@ -583,6 +620,11 @@ def _timing_only(example: Example, exchange: Exchange) -> bool:
 
 
 # -- the reproducer ------------------------------------------------------------------------
+
+def _explain(run: FuzzRun, failure: Failure) -> str:
+    from .report import reproducer_text
+    return reproducer_text(run, failure)
+
 
 def replay_command(target_: Target, failure: Failure) -> str:
     """A `prototest check` command line that plays the failing example again."""

@@ -279,9 +279,11 @@ def fuzz_summary(run: "FuzzRun") -> str:
     lines = [f"prototest fuzz: {spec.game.title or spec.name}, bot {' '.join(run.target.argv)}, "
              f"{opts.mode} mode, seed {opts.seed}"
              + (f", time scale {run.target.time_scale}" if run.target.time_scale != 1 else ""), ""]
-    t = _answer_figures(run.answer_ms)
-    lines.append(f"  {run.runs} examples in {run.elapsed_s:.1f} s ({run.rate:.1f} examples/s); "
-                 f"answers: median {_ms(t['median_ms'])}, p95 {_ms(t['p95_ms'])}, max {_ms(t['max_ms'])}")
+    first, later = _answer_figures(run.first_answer_ms), _answer_figures(run.answer_ms)
+    lines.append(f"  {run.runs} examples in {run.elapsed_s:.1f} s ({run.rate:.1f} examples/s)")
+    lines.append(f"  first answers (start-up included): median {_ms(first['median_ms'])}, max {_ms(first['max_ms'])}; "
+                 f"later answers: median {_ms(later['median_ms'])}, p95 {_ms(later['p95_ms'])}, "
+                 f"max {_ms(later['max_ms'])}")
     lines.extend(_situation_lines(run))
     for failure in run.failures:
         lines.append("")
@@ -291,9 +293,13 @@ def fuzz_summary(run: "FuzzRun") -> str:
         lines.extend(_finding_lines(f)[:1])
     for n in run.nondeterminism:
         lines.append("")
-        lines.append(f"WARN nondeterministic: the same input got {n.first!r} in example {n.first_example} "
-                     f"and {n.second!r} in example {n.second_example} (ply {n.ply})")
+        lines.append(f"WARN nondeterministic: the same input got {_answer(n.first)} in example {n.first_example} "
+                     f"and {_answer(n.second)} in example {n.second_example} (ply {n.ply}): a failure "
+                     f"may not come back when replayed")
         lines.append(f"    sent:     {_request(n.sent)}")
+    if run.stopped_early:
+        lines.append("")
+        lines.append(f"WARN nondeterministic: {run.stopped_early}")
     for path in run.saved:
         lines.append(f"saved: {path}")
     lines.append("")
@@ -304,11 +310,21 @@ def fuzz_summary(run: "FuzzRun") -> str:
                         "; no failure so far"))
     elif kinds:
         lines.append(f"FAIL: {kinds} kind{'s' if kinds != 1 else ''} of failure in {run.runs} examples")
-    elif run.warnings or run.nondeterminism:
+    elif run.warnings or run.nondeterminism or run.stopped_early:
         lines.append(f"PASS with warnings: {run.runs} examples, no failure")
     else:
         lines.append(f"PASS: {run.runs} examples, no failure")
     return "\n".join(lines)
+
+
+def _answer(text: str | None) -> str:
+    return "no answer" if text is None else repr(text)
+
+
+def reproducer_text(run: "FuzzRun", failure) -> str:
+    from .fuzz import describe
+
+    return "\n".join(_reproducer_lines(run, describe(run, failure), failure.finding))
 
 
 def _answer_figures(answers: list[float]) -> dict[str, float | None]:
@@ -373,11 +389,15 @@ def fuzz_to_json(run: "FuzzRun") -> dict[str, Any]:
         "seed": run.options.seed,
         "max_plies": run.options.max_plies,
         "examples": run.runs,
+        "first_failure_example": run.first_failure_example,
         "elapsed_s": round(run.elapsed_s, 3),
         "examples_per_s": round(run.rate, 2),
         "passed": not run.failed and run.interrupted is None,
         "interrupted": run.interrupted.name if run.interrupted is not None else None,
-        "timing": {"answers": len(run.answer_ms), **_answer_figures(run.answer_ms)},
+        "timing": {"answers": len(run.answer_ms), **_answer_figures(run.answer_ms),
+                   "first_answers": len(run.first_answer_ms),
+                   "first_answer_median_ms": _answer_figures(run.first_answer_ms)["median_ms"],
+                   "first_answer_max_ms": _answer_figures(run.first_answer_ms)["max_ms"]},
         "situations": dict(run.situations),
         "findings": findings,
         "nondeterministic": [
@@ -386,6 +406,7 @@ def fuzz_to_json(run: "FuzzRun") -> dict[str, Any]:
             for n in run.nondeterminism
         ],
         "saved": run.saved,
+        "stopped_early": run.stopped_early,
     }
 
 

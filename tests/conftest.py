@@ -57,10 +57,12 @@ def run_cli(*args: str, tmp_path: Path | None = None, timeout: float = 120) -> C
     if tmp_path is not None:
         tmp_path.mkdir(parents=True, exist_ok=True)
     report_path = None
-    if tmp_path is not None and args and args[0] == "check":
+    if tmp_path is not None and args and args[0] in ("check", "fuzz"):
         report_path = tmp_path / "report.json"
-        argv[4:4] = ["--json", str(report_path), "--transcripts", str(tmp_path / "transcripts")]
-    if args and args[0] == "check":
+        argv[4:4] = ["--json", str(report_path)]
+        if args[0] == "check":
+            argv[4:4] = ["--transcripts", str(tmp_path / "transcripts")]
+    if args and args[0] in ("check", "fuzz"):
         argv[4:4] = ["--env", RUN_TOKEN]
     proc = subprocess.run(argv, capture_output=True, text=True, env=bot_env(), cwd=tmp_path or ROOT,
                           timeout=timeout, stdin=subprocess.DEVNULL)

@@ -252,6 +252,12 @@ def _pawn_detail(board: chess.Board, piece: chess.Piece, frm: int, to: int) -> s
         return " (a pawn captures diagonally only onto an enemy piece or the en-passant square)"
     if chess.square_file(frm) == chess.square_file(to) and board.piece_at(to) is not None:
         return f" ({chess.square_name(to)} is occupied: a pawn cannot capture straight ahead)"
+    ep = board.ep_square
+    if (ep is not None and chess.square_rank(frm) == chess.square_rank(to)
+            and abs(chess.square_file(frm) - chess.square_file(to)) == 1
+            and chess.square_file(to) == chess.square_file(ep)):
+        return (f" (an en passant capture lands behind the pawn it takes: "
+                f"write {chess.square_name(frm)}{chess.square_name(ep)})")
     return ""
 
 
