@@ -309,22 +309,7 @@ class Campaign:
 
     def _ply(self, position: Position,
              go_on: st.SearchStrategy[int] | None = None) -> st.SearchStrategy[str | None]:
-        """One move as one span of choices (so the shrinker deletes whole plies):
-        legal_moves()[i], or a move of the steering list three times in four. With `go_on`,
-        first whether the list goes on: 0 stops it (a stop shrinks the list from its end)."""
-
-        @st.composite
-        def ply(draw: Callable) -> str | None:
-            if go_on is not None and draw(go_on) == 0:
-                return None
-            if self._steer is not None and draw(STEER) != 0:
-                lure = self._steer(position)
-                if lure:
-                    return lure[draw(st.integers(0, len(lure) - 1))]
-            legal = position.legal_moves()
-            return legal[draw(st.integers(0, len(legal) - 1))]
-
-        return ply()
+        return _ply(position, self._steer, go_on)
 
     # -- what an example teaches --------------------------------------------------------
     def _observe(self, example: Example) -> None:
@@ -355,20 +340,16 @@ class Campaign:
             seen.add(f"game end: {report.reason}")
         if self._situations is None and self._measures is None:
             return seen, best
-        position = self.target.rules.initial()
         start = len(example.start_moves)
-        for i, move in enumerate(report.moves + [None]):
+        for i, (position, move) in enumerate(zip(report.positions, report.moves + [None])):
             if i >= start and position.turn() == example.seat and position.outcome() is None:
                 if self._situations is not None:
                     seen.update(self._situations(position))
                 if self._measures is not None:
                     for label, value in self._measures(position).items():
                         best[label] = max(value, best.get(label, value))
-            if move is None:
-                break
-            if self._situations is not None and (i >= start or i == start - 1):
+            if move is not None and self._situations is not None and i >= start - 1:
                 seen.update(self._situations(position, move))
-            position = position.play(move)
         return seen, best
 
     def _check_determinism(self, example: Example) -> None:
@@ -574,6 +555,23 @@ def _keyed(exchanges: Sequence[Exchange]):
             digest.update(line.encode("utf-8", "replace") + b"\n")
         yield digest.digest(), exchange
         digest.update(b"< " + (exchange.answer or "").encode("utf-8", "replace") + b"\n")
+
+
+@st.composite
+def _ply(draw: Callable, position: Position, steer: Callable[[Position], list[str]] | None,
+         go_on: st.SearchStrategy[int] | None) -> str | None:
+    """One move as one span of choices (so the shrinker deletes whole plies):
+    legal_moves()[i], or a move of the steering list three times in four. With `go_on`,
+    first whether the list goes on: 0 stops it (a stop shrinks the list from its end).
+    Defined once: Hypothesis reads a composite's source each time one is defined."""
+    if go_on is not None and draw(go_on) == 0:
+        return None
+    if steer is not None and draw(STEER) != 0:
+        lure = steer(position)
+        if lure:
+            return lure[draw(st.integers(0, len(lure) - 1))]
+    legal = position.legal_moves()
+    return legal[draw(st.integers(0, len(legal) - 1))]
 
 
 def _first_fail(example: Example) -> Finding | None:

@@ -115,8 +115,10 @@ class GameReport:
     transcript_path: str | None = None
     #: The signal number that stopped this game (Ctrl-C, SIGTERM), if one did.
     interrupted: int | None = None
-    #: With GameConfig.log_exchanges: every request and answer, in order.
+    #: With GameConfig.log_exchanges: every request and answer, in order, and the
+    #: position before each move and after the last (positions[i] is where moves[i] was played).
     exchanges: list[Exchange] = field(default_factory=list)
+    positions: list[Position] = field(default_factory=list)
 
     @property
     def failed(self) -> bool:
@@ -148,10 +150,12 @@ class Referee:
         self.report = GameReport(cfg.index, cfg.seat, cfg.spec.game.seats[cfg.seat], cfg.seed)
         self.position: Position = cfg.start_position or cfg.rules.initial()
         self.last_move: str | None = None
-        for move in cfg.start_moves:
-            self._played(self.position.play(move), move)
         #: Lines sent since the bot's last answer, clock values masked (log_exchanges).
         self._unanswered: list[str] | None = [] if cfg.log_exchanges else None
+        if cfg.log_exchanges:
+            self.report.positions.append(self.position)
+        for move in cfg.start_moves:
+            self._played(self.position.play(move), move)
         self.bot_turns = 0
         self.last_sent = "(nothing yet)"
         #: The time of the answer being judged, for every finding about it (None between answers).
@@ -423,6 +427,8 @@ class Referee:
         self.position = position
         self.last_move = move
         self.report.moves.append(move)
+        if self._unanswered is not None:
+            self.report.positions.append(position)
 
     def _ended(self, outcome: Outcome) -> None:
         self.report.result = outcome.result_for(self.cfg.seat)

@@ -59,6 +59,7 @@ One-line notation
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from dataclasses import dataclass
@@ -616,6 +617,7 @@ def _hole_approach(board: bytes, seat: int, move: _Candidate) -> int:
 LONG_CHAIN = 4
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _hops(move: str) -> int:
     """Jumps in a move: a chain of k jumps names k + 1 points; a step names 2 (0 jumps)."""
     numbers = move.split()
@@ -627,18 +629,18 @@ def _hops(move: str) -> int:
 
 #: Every name `situations` can give, for the summary of what a run did not reach.
 SITUATIONS = (f"jump chain of {LONG_CHAIN}+ hops available", f"jump chain of {LONG_CHAIN}+ hops",
-              "blocker rule in force")
+              "blocker rule checked")
 
 
 def situations(position: HalmaPosition, move: str | None = None) -> list[str]:
     if move is not None:
-        return [f"jump chain of {LONG_CHAIN}+ hops"] if _hops(move) >= LONG_CHAIN else []
-    found = []
+        found = [f"jump chain of {LONG_CHAIN}+ hops"] if _hops(move) >= LONG_CHAIN else []
+        if position.ply() + 1 >= position._config.blocker_from_ply:
+            found.append("blocker rule checked")
+        return found
     if any(_hops(m) >= LONG_CHAIN for m in position.legal_moves()):
-        found.append(f"jump chain of {LONG_CHAIN}+ hops available")
-    if position.ply() >= position._config.blocker_from_ply:
-        found.append("blocker rule in force")
-    return found
+        return [f"jump chain of {LONG_CHAIN}+ hops available"]
+    return []
 
 
 def measures(position: HalmaPosition) -> dict[str, float]:
