@@ -391,7 +391,7 @@ def fuzz_command(
     no_database: bool = typer.Option(False, "--no-database", help="Neither replay nor save failures (the run depends on --seed alone)."),
     json_path: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report here."),
     junit_path: Optional[Path] = typer.Option(None, "--junit", help="Write a JUnit XML report here."),
-    shrink_examples: int = typer.Option(120, "--shrink-examples", min=0, max=10_000_000, help="Runs of the bot for shrinking once a failure is found (half Hypothesis's shrinker, half deleting moves)."),
+    shrink_examples: int = typer.Option(80, "--shrink-examples", min=0, max=10_000_000, help="Runs of the bot for shrinking once a failure is found (half Hypothesis's shrinker, half deleting moves)."),
     time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Multiply every time limit (default 1)."),
     start_delay: int = typer.Option(0, "--start-delay", min=0, max=3_600_000, help="Milliseconds of silence before the judge's first line (default 0: start-up is check's business)."),
     overrides: List[str] = typer.Option([], "--set", help="Override a spec key (repeatable)."),

@@ -40,6 +40,7 @@ from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase
 from hypothesis.errors import Flaky
 
+from . import strategies
 from .findings import Finding, fold
 from .games.base import Position, Rules
 from .referee import Exchange, GameConfig, GameReport, Referee, StopGame
@@ -47,15 +48,7 @@ from .runner import ForcedOpponent, game_seed
 from .spec import Spec
 
 MODES = ("position", "game", "mixed")
-#: Mean lengths of the move lists that position mode draws: each example first picks one
-#: (shrinking towards the shortest), so short lists are tried as often as long ones.
-LENGTH_SCALES = (4, 16, 64)
-#: Whether a move comes from the rules module's steering list: three times in four
-#: (0, the simplest value, means "from the whole listing").
-STEER = st.integers(0, 3)
-#: Findings of these kinds depend on timing, not on the position: a run that sees one
-#: and a replay that does not is a slow bot, not a non-deterministic one.
-TIMING_KINDS = ("timeout", "slow")
+
 
 
 def sends_position(spec: Spec) -> bool:
@@ -91,7 +84,7 @@ class Options:
     #: Runs of the bot for shrinking, from the first failure on: Hypothesis's shrinker
     #: has the first half, the move-deleting pass (`Campaign.reduce`) the rest. A count,
     #: not a time, so that a seed gives the same reproducer on any machine.
-    shrink_examples: int = 120
+    shrink_examples: int = 80
 
 
 @dataclass
@@ -286,30 +279,14 @@ class Campaign:
         return example
 
     def _draw_position(self, data: st.DataObject) -> list[str]:
-        """A playable position: up to max_plies moves, stopping before one that would end
-        the game (the bot must have a turn)."""
-        position, moves = self.target.rules.initial(), []
-        scale = data.draw(st.sampled_from(LENGTH_SCALES), label="length scale")
-        go_on = st.integers(0, scale)
-        for _ in range(self.options.max_plies):
-            move = data.draw(self._ply(position, go_on), label="ply")
-            if move is None:
-                break
-            after = position.play(move)
-            if after.outcome() is not None:
-                break
-            position = after
-            moves.append(move)
-        return moves
+        """A playable position: the bot must have a turn."""
+        return data.draw(strategies.move_lists(self.target.rules, max_plies=self.options.max_plies,
+                                               steer=self._steer), label="moves")
 
     def _opponent(self, data: st.DataObject) -> Callable[[Position], str]:
         def choose(position: Position) -> str:
-            return data.draw(self._ply(position), label="opponent move")
+            return data.draw(strategies.plies(position, steer=self._steer), label="opponent move")
         return choose
-
-    def _ply(self, position: Position,
-             go_on: st.SearchStrategy[int] | None = None) -> st.SearchStrategy[str | None]:
-        return _ply(position, self._steer, go_on)
 
     # -- what an example teaches --------------------------------------------------------
     def _observe(self, example: Example) -> None:
@@ -555,23 +532,6 @@ def _keyed(exchanges: Sequence[Exchange]):
             digest.update(line.encode("utf-8", "replace") + b"\n")
         yield digest.digest(), exchange
         digest.update(b"< " + (exchange.answer or "").encode("utf-8", "replace") + b"\n")
-
-
-@st.composite
-def _ply(draw: Callable, position: Position, steer: Callable[[Position], list[str]] | None,
-         go_on: st.SearchStrategy[int] | None) -> str | None:
-    """One move as one span of choices (so the shrinker deletes whole plies):
-    legal_moves()[i], or a move of the steering list three times in four. With `go_on`,
-    first whether the list goes on: 0 stops it (a stop shrinks the list from its end).
-    Defined once: Hypothesis reads a composite's source each time one is defined."""
-    if go_on is not None and draw(go_on) == 0:
-        return None
-    if steer is not None and draw(STEER) != 0:
-        lure = steer(position)
-        if lure:
-            return lure[draw(st.integers(0, len(lure) - 1))]
-    legal = position.legal_moves()
-    return legal[draw(st.integers(0, len(legal) - 1))]
 
 
 def _first_fail(example: Example) -> Finding | None:
