@@ -645,7 +645,8 @@ def _load_fixtures(paths: List[Path], env: dict[str, str], time_scale: Optional[
         try:
             setup.argv = _bot_argv(setup.argv, env, cwd=setup.cwd)
         except UsageProblem as exc:
-            raise UsageProblem(f"{fixture.path}: {exc}" + ("" if argv else f" (the header's bot, run in {setup.cwd})")) from None
+            raise UsageProblem(f"{fixture.path}: {exc}" + ("" if argv else " (the header's bot and cwd; "
+                                                                   "cwd is relative to the fixture's folder)")) from None
     return list(zip(loaded, setups))
 
 

@@ -63,7 +63,11 @@ def replay(fixture: Fixture, setup: Setup) -> Replayed:
         return _reproducer(fixture, setup, report, now, first)
     if first is None:
         return Replayed(fixture, report, now, "pass", False)
-    return Replayed(fixture, report, now, "differs", True, explain(fixture, setup, report, now, first))
+    lines = explain(fixture, setup, report, now, first)
+    fail = _first_fail(now)
+    if fail is not None:
+        lines.append(f"the bot fails the game now: FAIL {fail[2:]}")
+    return Replayed(fixture, report, now, "differs", True, lines)
 
 
 def first_difference(recorded: Sequence[str], now: Sequence[str]) -> int | None:
