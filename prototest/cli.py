@@ -591,6 +591,9 @@ def _record_all(setups: list, folder: Path, quiet: bool) -> None:
                 interrupted = signal.Signals(game.interrupted)
                 break
             name = f"{setup.spec.name}-seed{setup.seed}-game{setup.index}-{setup.spec.game.seats[setup.seat]}.txt"
+            if game.result == "stopped" and len(header.opponent_moves) < len(setup.given_moves):
+                errors.append(f"--opponent-moves: game {setup.index} stopped: {game.reason}; {name} not written")
+                continue
             try:
                 folder.mkdir(parents=True, exist_ok=True)
                 (folder / name).write_text(fixtures.render(header, body), encoding="utf-8")
@@ -603,7 +606,7 @@ def _record_all(setups: list, folder: Path, quiet: bool) -> None:
     except KeyboardInterrupt as exc:
         interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
     _signals.armed = False
-    _fixture_exit(_count(len(setups), "game"), "recorded", failed, errors, interrupted)
+    _fixture_exit(_count(len(setups), "game"), "recorded", failed, errors, interrupted, skipped=len(errors))
 
 
 def _game_line(game) -> str:
@@ -621,15 +624,19 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
-def _fixture_exit(total: str, done: str, failed: int, errors: list[str], interrupted) -> None:
-    """The last line and the exit status of record and replay, as check's."""
+def _fixture_exit(total: str, done: str, failed: int, errors: list[str], interrupted, skipped: int = 0) -> None:
+    """The last line and the exit status of record and replay, as check's; `skipped`
+    counts the games that were not written (their errors say why)."""
     for line in errors:
         typer.echo(f"prototest: error: {line}", err=True)
     if interrupted is not None:
         _signals.told = True
         typer.echo(f"prototest: interrupted ({interrupted.name}); the bot's processes were killed", err=True)
         raise typer.Exit(128 + interrupted)
-    typer.echo(f"FAIL: {failed} of {total} failed" if failed else f"PASS: {total} {done}")
+    if failed:
+        typer.echo(f"FAIL: {failed} of {total} failed")
+    else:
+        typer.echo(f"ERROR: {skipped} of {total} not {done}" if skipped else f"PASS: {total} {done}")
     raise typer.Exit(EXIT_FAIL if failed else EXIT_USAGE if errors else EXIT_PASS)
 
 
@@ -682,7 +689,7 @@ def _update_fixtures(paths: List[Path], env_pairs: List[str], time_scale: Option
     except KeyboardInterrupt as exc:
         interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
     _signals.armed = False
-    _fixture_exit(_count(len(pairs), "fixture"), "regenerated", failed, errors, interrupted)
+    _fixture_exit(_count(len(pairs), "fixture"), "regenerated", failed, errors, interrupted, skipped=len(errors))
 
 
 @app.command("replay")

@@ -301,18 +301,29 @@ def dialogue(report: GameReport) -> list[str]:
     """A game as fixture lines: judge and bot lines, findings and the result; clock values
     masked (the game must have been played with `log_exchanges`), times and stderr left out."""
     out = []
-    for mark, text in report.transcript.dialogue():
+    masked: dict[str, str] = {}  # a sent line with its clock values -> the line masked
+    for (_, _, raw), (mark, text) in zip(report.transcript.events, report.transcript.dialogue()):
         if mark in "<>":
             out.append(f"{mark} {text}")
+            if mark == ">" and raw != text:
+                masked[raw] = text
         elif mark in "FW":
             m = _FINDING.match(text)
             if m is None or m["kind"] in _TIMING_WARNINGS and mark == "W":
                 continue
-            message = _MS.sub("<ms>", m["message"]).replace("\n", "\\n")
-            out.append(f"{mark} {m['kind']}: {message}")
+            out.append(f"{mark} {m['kind']}: {_steady(m['message'], masked)}")
         elif mark == "#" and text.startswith(_KEPT_NOTES):
             out.append(f"# {text}")
     return out
+
+
+def _steady(message: str, masked: dict[str, str]) -> str:
+    """A finding's message without what changes between runs: the sent lines it quotes
+    ("after the judge sent 'A 987'") masked as they were sent, measured times as <ms>."""
+    for raw in sorted(masked, key=len, reverse=True):
+        if raw in message:
+            message = message.replace(raw, masked[raw])
+    return _MS.sub("<ms>", message).replace("\n", "\\n")
 
 
 # -- playing a fixture's game --------------------------------------------------------------
@@ -344,11 +355,11 @@ class Setup:
     def start(self) -> Position | None:
         return self.rules.parse(self.position) if self.position is not None else None
 
-    def play(self, opponent: Callable[[Position], str], index: int | None = None) -> GameReport:
+    def play(self, opponent: Callable[[Position], str]) -> GameReport:
         """Play the game with this opponent, every exchange logged (so clocks are masked)."""
         cfg = GameConfig(
             spec=self.spec, rules=self.rules, rules_module=self.module, argv=self.argv, seat=self.seat,
-            seed=game_seed(self.seed, self.index), index=index or self.index, time_scale=self.time_scale,
+            seed=game_seed(self.seed, self.index), index=self.index, time_scale=self.time_scale,
             start_delay_ms=self.start_delay_ms, env=self.env, cwd=self.cwd, start_position=self.start(),
             start_moves=self.start_moves, opponent=opponent, max_plies=self.max_plies,
             max_bot_turns=self.max_turns, log_exchanges=True)
@@ -392,7 +403,7 @@ def header_for(setup: Setup, folder: Path, opponent_moves: Sequence[str]) -> Hea
         index=setup.index, cwd=_relative(Path(setup.cwd or os.getcwd()), folder),
         time_scale=setup.time_scale, start_delay=setup.start_delay_ms, overrides=list(setup.spec.overrides),
         position=setup.position, moves=list(setup.start_moves), max_plies=setup.max_plies,
-        max_turns=setup.max_turns, opponent_given=len(setup.given_moves),
+        max_turns=setup.max_turns, opponent_given=min(len(setup.given_moves), len(opponent_moves)),
         opponent_moves=list(opponent_moves), notes=list(setup.notes))
 
 

@@ -114,6 +114,32 @@ def test_a_spec_change_shows_in_replay_and_in_the_regenerated_fixture(tmp_path):
     assert replay(tmp_path, str(path)).code == 0
 
 
+def test_a_failing_game_is_recorded_with_its_finding_and_replays_as_a_failure(tmp_path):
+    """Recording a bot that fails: status 1, the fixture written all the same (the same
+    bytes each time), and its replay brings the failure back."""
+    bot = ("--", str(BOTS / "chess" / "illegal_move.py"))
+    for folder in ("a", "b"):
+        result = run_cli("record", *CHESS, "--seat", "white", "-o", folder, "--env", RUN_TOKEN, *bot, tmp_path=tmp_path)
+        assert result.code == 1, result.stdout + result.stderr
+        assert result.stdout.splitlines()[-1] == "FAIL: 1 of 1 game failed"
+    [path] = (tmp_path / "a").glob("*.txt")
+    assert path.read_bytes() == (tmp_path / "b" / path.name).read_bytes()
+    body = fixtures.load(path).body
+    assert body[-3] == "> D <time>" and body[-2].startswith("F illegal_move: ")
+    result = replay(tmp_path, str(path))
+    assert result.code == 1
+    assert f"the recorded failure came back: FAIL {body[-2][2:]}" in result.stdout
+
+
+def test_opponent_moves_that_do_not_fit_the_game_write_nothing(tmp_path):
+    result = run_cli("record", *CHESS, "--seat", "white", "--opponent-moves", "e7e5,a1a1", "-o", "fx",
+                     "--env", RUN_TOKEN, *CHESS_BOT, tmp_path=tmp_path)
+    assert result.code == 2, result.stdout + result.stderr
+    assert "prototest: error: --opponent-moves: game 1 stopped: the opponent's recorded move 2 'a1a1' is not legal here" in result.stderr
+    assert result.stdout.splitlines()[-1] == "ERROR: 1 of 1 game not recorded"
+    assert not list((tmp_path / "fx").glob("*.txt"))
+
+
 # -- replay: what differs ----------------------------------------------------------------------
 
 def test_a_hand_edited_illegal_answer_is_named_with_the_rules_reason(tmp_path):
