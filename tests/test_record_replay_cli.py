@@ -267,19 +267,34 @@ def test_usage_errors_are_one_line(tmp_path, args, phrase):
     one_line_error(run_cli(*args, tmp_path=tmp_path), phrase)
 
 
-def test_an_interrupted_record_writes_no_partial_fixture(tmp_path):
-    """Ctrl-C during a game: the bot is killed, the game in progress is not written,
-    and the status is 128 + the signal, as for check."""
-    argv = [sys.executable, "-m", "prototest", "record", *CHESS, "--time-scale", "20", "--env", RUN_TOKEN,
-            "-o", "fx", "--", str(BOTS / "chess" / "hangs.py")]
+def _interrupted(tmp_path: Path, *args: str) -> tuple[int, str, str]:
+    """Run prototest, send SIGINT once the bot sits on its first turn; (status, stdout, stderr)."""
+    argv = [sys.executable, "-m", "prototest", *args]
     proc = subprocess.Popen(argv, env=bot_env(), cwd=tmp_path, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        time.sleep(2.0)  # past the colour line: the bot sits on its first turn
+        time.sleep(2.0)  # past the colour line (50 ms): hangs.py sleeps on its first turn
         proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=20)
+        out, err = proc.communicate(timeout=20)
     finally:
         proc.kill()
-    assert proc.returncode == 128 + signal.SIGINT, err
+    return proc.returncode, out, err
+
+
+def test_an_interrupted_record_writes_no_partial_fixture(tmp_path):
+    """Ctrl-C during a game: the bot is killed, the game in progress is not written,
+    and the status is 128 + the signal, as for check."""
+    code, _, err = _interrupted(tmp_path, "record", *CHESS, "--time-scale", "20", "--env", RUN_TOKEN,
+                                "-o", "fx", "--", str(BOTS / "chess" / "hangs.py"))
+    assert code == 128 + signal.SIGINT, err
     assert "interrupted (SIGINT)" in err and "Traceback" not in err
     assert not list((tmp_path / "fx").glob("*.txt"))
+
+
+def test_an_interrupted_replay_ends_with_the_signal_status(tmp_path):
+    first, second = record(tmp_path)
+    code, out, err = _interrupted(tmp_path, "replay", "--time-scale", "20", "--env", RUN_TOKEN, "--transcripts", "t",
+                                  str(first), str(second), "--", str(BOTS / "chess" / "hangs.py"))
+    assert code == 128 + signal.SIGINT, out + err
+    assert "interrupted (SIGINT)" in err and "Traceback" not in err
+    assert "PASS" not in out and "FAIL:" not in out
