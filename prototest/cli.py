@@ -481,8 +481,6 @@ class _Ticker:
 def _save_reproducers(run: fuzz.FuzzRun, folder: Path) -> None:
     """Each minimal failing example as a fixture (see prototest.fixtures), whose header
     holds what replays it: `prototest replay FILE` says whether the failure comes back."""
-    from . import fixtures
-
     for failure in run.failures:
         info = fuzz.describe(run, failure)
         name = f"{run.target.spec.name}-{info['mode']}-{failure.finding.kind}.txt"
