@@ -14,15 +14,16 @@ lines carries everything needed to play the game again:
     # bot: python3 -m prototest.bots.chess_bot
     # cwd: ..
     # time-scale: 1
-    # opponent-moves: b8a6,d7d6,e7e6
+    # start-delay: 50
+    # opponent-moves: f7f6,h7h5,g7g5,...
 
     > white
     > NONE <time> <time> rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1
     < d2d4
     > A <time>
     ...
-    # game over after 57 plies: checkmate
-    # result: win
+    # game over after 163 plies: checkmate
+    # result: win (checkmate)
 
 `prototest record` writes them, `prototest record --update` regenerates them in place
 (the built-in opponent plays again from the seed, so a change in a spec, a rules module,
@@ -216,7 +217,7 @@ def _header(values: dict[str, list[tuple[int, str]]], path: Path) -> Header:
     if read.one("game") is None and read.one("spec") is None:
         raise FixtureError(path, "the header names no game (a 'game' or 'spec' line)")
     header = Header(
-        seat=read.need("seat").strip(), seed=read.integer("seed", None, required=True), bot=read.command("bot"),
+        seat=read.need("seat"), seed=read.integer("seed", None, required=True), bot=read.command("bot"),
         game=read.one("game"), spec=read.one("spec"), index=read.integer("game-index", 1) or 1,
         cwd=read.one("cwd") or ".", time_scale=read.scale("time-scale"), start_delay=read.integer("start-delay", 0),
         overrides=read.every("set"), position=read.one("position"), moves=split_moves(read.one("moves") or ""),
@@ -244,7 +245,7 @@ class _HeaderReader:
 
     def one(self, key: str) -> str | None:
         found = self._found(key)
-        return found[1] if found else None
+        return found[1].strip() if found else None
 
     def need(self, key: str) -> str:
         value = self.one(key)
@@ -253,7 +254,7 @@ class _HeaderReader:
         return value
 
     def every(self, key: str) -> list[str]:
-        return [value for _, value in self.values.get(key, [])]
+        return [value.strip() for _, value in self.values.get(key, [])]
 
     def integer(self, key: str, least: int | None, required: bool = False) -> int | None:
         found = self._found(key)

@@ -138,15 +138,15 @@ def _is(line: str | None, mark: str) -> bool:
 
 def _why(fixture: Fixture, setup: Setup, was: str | None, is_: str | None, i: int, turn: int | None) -> str:
     if _is(was, "<") and _is(is_, "<"):
-        answer = was[2:]  # type: ignore[index]
+        answer, now = _quoted(was[2:]), _quoted(is_[2:])  # type: ignore[index]
         if turn is None:
-            return f"the bot wrote {is_[2:]!r} where the fixture has {answer!r}"  # type: ignore[index]
+            return f"the bot wrote {now} where the fixture has {answer}"
         verdict = judge_recorded(fixture, setup, i, turn)
-        if verdict is None:
-            return (f"the bot answers {is_[2:]!r} now; the fixture's answer {answer!r} is still "  # type: ignore[index]
-                    f"accepted by the judge: the bot answers otherwise than when the fixture was recorded")
-        return (f"the fixture's answer {answer!r} is refused by the judge now: FAIL {verdict} "
-                f"(a fixture edited by hand, or a change in the rules or the spec)")
+        if verdict.startswith("FAIL "):
+            return (f"the fixture's answer {answer} is refused by the judge now: {verdict} "
+                    f"(a fixture edited by hand, or a change in the rules or the spec)")
+        return (f"the bot answers {now} now; the fixture's answer {answer} is still accepted by the judge"
+                + (f" ({verdict})" if verdict else "") + ": the bot answers otherwise than when the fixture was recorded")
     if _is(was, ">") and _is(is_, ">"):
         return ("the judge now sends another line: the spec, the rules or the judge changed since the "
                 "fixture was recorded (or the fixture was edited)")
@@ -155,6 +155,11 @@ def _why(fixture: Fixture, setup: Setup, was: str | None, is_: str | None, i: in
     if any((line or "")[:2] in ("F ", "W ") for line in (was, is_)):
         return "the verdict differs from the recorded one"
     return "the game goes otherwise than the recorded one"
+
+
+def _quoted(shown: str) -> str:
+    """A dialogue text in quotes (its control characters are already escaped)."""
+    return f"'{shown}'"
 
 
 def exchange_at(report: GameReport, lines: Sequence[str], i: int) -> tuple[int | None, Exchange | None]:
@@ -180,11 +185,11 @@ def _request(sent: Sequence[str]) -> str:
 
 # -- the recorded answer, judged again -----------------------------------------------------
 
-def judge_recorded(fixture: Fixture, setup: Setup, i: int, turn: int) -> str | None:
+def judge_recorded(fixture: Fixture, setup: Setup, i: int, turn: int) -> str:
     """The verdict today's judge gives the fixture's own answer at dialogue line `i` (the
-    bot's turn `turn`): "kind: message" of the failure, or None when it is accepted. A
-    stand-in bot answers as the fixture recorded, up to that answer; the judge stops
-    after it."""
+    bot's turn `turn`): "FAIL kind: message", "WARN kind: message" (accepted with a
+    warning) or "" (accepted). A stand-in bot answers as the fixture recorded, up to that
+    answer; the judge stops after it."""
     steps = stand_in_steps(fixture.body[:i + 1])
     with tempfile.TemporaryDirectory(prefix="prototest-replay-") as folder:
         path = Path(folder) / "steps.json"
@@ -194,8 +199,10 @@ def judge_recorded(fixture: Fixture, setup: Setup, i: int, turn: int) -> str | N
             max_turns=min(turn, setup.max_turns or turn),
             start_delay_ms=setup.start_delay_ms if steps and steps[0][0] == 0 else 0)
         report = stand_in.play(ForcedOpponent(fixture.header.opponent_moves))
-    fail = next((f for f in report.findings if f.severity == "fail" and f.turn == turn), None)
-    return f"{fail.kind}: {fail.message}" if fail else None
+    judged = [f for f in report.findings if f.kind not in TIMING_KINDS
+              and turn in {f.turn, *(o["turn"] for o in f.occurrences)}]  # folded repeats too
+    found = next((f for f in judged if f.severity == "fail"), None) or next(iter(judged), None)
+    return f"{found.severity.upper()} {found.kind}: {found.message}" if found else ""
 
 
 def stand_in_steps(lines: Sequence[str]) -> list[list]:
