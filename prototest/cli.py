@@ -544,7 +544,13 @@ def record_command(
                                f"{', '.join(clash)} cannot be given with it")
         _update_fixtures([Path(p) for p in bot or []], env_pairs, time_scale, quiet)
         return
+    if bot and all(_holds_fixtures(Path(arg)) for arg in bot):
+        raise UsageProblem(f"{' '.join(bot)}: fixtures, not a bot: prototest record --update {' '.join(bot)} "
+                           f"regenerates them")
     s = _settings(bot, game, spec_path, games, seed, time_scale, overrides, env_pairs, config_path, no_config)
+    if not s.bot:
+        raise UsageProblem("no bot given: prototest record ./mybot --game G, or prototest record --game G -- "
+                           "python3 bot.py, or bot = [...] in a prototest.toml")
     _check_time_scale(s.time_scale)
     spec, module, rules = _load_settings(s)
     env = process.controlled_env(s.env)
@@ -560,6 +566,13 @@ def record_command(
                              max_plies=max_plies)
               for index in range(1, (s.games or len(seats)) + 1)]
     _record_all(setups, folder, quiet)
+
+
+def _holds_fixtures(path: Path) -> bool:
+    """A fixture file, or a folder with one: what `record --update` takes."""
+    if path.is_dir():
+        return any(fixtures.is_fixture(p) for p in path.glob("*.txt"))
+    return path.is_file() and fixtures.is_fixture(path)
 
 
 def _record_start(spec, rules, seat: Optional[str], position: Optional[str], moves: Optional[str]):

@@ -253,6 +253,8 @@ def test_a_spec_file_of_ones_own_is_named_relative_to_the_fixture(tmp_path):
     (("record", "--update"), "record --update: give the fixtures to regenerate"),
     (("record", "--update", "--seed", "3", "good.txt"), "--seed cannot be given with it"),
     (("record", "--update", "empty"), "empty: no fixtures in this folder"),
+    (("record", "good.txt"), "good.txt: fixtures, not a bot: prototest record --update good.txt regenerates them"),
+    (("record", "--no-config", "--game", "loa"), "no bot given: prototest record ./mybot"),
     (("record", "--game", "loa", "--output", "notes.txt", "--", "python3", "-m", "prototest.bots.loa_bot"),
      "--output notes.txt: not a folder"),
 ])
