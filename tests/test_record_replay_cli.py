@@ -199,7 +199,7 @@ def test_a_fuzz_reproducer_replays_its_failure(tmp_path):
     """`fuzz --save` writes fixtures: replayed, the failure comes back (exit 1, as check
     would); against a correct bot it does not (exit 0)."""
     bot = BOTS / "halma" / "short_move_buffer.py"
-    fuzzed = run_cli("fuzz", "--game", "halma", "--save", "saved", "--no-database", "-n", "30",
+    fuzzed = run_cli("fuzz", "--game", "halma", "--save", "saved", "--no-database", "-n", "100",
                      "--shrink-time", "2", "--", str(bot), tmp_path=tmp_path, timeout=300)
     assert fuzzed.code == 1, fuzzed.stdout + fuzzed.stderr
     [saved] = (tmp_path / "saved").glob("*.txt")
