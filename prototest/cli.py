@@ -482,18 +482,15 @@ class _Ticker:
 
 
 def _save_reproducers(run: fuzz.FuzzRun, folder: Path) -> None:
-    """Each minimal failing example as a transcript, with what replays it in its header."""
+    """Each minimal failing example as a fixture (see prototest.fixtures), whose header
+    holds what replays it: `prototest replay FILE` says whether the failure comes back."""
     for failure in run.failures:
-        report_ = failure.example.report
         info = fuzz.describe(run, failure)
-        report_.transcript.header += [
-            f"fuzz: {info['mode']} mode, seed {info['seed']}, example {failure.example.number}",
-            f"moves: {','.join(info['moves'])}",
-            f"replay: {info['command']}",
-        ]
         name = f"{run.target.spec.name}-{info['mode']}-{failure.finding.kind}.txt"
         try:
-            path = report_.transcript.write(folder / name)
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / name
+            path.write_text(fixtures.from_fuzz(run, failure, folder), encoding="utf-8")
         except OSError as exc:
             run.write_errors.append(f"--save {folder / name}: cannot write: {exc.strerror or exc}")
             continue
@@ -512,9 +509,279 @@ def list_games() -> None:
             typer.echo(f"{name:10} (invalid: {exc})")
 
 
+# -- fixtures: record, replay, regenerate ------------------------------------------------------
+
+from . import fixtures, replay as replayer  # noqa: E402  (kept beside the commands that use them)
+
+@app.command("record")
+def record_command(
+    bot: List[str] = typer.Argument(None, metavar="BOT... | --update FIXTURE...", help="The bot: an executable path, or a command line after --; with --update, fixture files or folders."),
+    game: Optional[str] = typer.Option(None, "--game", "-g", help="The protocol: a spec under specs/ (default: the config file's, else chess)."),
+    spec_path: Optional[Path] = typer.Option(None, "--spec", help="A spec file of your own instead of the bundled one."),
+    games: int = typer.Option(0, "--games", "-n", min=0, help="Games to record; default: one per seat."),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", help="The games of `prototest check --seed S` (default 1)."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="The folder to write into (default: fixtures/ beside the bot's config file, else ./fixtures)."),
+    seat: Optional[str] = typer.Option(None, "--seat", help="Record only this seat; default: alternate."),
+    position: Optional[str] = typer.Option(None, "--position", help="Start from this position (the game's one-line notation)."),
+    moves: Optional[str] = typer.Option(None, "--moves", help="Moves played before the bot's first turn, comma-separated."),
+    opponent_moves: Optional[str] = typer.Option(None, "--opponent-moves", help="The judge plays these moves for the opponent, comma-separated; then its own."),
+    max_plies: Optional[int] = typer.Option(None, "--max-plies", min=1, max=20_000, help="Stop the game (result 'stopped') when the position has this many plies."),
+    time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Multiply every time limit (default 1; with --update, for this run only)."),
+    start_delay: Optional[int] = typer.Option(None, "--start-delay", min=0, max=3_600_000, help="Milliseconds of silence before the judge's first line (default: the spec's)."),
+    overrides: List[str] = typer.Option([], "--set", help="Override a spec key (repeatable); written in the header."),
+    env_pairs: List[str] = typer.Option([], "--env", help="Pass KEY=VALUE to the bot's environment (repeatable; not written in the header)."),
+    update: bool = typer.Option(False, "--update", help="Regenerate the given fixtures (files or folders) in place, from their headers."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final verdict line."),
+    config_path: Optional[Path] = typer.Option(None, "--config", help="Read this config file (default: prototest.toml or pyproject.toml's [tool.prototest], from here upwards)."),
+    no_config: bool = typer.Option(False, "--no-config", help="Read no config file."),
+) -> None:
+    """Write normalised golden transcripts (fixtures) of BOT's games; --update regenerates fixtures."""
+    if update:
+        given = {"--game": game, "--spec": spec_path, "--games": games or None, "--seed": seed, "--output": output,
+                 "--seat": seat, "--position": position, "--moves": moves, "--opponent-moves": opponent_moves,
+                 "--max-plies": max_plies, "--start-delay": start_delay, "--set": overrides or None,
+                 "--config": config_path}
+        clash = [name for name, value in given.items() if value is not None]
+        if clash:
+            raise UsageProblem(f"record --update reads the game, bot, seed and start from each fixture's header: "
+                               f"{', '.join(clash)} cannot be given with it")
+        _update_fixtures([Path(p) for p in bot or []], env_pairs, time_scale, quiet)
+        return
+    if bot and all(_holds_fixtures(Path(arg)) for arg in bot):
+        raise UsageProblem(f"{' '.join(bot)}: fixtures, not a bot: prototest record --update {' '.join(bot)} "
+                           f"regenerates them")
+    s = _settings(bot, game, spec_path, games, seed, time_scale, overrides, env_pairs, config_path, no_config)
+    if not s.bot:
+        raise UsageProblem("no bot given: prototest record ./mybot --game G, or prototest record --game G -- "
+                           "python3 bot.py, or bot = [...] in a prototest.toml")
+    _check_time_scale(s.time_scale)
+    spec, module, rules = _load_settings(s)
+    env = process.controlled_env(s.env)
+    argv = _bot_argv(s.bot, env, cwd=s.bot_cwd)
+    seats, start_moves = _record_start(spec, rules, seat, position, moves)
+    folder = output if output is not None else Path(s.bot_cwd or ".") / "fixtures"
+    _check_output("--output", folder, folder=True)
+    setups = [fixtures.Setup(spec=spec, rules=rules, module=module, argv=argv, cwd=s.bot_cwd, env=env,
+                             seat=seats[(index - 1) % len(seats)], seed=s.seed, index=index,
+                             time_scale=s.time_scale, start_delay_ms=start_delay, position=position,
+                             start_moves=start_moves,
+                             given_moves=_split_moves(opponent_moves) if opponent_moves else [],
+                             max_plies=max_plies)
+              for index in range(1, (s.games or len(seats)) + 1)]
+    _record_all(setups, folder, quiet)
+
+
+def _holds_fixtures(path: Path) -> bool:
+    """A fixture file, or a folder with one: what `record --update` takes."""
+    if path.is_dir():
+        return any(fixtures.is_fixture(p) for p in path.glob("*.txt"))
+    return path.is_file() and fixtures.is_fixture(path)
+
+
+def _record_start(spec, rules, seat: Optional[str], position: Optional[str], moves: Optional[str]):
+    """The seats to record and the moves before the bot's first turn, checked as check does."""
+    seats = list(range(len(spec.game.seats)))
+    if seat is not None:
+        if seat not in spec.game.seats:
+            raise UsageProblem(f"--seat {seat!r}: {spec.name} has the seats {', '.join(spec.game.seats)}")
+        seats = [spec.game.seats.index(seat)]
+    for option, value in (("--position", position), ("--moves", moves)):
+        if value is not None and not fuzz.sends_position(spec):
+            raise UsageProblem(f"{option}: the {spec.name} protocol never sends the position, "
+                               f"so a bot could not know it starts from {value!r}")
+    start = _position(rules, position) if position is not None else None
+    if start is not None and start.outcome() is not None:
+        raise UsageProblem(f"position {position!r}: the game is already over ({start.outcome().reason})")
+    return seats, _move_list("--moves", moves, start or rules.initial())
+
+
+def _record_all(setups: list, folder: Path, quiet: bool) -> None:
+    """Play and write each game; a signal stops the run (the game in progress is not written)."""
+    failed, errors, interrupted = 0, [], None
+    try:
+        for setup in setups:
+            header, body, game = fixtures.record(setup, folder)
+            if game.interrupted is not None:
+                interrupted = signal.Signals(game.interrupted)
+                break
+            name = f"{setup.spec.name}-seed{setup.seed}-game{setup.index}-{setup.spec.game.seats[setup.seat]}.txt"
+            if game.result == "stopped" and len(header.opponent_moves) < len(setup.given_moves):
+                errors.append(f"--opponent-moves: game {setup.index} stopped: {game.reason}; {name} not written")
+                continue
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                (folder / name).write_text(fixtures.render(header, body), encoding="utf-8")
+            except OSError as exc:
+                errors.append(f"--output {folder / name}: cannot write: {exc.strerror or exc}")
+                continue
+            failed += game.failed
+            if not quiet:
+                typer.echo(f"wrote {folder / name}: {_verdict(game)}, {_game_line(game)}")
+    except KeyboardInterrupt as exc:
+        interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
+    _signals.armed = False
+    _fixture_exit(_count(len(setups), "game"), "recorded", failed, errors, interrupted, skipped=len(errors))
+
+
+def _game_line(game) -> str:
+    """One game in a line: its result and length, and the kinds of its findings."""
+    kinds = ", ".join(sorted({f"{f.severity} {f.kind}" for f in game.findings}))
+    return (f"{game.result}" + (f" ({game.reason})" if game.reason else "") + f", {game.plies} plies"
+            + (f" [{kinds}]" if kinds else ""))
+
+
+def _verdict(game) -> str:
+    return "FAIL" if game.failed else "WARN" if game.warned else "pass"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _fixture_exit(total: str, done: str, failed: int, errors: list[str], interrupted, skipped: int = 0) -> None:
+    """The last line and the exit status of record and replay, as check's; `skipped`
+    counts the games that were not written (their errors say why)."""
+    for line in errors:
+        typer.echo(f"prototest: error: {line}", err=True)
+    if interrupted is not None:
+        _signals.told = True
+        typer.echo(f"prototest: interrupted ({interrupted.name}); the bot's processes were killed", err=True)
+        raise typer.Exit(128 + interrupted)
+    if failed:
+        typer.echo(f"FAIL: {failed} of {total} failed")
+    else:
+        typer.echo(f"ERROR: {skipped} of {total} not {done}" if skipped else f"PASS: {total} {done}")
+    raise typer.Exit(EXIT_FAIL if failed else EXIT_USAGE if errors else EXIT_PASS)
+
+
+def _load_fixtures(paths: List[Path], env: dict[str, str], time_scale: Optional[float],
+                   argv: Optional[List[str]] = None) -> list:
+    """Every fixture read and its game checked (spec, position, bot) before any is played."""
+    try:
+        loaded = [fixtures.load(path) for path in fixtures.expand(paths)]
+        setups = [fixtures.setup_of(fixture, env, argv=argv, time_scale=time_scale) for fixture in loaded]
+    except fixtures.FixtureError as exc:
+        raise UsageProblem(str(exc)) from None
+    for fixture, setup in zip(loaded, setups):
+        try:
+            setup.argv = _bot_argv(setup.argv, env, cwd=setup.cwd)
+        except UsageProblem as exc:
+            raise UsageProblem(f"{fixture.path}: {exc}" + ("" if argv else " (the header's bot and cwd; "
+                                                                   "cwd is relative to the fixture's folder)")) from None
+    return list(zip(loaded, setups))
+
+
+def _update_fixtures(paths: List[Path], env_pairs: List[str], time_scale: Optional[float], quiet: bool) -> None:
+    """record --update: each fixture regenerated from its header, written when it changed."""
+    if not paths:
+        raise UsageProblem("record --update: give the fixtures to regenerate (files or folders)")
+    if time_scale is not None:
+        _check_time_scale(time_scale)
+    env = process.controlled_env(_env_pairs(env_pairs))
+    pairs = _load_fixtures(paths, env, time_scale)
+    for fixture, _ in pairs:
+        if not os.access(fixture.path, os.W_OK):
+            raise UsageProblem(f"{fixture.path}: the file is not writable")
+    failed, errors, interrupted = 0, [], None
+    try:
+        for fixture, setup in pairs:
+            text, game = fixtures.regenerate(fixture, setup)
+            if game.interrupted is not None:
+                interrupted = signal.Signals(game.interrupted)
+                break
+            old = fixture.path.read_text(encoding="utf-8")
+            if text != old:
+                try:
+                    fixture.path.write_text(text, encoding="utf-8")
+                except OSError as exc:
+                    errors.append(f"{fixture.path}: cannot write: {exc.strerror or exc}")
+                    continue
+            failed += game.failed
+            if not quiet:
+                change = "unchanged" if text == old else f"updated, {fixtures.changed_lines(old, text)} lines differ"
+                typer.echo(f"{fixture.path}: {change}: {_verdict(game)}, {_game_line(game)}")
+    except KeyboardInterrupt as exc:
+        interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
+    _signals.armed = False
+    _fixture_exit(_count(len(pairs), "fixture"), "regenerated", failed, errors, interrupted, skipped=len(errors))
+
+
+@app.command("replay")
+def replay_command(
+    args: List[str] = typer.Argument(None, metavar="FIXTURE... [-- BOT...]", help="Fixture files or folders; after --, a bot to play instead of the one in each header."),
+    time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Multiply every time limit, for this run (default: each header's)."),
+    env_pairs: List[str] = typer.Option([], "--env", help="Pass KEY=VALUE to the bot's environment (repeatable)."),
+    transcripts: Optional[Path] = typer.Option(None, "--transcripts", help="Write every replay's transcript here (default: only replays that fail, to ./prototest-transcripts)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final verdict line."),
+) -> None:
+    """Play the judge's side of each fixture against the bot; report the first difference."""
+    paths, bot = _after_dashes(list(args or []), "replay")
+    if not paths:
+        raise UsageProblem("replay: give the fixtures to replay (files or folders), and after -- a bot if "
+                           "not the one each fixture names")
+    if time_scale is not None:
+        _check_time_scale(time_scale)
+    env = process.controlled_env(_env_pairs(env_pairs))
+    pairs = _load_fixtures([Path(p) for p in paths], env, time_scale, argv=bot)
+    folder = transcripts or Path("prototest-transcripts") / f"replay-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
+    _check_output("--transcripts", folder, folder=True)
+    failed, errors, interrupted = 0, [], None
+    try:
+        for number, (fixture, setup) in enumerate(pairs, 1):
+            result = replayer.replay(fixture, setup)
+            if result.status == "interrupted":
+                interrupted = signal.Signals(result.report.interrupted)
+                break
+            failed += result.failed
+            kept = _keep_replay(result, folder, number, transcripts is not None, errors)
+            if not quiet:
+                typer.echo(_replay_lines(result, kept))
+    except KeyboardInterrupt as exc:
+        interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
+    _signals.armed = False
+    _fixture_exit(_count(len(pairs), "fixture"), "replayed", failed, errors, interrupted)
+
+
+def _after_dashes(args: List[str], command: str) -> tuple[List[str], Optional[List[str]]]:
+    """Split the arguments at the `--` the user typed (click drops it): fixtures, then a bot."""
+    raw = _RAW_ARGS or sys.argv[1:]
+    if command not in raw or "--" not in raw[raw.index(command):]:
+        return args, None
+    after = len(raw) - raw.index("--", raw.index(command)) - 1
+    if after == 0:
+        raise UsageProblem(f"{command}: nothing after --: give the bot's command there, or leave out the --")
+    return args[:len(args) - after], args[len(args) - after:]
+
+
+_RAW_ARGS: List[str] = []
+
+
+def _keep_replay(result, folder: Path, number: int, write_all: bool, errors: list[str]) -> Optional[Path]:
+    """The replay's full transcript (times, stderr) as evidence: for a failure, or every one."""
+    if not (write_all or result.failed):
+        return None
+    path = folder / f"{number:03d}-{result.fixture.path.stem}.txt"
+    try:
+        return result.report.transcript.write(path)
+    except OSError as exc:
+        errors.append(f"--transcripts {path}: cannot write: {exc.strerror or exc}")
+        return None
+
+
+def _replay_lines(result, kept: Optional[Path]) -> str:
+    verdict = {"pass": "pass", "differs": "DIFFERS", "came back": "FAIL", "fails": "FAIL",
+               "did not come back": "pass"}[result.status]
+    lines = [f"{result.fixture.path}: {verdict} ({_game_line(result.report)})"]
+    lines += [f"  {line}" for line in result.lines]
+    if kept is not None:
+        lines.append(f"  transcript: {kept}")
+    return "\n".join(lines)
+
+
 def main(argv: Optional[List[str]] = None) -> None:
     """Entry point: parse, run, and turn every problem into one line and an exit code."""
     _signals.install()
+    _RAW_ARGS[:] = list(sys.argv[1:] if argv is None else argv)  # replay's `--` (click drops it)
     try:
         process.become_subreaper()
         command = typer.main.get_command(app)

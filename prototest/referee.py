@@ -253,6 +253,8 @@ class Referee:
         self.last_sent = lines[-1]
         if self._unanswered is not None:
             self._unanswered.extend(masked if masked is not None else lines)
+            if masked is not None and masked is not lines:
+                self.report.transcript.mask_sent(masked)
         return t  # type: ignore[return-value]
 
     def _cannot_write(self, lines: list[str]) -> None:

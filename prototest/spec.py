@@ -11,6 +11,7 @@ one line, so the CLI can print it and exit with status 2.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import stat
@@ -284,6 +285,9 @@ class Spec:
     severity: Section
     opponent: Section
     fuzz: Section
+    #: The `--set` overrides applied over the file, as given: a recorded fixture names
+    #: them so that it can be replayed against the same spec.
+    overrides: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -407,7 +411,7 @@ def load(path: str | Path, overrides: list[str] | None = None) -> Spec:
     path = str(path)
     data = _read(path)
     apply_overrides(data, overrides or [], path)
-    return _validate(path, data)
+    return dataclasses.replace(_validate(path, data), overrides=tuple(overrides or ()))
 
 
 def builtin_dir() -> Path:

@@ -38,6 +38,9 @@ class Transcript:
     t0: int = field(default_factory=time.perf_counter_ns)
     stderr_bytes: int = 0
     stderr_dropped: int = 0
+    #: event index -> the event's text without what changes from run to run: a sent
+    #: line with its clock values masked, an answer without its time (see `dialogue`)
+    plain: dict[int, str] = field(default_factory=dict)
 
     def add(self, mark: str, text: str, t_ns: int | None = None) -> None:
         t = time.perf_counter_ns() if t_ns is None else t_ns
@@ -48,6 +51,7 @@ class Transcript:
 
     def received(self, text: str, t_ns: int, elapsed_ns: int | None = None) -> None:
         if elapsed_ns is not None:
+            self.plain[len(self.events)] = show(text)
             text = f"{show(text):<40} [{elapsed_ns / 1e6:.1f} ms]"
         else:
             text = show(text)
@@ -62,6 +66,17 @@ class Transcript:
 
     def note(self, text: str) -> None:
         self.add("#", text)
+
+    def mask_sent(self, masked: list[str]) -> None:
+        """The last len(masked) events are sent lines: keep their masked text (clock
+        values as `<time>`) for `dialogue`, so that recorded fixtures compare across runs."""
+        start = len(self.events) - len(masked)
+        for offset, text in enumerate(masked):
+            self.plain[start + offset] = text
+
+    def dialogue(self) -> list[tuple[str, str]]:
+        """Every event as (mark, text), with the masked or untimed text where kept."""
+        return [(mark, self.plain.get(i, text)) for i, (_, mark, text) in enumerate(self.events)]
 
     def render(self) -> str:
         lines = [f"# {h}" for h in self.header]
