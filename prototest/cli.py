@@ -21,7 +21,7 @@ from typing import List, Optional
 import typer
 
 from . import config as configmod, detect, fuzz, interrupts, process, report, runner, settings, spec as specmod, usage
-from .games import make_rules, rules_module
+from .games import rules_module
 from .games.base import IllegalMove, OptionError, PositionError
 
 EXIT_PASS, EXIT_FAIL, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -182,23 +182,30 @@ def check(
         run.interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
     run.config = s.config.where if s.config else None
     run.game_source = s.game_source
+    count = s.games or len(run.spec.game.seats)
+    _conclude(run, [("--json", json_path, report.write_json), ("--junit", junit_path, report.write_junit)],
+              report.summary, quiet, f"after {len(run.games)} of {count} games")
+
+
+def _conclude(run, writers, summary, quiet: bool, progress: str) -> None:
+    """The end of a command that ran a bot: reports written (a write error is kept, not
+    raised), the summary, and the exit status: 128 + signal, 1 failed, 2 unwritable, 0."""
     _signals.armed = False  # the verdict is complete: a late signal is ignored
-    for option, path, write in (("--json", json_path, report.write_json), ("--junit", junit_path, report.write_junit)):
+    for option, path, write in writers:
         if path is None:
             continue
         try:
             write(run, path)
         except OSError as exc:
             run.write_errors.append(f"{option} {path}: cannot write: {exc.strerror or exc}")
-    text = report.summary(run)
+    text = summary(run)
     typer.echo(text if not quiet else text.splitlines()[-1])
     for line in run.write_errors:
         typer.echo(f"prototest: error: {line}", err=True)
-    count = s.games or len(run.spec.game.seats)
     if run.interrupted:
         _signals.told = True
-        typer.echo(f"prototest: interrupted ({run.interrupted.name}) after {len(run.games)} of {count} "
-                   f"games; the bot's processes were killed", err=True)
+        typer.echo(f"prototest: interrupted ({run.interrupted.name}) {progress}; "
+                   f"the bot's processes were killed", err=True)
         raise typer.Exit(128 + run.interrupted)
     if run.failed:
         raise typer.Exit(EXIT_FAIL)
@@ -428,26 +435,8 @@ def fuzz_command(
     _signals.armed = False  # the verdict is complete: a late signal is ignored
     if save is not None:
         _save_reproducers(run, save)
-    for option, path, write in (("--json", json_path, report.write_fuzz_json),
-                                ("--junit", junit_path, report.write_fuzz_junit)):
-        if path is None:
-            continue
-        try:
-            write(run, path)
-        except OSError as exc:
-            run.write_errors.append(f"{option} {path}: cannot write: {exc.strerror or exc}")
-    text = report.fuzz_summary(run)
-    typer.echo(text if not quiet else text.splitlines()[-1])
-    for line in run.write_errors:
-        typer.echo(f"prototest: error: {line}", err=True)
-    if run.interrupted:
-        _signals.told = True
-        typer.echo(f"prototest: interrupted ({run.interrupted.name}) after {run.runs} examples; "
-                   f"the bot's processes were killed", err=True)
-        raise typer.Exit(128 + run.interrupted)
-    if run.failed:
-        raise typer.Exit(EXIT_FAIL)
-    raise typer.Exit(EXIT_USAGE if run.write_errors else EXIT_PASS)
+    _conclude(run, [("--json", json_path, report.write_fuzz_json), ("--junit", junit_path, report.write_fuzz_junit)],
+              report.fuzz_summary, quiet, f"after {run.runs} examples")
 
 
 class _Ticker:

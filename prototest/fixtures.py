@@ -43,7 +43,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Callable, Sequence
 
-from . import process, spec as specmod
+from . import spec as specmod
 from .games import rules_module
 from .games.base import IllegalMove, OptionError, Position, PositionError, Rules
 from .referee import GameConfig, GameReport, Referee

@@ -12,12 +12,16 @@ severities as `prototest check`. What Hypothesis chooses is the *situation*:
   turns.
 
 Each move is an integer choice `legal_moves()[i]`, drawn with `i < n` (so `i % n` is
-`i`): examples shrink towards short games and the first moves of each listing. Half of
-the choices are drawn from the rules module's `steer()` list instead (moves towards the
-game's rare situations; the coin shrinks to "no steering"), and each module's
-`measures()` feed `hypothesis.target()`. Failures are kept per finding kind, each
-shrunk on its own, and saved in Hypothesis's example database so that the next run
-replays them first.
+`i`): examples shrink towards short games and the first moves of each listing (see
+`prototest.strategies`). Three choices in four come from the rules module's `steer()`
+list instead (moves towards the game's rare situations; the coin shrinks to "no
+steering"), and each module's `measures()` feed `hypothesis.target()`. *mixed* mode
+draws one of the two modes per example.
+
+Failures are kept per finding kind and each is shrunk on its own, within a budget of
+runs: Hypothesis's shrinker first, then deleting moves by their strings
+(`Campaign.reduce`). Failing examples are saved in Hypothesis's example database, so
+the next run replays them first.
 
 A bot is assumed to answer the same input the same way; when it does not, the run says
 so (with both answers) instead of reporting a failure it cannot reproduce.
@@ -43,12 +47,14 @@ from hypothesis.errors import Flaky
 from . import strategies
 from .findings import Finding, fold
 from .games.base import Position, Rules
-from .referee import Exchange, GameConfig, GameReport, Referee, StopGame
+from .referee import Exchange, GameConfig, GameReport, Referee
 from .runner import ForcedOpponent, game_seed
 from .spec import Spec
 
 MODES = ("position", "game", "mixed")
-
+#: Findings of these kinds depend on timing, not on the position: a run that sees one
+#: and a replay that does not is a slow bot, not a non-deterministic one.
+TIMING_KINDS = ("timeout", "slow")
 
 
 def sends_position(spec: Spec) -> bool:
@@ -104,10 +110,10 @@ class Example:
 
     @property
     def opponent_moves(self) -> list[str]:
-        """The moves the judge played in the game (game mode), in order."""
-        seat, moves = self.report.seat, self.report.moves[len(self.start_moves):]
-        first = (len(self.start_moves)) % 2  # seat to move after the start moves
-        return [m for i, m in enumerate(moves) if (first + i) % 2 != seat]
+        """The moves the judge played for the opponent during the run, in order."""
+        report = self.report
+        return [move for i, move in enumerate(report.moves)
+                if i >= len(self.start_moves) and report.positions[i].turn() != self.seat]
 
 
 class _Enough(BaseException):

@@ -148,18 +148,28 @@ def _finding_lines(f: Finding) -> list[str]:
         if f.position:
             lines.append(f"    position: {f.position}")
         if f.moves:
-            shown = show_moves(f.moves[-12:])
-            lines.append(f"    moves:    {'... ' if len(f.moves) > 12 else ''}{shown} ({len(f.moves)} plies)")
-        if f.expected:
-            lines.append(f"    expected: {f.expected}")
-        if f.got is not None:
-            lines.append(f"    got:      '{f.got}'")
-        if f.elapsed_ms is not None:
-            lines.append(f"    time:     {f.elapsed_ms:.1f} ms")
-        for line in f.stderr_tail[-5:]:
-            lines.append(f"    stderr:   {line}")
+            lines.append(_moves_line(f.moves, 12))
+        lines.extend(_evidence_lines(f))
     if f.transcript:
         lines.append(f"    transcript: {f.transcript}")
+    return lines
+
+
+def _moves_line(moves: Sequence[str], last: int) -> str:
+    shown = show_moves(moves[-last:]) if moves else "(none)"
+    return f"    moves:    {'... ' if len(moves) > last else ''}{shown} ({len(moves)} plies)"
+
+
+def _evidence_lines(f: Finding) -> list[str]:
+    """What was expected, what came, how long it took, the last stderr lines."""
+    lines = []
+    if f.expected:
+        lines.append(f"    expected: {f.expected}")
+    if f.got is not None:
+        lines.append(f"    got:      '{f.got}'")
+    if f.elapsed_ms is not None:
+        lines.append(f"    time:     {f.elapsed_ms:.1f} ms")
+    lines.extend(f"    stderr:   {line}" for line in f.stderr_tail[-5:])
     return lines
 
 
@@ -347,20 +357,11 @@ def _reproducer_lines(run: "FuzzRun", r: dict[str, Any], f: Finding) -> list[str
         head += " (did not happen again when replayed: the bot is not deterministic)"
     lines = [head,
              f"    game:     {r['game']}, {r['mode']} mode, seed {r['seed']}, bot seat {r['seat']}"]
-    moves = r["moves"]
-    shown = " ".join(moves[-24:])
-    lines.append(f"    moves:    {'... ' if len(moves) > 24 else ''}{shown or '(none)'} ({len(moves)} plies)")
+    lines.append(_moves_line(r["moves"], 24))
     if r["position"]:
         lines.append(f"    position: {r['position']}")
     lines.append(f"    sent:     {_request(r['sent'])}")
-    if f.expected:
-        lines.append(f"    expected: {f.expected}")
-    if f.got is not None:
-        lines.append(f"    got:      '{f.got}'")
-    if f.elapsed_ms is not None:
-        lines.append(f"    time:     {f.elapsed_ms:.1f} ms")
-    for line in f.stderr_tail[-5:]:
-        lines.append(f"    stderr:   {line}")
+    lines.extend(_evidence_lines(f))
     if r["mode"] == "position":
         lines.append("    note:     position mode started a fresh bot in this position: a bot that relies on")
         lines.append("              its memory of earlier turns may fail here and not in a real game")

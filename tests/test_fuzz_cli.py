@@ -219,3 +219,13 @@ def test_fuzz_as_a_pytest_test_in_a_bot_repository(tmp_path):
     assert proc.returncode == 1, out
     assert "1 failed, 1 passed" in out, out
     assert "FAIL crash" in out and "replay:   prototest check --game halma" in out, out
+
+
+def test_a_position_mode_failure_says_the_bot_started_cold(tmp_path):
+    result = fuzz(tmp_path, "loa", "--no-database", "--mode", "position", str(BOTS / "loa/crash_few_checkers.py"))
+    assert result.code == 1, result.stdout + result.stderr
+    [f] = result.findings("fail")
+    r = f["reproducer"]
+    assert r["mode"] == "position" and "--moves" in r["command"] and r["opponent_moves"] == []
+    assert "position mode started a fresh bot in this position" in result.stdout
+    assert "may fail here and not in a real game" in result.stdout
