@@ -248,19 +248,8 @@ def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts,
     loaded.append(spec)
     env = process.controlled_env(s.env)
     argv = _bot_argv(s.bot, env, cwd=s.bot_cwd)
-    seats = None
-    if seat is not None:
-        if seat not in spec.game.seats:
-            raise UsageProblem(f"--seat {seat!r}: {spec.name} has the seats {', '.join(spec.game.seats)}")
-        seats = [spec.game.seats.index(seat)]
-    for option, value in (("--position", position), ("--moves", moves)):
-        if value is not None and not fuzz.sends_position(spec):
-            raise UsageProblem(f"{option}: the {spec.name} protocol never sends the position, "
-                               f"so a bot could not know it starts from {value!r}")
+    seats, start_moves = _record_start(spec, rules, seat, position, moves)
     start = _position(rules, position) if position is not None else None
-    start_moves = _move_list("--moves", moves, start or rules.initial())
-    if start is not None and start.outcome() is not None:
-        raise UsageProblem(f"position {position!r}: the game is already over ({start.outcome().reason})")
     forced = _split_moves(opponent_moves) if opponent_moves is not None else None
     count = s.games or len(seats or spec.game.seats)
     for option, path in (("--json", json_path), ("--junit", junit_path)):
@@ -568,7 +557,7 @@ def _holds_fixtures(path: Path) -> bool:
 
 
 def _record_start(spec, rules, seat: Optional[str], position: Optional[str], moves: Optional[str]):
-    """The seats to record and the moves before the bot's first turn, checked as check does."""
+    """The seats to play and the moves before the bot's first turn (check and record)."""
     seats = list(range(len(spec.game.seats)))
     if seat is not None:
         if seat not in spec.game.seats:
