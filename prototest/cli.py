@@ -20,7 +20,8 @@ from typing import List, Optional
 
 import typer
 
-from . import config as configmod, detect, fuzz, interrupts, process, report, runner, settings, spec as specmod, usage
+from . import config as configmod, detect, fixtures, fuzz, interrupts, process, replay as replayer, report, runner
+from . import settings, spec as specmod, usage
 from .games import rules_module
 from .games.base import IllegalMove, OptionError, PositionError
 
@@ -402,12 +403,10 @@ def fuzz_command(
     spec, module, rules = _load_settings(s)
     env = process.controlled_env(s.env)
     argv = _bot_argv(s.bot, env, cwd=s.bot_cwd)
-    mode = mode or ("mixed" if fuzz.sends_position(spec) else "game")
-    if mode not in fuzz.MODES:
-        raise UsageProblem(f"--mode {mode!r}: expected one of {', '.join(fuzz.MODES)}")
-    if mode != "game" and not fuzz.sends_position(spec):
-        raise UsageProblem(f"--mode {mode}: the {spec.name} protocol never sends the position, so a bot "
-                           f"cannot start in one; use --mode game")
+    try:
+        mode = fuzz.choose_mode(spec, mode)
+    except ValueError as exc:
+        raise UsageProblem(str(exc)) from None
     for option, path in (("--json", json_path), ("--junit", junit_path)):
         if path is not None:
             _check_output(option, path)
@@ -489,8 +488,6 @@ def list_games() -> None:
 
 # -- fixtures: record, replay, regenerate ------------------------------------------------------
 
-from . import fixtures, replay as replayer  # noqa: E402  (kept beside the commands that use them)
-
 @app.command("record")
 def record_command(
     bot: List[str] = typer.Argument(None, metavar="BOT... | --update FIXTURE...", help="The bot: an executable path, or a command line after --; with --update, fixture files or folders."),
@@ -564,7 +561,7 @@ def _record_start(spec, rules, seat: Optional[str], position: Optional[str], mov
             raise UsageProblem(f"--seat {seat!r}: {spec.name} has the seats {', '.join(spec.game.seats)}")
         seats = [spec.game.seats.index(seat)]
     for option, value in (("--position", position), ("--moves", moves)):
-        if value is not None and not fuzz.sends_position(spec):
+        if value is not None and not spec.sends_position:
             raise UsageProblem(f"{option}: the {spec.name} protocol never sends the position, "
                                f"so a bot could not know it starts from {value!r}")
     start = _position(rules, position) if position is not None else None
@@ -594,22 +591,11 @@ def _record_all(setups: list, folder: Path, quiet: bool) -> None:
                 continue
             failed += game.failed
             if not quiet:
-                typer.echo(f"wrote {folder / name}: {_verdict(game)}, {_game_line(game)}")
+                typer.echo(f"wrote {folder / name}: {report.verdict(game)}, {report.game_line(game)}")
     except KeyboardInterrupt as exc:
         interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
     _signals.armed = False
     _fixture_exit(_count(len(setups), "game"), "recorded", failed, errors, interrupted, skipped=len(errors))
-
-
-def _game_line(game) -> str:
-    """One game in a line: its result and length, and the kinds of its findings."""
-    kinds = ", ".join(sorted({f"{f.severity} {f.kind}" for f in game.findings}))
-    return (f"{game.result}" + (f" ({game.reason})" if game.reason else "") + f", {game.plies} plies"
-            + (f" [{kinds}]" if kinds else ""))
-
-
-def _verdict(game) -> str:
-    return "FAIL" if game.failed else "WARN" if game.warned else "pass"
 
 
 def _count(n: int, noun: str) -> str:
@@ -677,7 +663,7 @@ def _update_fixtures(paths: List[Path], env_pairs: List[str], time_scale: Option
             failed += game.failed
             if not quiet:
                 change = "unchanged" if text == old else f"updated, {fixtures.changed_lines(old, text)} lines differ"
-                typer.echo(f"{fixture.path}: {change}: {_verdict(game)}, {_game_line(game)}")
+                typer.echo(f"{fixture.path}: {change}: {report.verdict(game)}, {report.game_line(game)}")
     except KeyboardInterrupt as exc:
         interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
     _signals.armed = False
@@ -749,7 +735,7 @@ def _keep_replay(result, folder: Path, number: int, write_all: bool, errors: lis
 def _replay_lines(result, kept: Optional[Path]) -> str:
     verdict = {"pass": "pass", "differs": "DIFFERS", "came back": "FAIL", "fails": "FAIL",
                "did not come back": "pass"}[result.status]
-    lines = [f"{result.fixture.path}: {verdict} ({_game_line(result.report)})"]
+    lines = [f"{result.fixture.path}: {verdict} ({report.game_line(result.report)})"]
     lines += [f"  {line}" for line in result.lines]
     if kept is not None:
         lines.append(f"  transcript: {kept}")

@@ -57,10 +57,16 @@ MODES = ("position", "game", "mixed")
 TIMING_KINDS = ("timeout", "slow")
 
 
-def sends_position(spec: Spec) -> bool:
-    """Whether the dialogue tells the bot the position (so it can start from any)."""
-    templates = [*spec.start.send, *spec.turn.first_send, *spec.turn.send]
-    return any("{position}" in t or "{board}" in t for t in templates)
+def choose_mode(spec: Spec, mode: str | None) -> str:
+    """The mode asked for, or the default: mixed where the protocol sends the position,
+    else game. ValueError for a mode the protocol cannot have."""
+    mode = mode or ("mixed" if spec.sends_position else "game")
+    if mode not in MODES:
+        raise ValueError(f"--mode {mode!r}: expected one of {', '.join(MODES)}")
+    if mode != "game" and not spec.sends_position:
+        raise ValueError(f"--mode {mode}: the {spec.name} protocol never sends the position, so a bot "
+                         f"cannot start in one; use --mode game")
+    return mode
 
 
 @dataclass
@@ -225,14 +231,12 @@ class Campaign:
     # -- one example --------------------------------------------------------------------
     def episode(self, data: st.DataObject) -> None:
         """Play one example; raise a BotFault when the bot fails it."""
-        spec, rules = self.target.spec, self.target.rules
+        spec = self.target.spec
         mode = self.options.mode
         if mode == "mixed":
             mode = data.draw(st.sampled_from(("position", "game")), label="mode")
         if mode == "position":
-            start_moves = self._draw_position(data)
-            seat = _replay(rules, start_moves).turn()
-            example = self.play(seat, start_moves=start_moves)
+            example = self.play(None, start_moves=self._draw_position(data))
         else:
             seat = data.draw(st.sampled_from(range(len(spec.game.seats))), label="seat")
             turns = data.draw(st.integers(1, max(1, self.options.max_plies // 2)), label="bot turns")
@@ -246,11 +250,12 @@ class Campaign:
                 raise _Enough()
             raise fault_class(fail.kind)(example, fail, self.explain(Failure(example, fail)))
 
-    def play(self, seat: int, *, start_moves: Sequence[str] = (),
+    def play(self, seat: int | None, *, start_moves: Sequence[str] = (),
              opponent: Callable[[Position], str] | None = None, max_turns: int = 1,
              fresh: bool = False) -> Example:
         """One run of the bot: from the position after `start_moves` (position mode,
-        one answer), or a game against `opponent` (game mode).
+        one answer; the seat is the side to move there when None), or a game against
+        `opponent` (game mode).
 
         While shrinking, a position-mode input that an earlier run already showed the
         bot is answered from memory: shrinking reaches the same position by many paths,
@@ -260,6 +265,7 @@ class Campaign:
         key = None
         if opponent is None:
             final = _replay(rules, start_moves)
+            seat = final.turn() if seat is None else seat
             key = (seat, final.notation(), start_moves[-1] if start_moves else None)
             if self._first_failure_at is not None and key in self._memo and not fresh:
                 return self._memo[key]

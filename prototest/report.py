@@ -50,7 +50,7 @@ def _ms(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f} ms"
 
 
-def _verdict(game: GameReport) -> str:
+def verdict(game: GameReport) -> str:
     if game.failed:
         return "FAIL"
     if game.interrupted is not None:
@@ -58,12 +58,15 @@ def _verdict(game: GameReport) -> str:
     return "WARN" if game.warned else "pass"
 
 
-def progress_line(game: GameReport, total: int) -> str:
-    verdict = _verdict(game)
+def game_line(game: GameReport) -> str:
+    """One game in a line: its result and length, and the kinds of its findings."""
     result = game.result + (f" ({game.reason})" if game.reason else "")
     kinds = ", ".join(sorted({f"{f.severity} {f.kind}" for f in game.findings}))
-    return (f"game {game.index}/{total} as {game.seat_name}: {verdict:4}  {result}, {game.plies} plies"
-            + (f"  [{kinds}]" if kinds else ""))
+    return f"{result}, {game.plies} plies" + (f"  [{kinds}]" if kinds else "")
+
+
+def progress_line(game: GameReport, total: int) -> str:
+    return f"game {game.index}/{total} as {game.seat_name}: {verdict(game):4}  {game_line(game)}"
 
 
 def summary(run: CheckRun) -> str:

@@ -293,6 +293,12 @@ class Spec:
     def name(self) -> str:
         return self.game.name
 
+    @property
+    def sends_position(self) -> bool:
+        """Whether the dialogue tells the bot the position (so it can start from any)."""
+        templates = [*self.start.send, *self.turn.first_send, *self.turn.send]
+        return any("{position}" in t or "{board}" in t for t in templates)
+
 
 def _validate(path: str, data: dict[str, Any]) -> Spec:
     sections: dict[str, Any] = {}

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
 from . import process, spec as specmod
-from .fuzz import MODES, Campaign, Options, Target, sends_position
+from .fuzz import Campaign, Options, Target, choose_mode
 from .games import rules_module
 
 
@@ -53,11 +53,7 @@ def make_campaign(bot: str | Sequence[str], *, game: str = "chess", mode: str | 
     loaded = specmod.load(Path(spec) if spec is not None else specmod.spec_path_for(game), list(overrides))
     module = rules_module(loaded.game.rules)
     rules = module.make_rules(loaded.rules)
-    mode = mode or ("mixed" if sends_position(loaded) else "game")
-    if mode not in MODES:
-        raise ValueError(f"mode {mode!r}: expected one of {', '.join(MODES)}")
-    if mode != "game" and not sends_position(loaded):
-        raise ValueError(f"the {loaded.name} protocol never sends the position: use mode='game'")
+    mode = choose_mode(loaded, mode)
     bot_env = process.controlled_env({"PATH": os.environ.get("PATH", os.defpath), **(env or {})})
     options = options or Options()
     options.mode = mode
