@@ -132,3 +132,70 @@ class Bot:
             if turn is not None:
                 self.turn += 1
                 self.play_turn(*turn)
+
+
+# -- A move generator of the bot's own, for the bots that do not trust a library's legality --
+
+KNIGHT_STEPS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+KING_STEPS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+ROOK_RAYS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+BISHOP_RAYS = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
+def own_attacked(board: chess.Board, square: int, by: chess.Color, *,
+                 king_steps: tuple[tuple[int, int], ...] = KING_STEPS) -> bool:
+    """Whether side `by` attacks `square`, worked out by hand (no `board.is_attacked_by`).
+
+    With the default this is exact. `king_steps` are the steps from the attacked square
+    to the squares a king attacks it from.
+    """
+    f, r = chess.square_file(square), chess.square_rank(square)
+
+    def piece(df: int, dr: int) -> chess.Piece | None:
+        x, y = f + df, r + dr
+        return board.piece_at(chess.square(x, y)) if 0 <= x < 8 and 0 <= y < 8 else None
+
+    def is_(p: chess.Piece | None, *types: int) -> bool:
+        return p is not None and p.color == by and p.piece_type in types
+
+    behind = -1 if by == chess.WHITE else 1  # a white pawn attacks from the rank below
+    if is_(piece(-1, behind), chess.PAWN) or is_(piece(1, behind), chess.PAWN):
+        return True
+    if any(is_(piece(df, dr), chess.KNIGHT) for df, dr in KNIGHT_STEPS):
+        return True
+    if any(is_(piece(df, dr), chess.KING) for df, dr in king_steps):
+        return True
+    for rays, slider in ((ROOK_RAYS, chess.ROOK), (BISHOP_RAYS, chess.BISHOP)):
+        for df, dr in rays:
+            x, y = f + df, r + dr
+            while 0 <= x < 8 and 0 <= y < 8:
+                p = board.piece_at(chess.square(x, y))
+                if p is not None:
+                    if is_(p, slider, chess.QUEEN):
+                        return True
+                    break
+                x, y = x + df, y + dr
+    return False
+
+
+def own_moves(board: chess.Board, **flags) -> list[chess.Move]:
+    """The bot's own legal moves: pseudo-legal moves kept when its king is not attacked
+    afterwards (by `own_attacked`, with `flags`). It never castles and promotes only to a
+    queen. With the default flags these are `candidates(board)` without castling."""
+    found = []
+    for move in board.pseudo_legal_moves:
+        if board.is_castling(move) or move.promotion not in (None, chess.QUEEN):
+            continue
+        after = board.copy(stack=False)
+        after.push(move)
+        king = after.king(board.turn)
+        if king is not None and not own_attacked(after, king, not board.turn, **flags):
+            found.append(move)
+    return sorted(found, key=chess.Move.uci)
+
+
+def choose_among(board: chess.Board, moves: list[chess.Move]) -> chess.Move | None:
+    """`choose_move`'s policy over a list of the bot's own."""
+    if not moves:
+        return None
+    return mate_in_one(board, moves) or best_capture(board, moves) or rng(board).choice(moves)
