@@ -115,3 +115,44 @@ class Bot:
         except BrokenPipeError:
             sys.exit(0)
         self.on_eof()
+
+
+# -- What a bot that keeps its own accounts works out from a move ----------------------
+
+#: A side's nearest row (where its doubles bear off) and furthest row (where singles crown).
+NEAREST = {"w": 1, "b": 8}
+FURTHEST = {"w": 8, "b": 1}
+
+
+def own_checkers(turn: Turn) -> int:
+    """The bot's checkers on the board: a single counts 1, a double 2."""
+    text = "".join(turn.rows)
+    return text.count(turn.colour) + 2 * text.count(turn.colour.upper())
+
+
+def is_transpose(turn: Turn, move: str) -> bool:
+    """A move from one of the bot's doubles onto one of its singles on a diagonally
+    adjacent square one rank nearer its nearest row."""
+    if len(move) < 4 or abs(FILES.index(move[0]) - FILES.index(move[2])) != 1:
+        return False
+    return (turn.at(move[:2]) == turn.colour.upper() and turn.at(move[2:4]) == turn.colour
+            and int(move[3]) - int(move[1]) == -FORWARD[turn.colour])
+
+
+def checkers_taken_off(turn: Turn, move: str, *, transpose_bears_off: bool = True) -> int:
+    """How many of the bot's checkers a listed move takes off the board (0 or 1).
+
+    A bear-off (a double ending in the nearest row, by a slide or by a transpose) and an
+    impasse removal (`c5`, or `e8c8` with its crown) each take one. `transpose_bears_off=False`
+    forgets that a transpose onto a single in the nearest row bears off too.
+    """
+    if len(move) == 2:
+        return 1  # impasse removal
+    target = turn.at(move[2:4])
+    if target == ".":  # a slide: a double that reaches the nearest row bears off
+        double = turn.at(move[:2]) == turn.colour.upper()
+        return int(double and int(move[3]) == NEAREST[turn.colour])
+    if is_transpose(turn, move):
+        return int(transpose_bears_off and int(move[3]) == NEAREST[turn.colour])
+    return 1  # impasse removal followed by its crown (`e8c8`)
+
