@@ -51,11 +51,14 @@ class Turn:
         return random.Random("/".join(self.rows) + " " + self.colour)
 
 
-def own_moves(turn: Turn, *, count_enemy: bool = True, jump_enemy: bool = False) -> list[tuple[str, bool]]:
+def own_moves(turn: Turn, *, count_enemy: bool = True, jump_enemy: bool = False,
+              enemy_look: int = 7) -> list[tuple[str, bool]]:
     """(move, jumps an enemy) for every move the bot believes legal, in ASCII order.
 
     `count_enemy=False` counts only the bot's own checkers on a line; `jump_enemy=True`
-    lets a checker jump the enemy's. With the defaults this is the judge's list.
+    lets a checker jump the enemy's; `enemy_look` is how many squares of a path it looks at
+    for an enemy checker in the way (the rest are not looked at). With the defaults this is
+    the judge's list.
     """
     me = turn.colour
     found = []
@@ -72,7 +75,7 @@ def own_moves(turn: Turn, *, count_enemy: bool = True, jump_enemy: bool = False)
                 tx, ty = f + df * on_line, r + dr * on_line
                 if not (0 <= tx < 8 and 0 <= ty < 8) or turn.at(tx, ty) == me:
                     continue
-                between = [turn.at(f + df * i, r + dr * i) for i in range(1, on_line)]
+                between = [turn.at(f + df * i, r + dr * i) for i in range(1, min(on_line, enemy_look + 1))]
                 jumps = any(c not in (".", me) for c in between)
                 if jumps and not jump_enemy:
                     continue
@@ -86,6 +89,13 @@ def listed_choice(turn: Turn) -> str:
     captures = [m for m in turn.moves
                 if m != "pass" and turn.at(FILES.index(m[2]), int(m[3]) - 1) not in (".", turn.colour)]
     return rng.choice(captures or turn.moves)
+
+
+def own_choice(turn: Turn, moves: list[str]) -> str:
+    """`listed_choice`'s policy over a list of the bot's own (`pass` when it is empty)."""
+    rng = turn.rng()
+    captures = [m for m in moves if turn.at(FILES.index(m[2]), int(m[3]) - 1) not in (".", turn.colour)]
+    return rng.choice(captures or moves) if moves else "pass"
 
 
 def sleep_forever() -> None:
