@@ -111,3 +111,24 @@ class Bot:
                 mine = self.position.turn() == self.seat
                 self.position = self.position.play(move)
                 self.on_echo(move, mine)
+
+
+# -- Where a bot's pieces stand, for the bots that plan their endgame themselves --------
+
+#: Each seat's starting camp (1-based (x, y)): rows of 5, 5, 4, 3, 2 in its corner.
+CAMP = (
+    frozenset((x, y) for x in range(1, 6) for y in range(1, 6) if x + y <= 7),
+    frozenset((17 - x, 17 - y) for x in range(1, 6) for y in range(1, 6) if x + y <= 7),
+)
+#: The far corner of each seat's home (the opponent's camp).
+FAR_CORNER = ((SIZE, SIZE), (1, 1))
+
+
+def home(seat: int) -> frozenset:
+    """Where seat's pieces must go: the other seat's camp."""
+    return CAMP[1 - seat]
+
+
+def king_distance(a, b) -> int:
+    """Steps between two cells for a king (Chebyshev distance)."""
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
