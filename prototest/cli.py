@@ -22,8 +22,7 @@ import typer
 
 from . import config as configmod, detect, fixtures, fuzz, interrupts, process, replay as replayer, report, runner
 from . import settings, spec as specmod, usage
-from .games import rules_module
-from .games.base import IllegalMove, OptionError, PositionError
+from .games.base import IllegalMove, PositionError
 
 EXIT_PASS, EXIT_FAIL, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -53,13 +52,7 @@ def _load(game: str, spec_path: Optional[Path], overrides: List[str]):
         known = ", ".join(specmod.builtin_games())
         raise UsageProblem(f"unknown game {game!r} (known: {known})")
     spec = specmod.load(path, overrides)
-    try:
-        module = rules_module(spec.game.rules)
-        rules = module.make_rules(spec.rules)
-    except OptionError as exc:
-        raise specmod.SpecError(spec.path, f"rules.{exc.key}", exc.problem) from None
-    except ValueError as exc:
-        raise specmod.SpecError(spec.path, "game.rules", str(exc)) from None
+    module, rules = specmod.bind(spec)
     return spec, module, rules
 
 
@@ -210,7 +203,8 @@ def _conclude(run, writers, summary, quiet: bool, progress: str) -> None:
         raise typer.Exit(128 + run.interrupted)
     if run.failed:
         raise typer.Exit(EXIT_FAIL)
-    raise typer.Exit(EXIT_USAGE if run.write_errors else EXIT_PASS)
+    incomplete = getattr(run, "incomplete", False)  # fuzz: no answer judged within the budget
+    raise typer.Exit(EXIT_USAGE if run.write_errors or incomplete else EXIT_PASS)
 
 
 def _settings(bot, game, spec_path, games, seed, time_scale, overrides, env_pairs, config_path,
@@ -379,16 +373,18 @@ def fuzz_command(
     bot: List[str] = typer.Argument(None, metavar="BOT...", help="The bot: an executable path, or a command line after --."),
     game: Optional[str] = typer.Option(None, "--game", "-g", help="The protocol: a spec under specs/ (default: the config file's, else chess)."),
     spec_path: Optional[Path] = typer.Option(None, "--spec", help="A spec file of your own instead of the bundled one."),
-    examples: int = typer.Option(100, "--examples", "-n", min=1, max=10_000_000, help="Examples to generate (each is one run of the bot)."),
+    budget: str = typer.Option("60s", "--budget", "-b", help="Time for the whole run, shrinking included: 90s, 5m, 1h30m, or 0 for no limit (default 60s)."),
+    examples: Optional[int] = typer.Option(None, "--examples", "-n", min=1, max=10_000_000, help="Stop after this many examples (each is one game of a fresh bot); default: as many as the budget allows."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, max=256, help="Bots fuzzed at once, each in its own worker (default: the number of cores)."),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", help="The same seed gives the same examples (default 1)."),
-    max_plies: Optional[int] = typer.Option(None, "--max-plies", min=1, max=20_000, help="The longest move list (position mode) or game (game mode); default: the spec's [fuzz] max_plies."),
-    mode: Optional[str] = typer.Option(None, "--mode", help="position: a fresh bot answers one generated position; game: a real game with generated opponent moves; mixed: either, example by example. Default: mixed when the protocol sends the position, else game."),
+    max_plies: Optional[int] = typer.Option(None, "--max-plies", min=1, max=20_000, help="Stop every game after this many plies (default: the game's own end and turn limit)."),
+    mode: Optional[str] = typer.Option(None, "--mode", help="game: every example a game from the start; position: the bot starts cold in a generated deep position and plays on; mixed: either, example by example. Default: mixed when the protocol sends the position, else game."),
     save: Optional[Path] = typer.Option(None, "--save", help="Write each minimal failing example's transcript to this folder."),
     database: Path = typer.Option(Path(".hypothesis") / "prototest", "--database", help="Hypothesis example database: failures found here are replayed first next time."),
     no_database: bool = typer.Option(False, "--no-database", help="Neither replay nor save failures (the run depends on --seed alone)."),
     json_path: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report here."),
     junit_path: Optional[Path] = typer.Option(None, "--junit", help="Write a JUnit XML report here."),
-    shrink_examples: int = typer.Option(80, "--shrink-examples", min=0, max=10_000_000, help="Runs of the bot for shrinking once a failure is found (half Hypothesis's shrinker, half deleting moves)."),
+    shrink_examples: int = typer.Option(80, "--shrink-examples", min=0, max=10_000_000, help="Runs of the bot after the first failure, to shorten it (cold retries, shorter paths, fewer opponent moves)."),
     time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Multiply every time limit (default 1)."),
     start_delay: int = typer.Option(0, "--start-delay", min=0, max=3_600_000, help="Milliseconds of silence before the judge's first line (default 0: start-up is check's business)."),
     overrides: List[str] = typer.Option([], "--set", help="Override a spec key (repeatable)."),
@@ -397,9 +393,10 @@ def fuzz_command(
     config_path: Optional[Path] = typer.Option(None, "--config", help="Read this config file (default: prototest.toml or pyproject.toml's [tool.prototest], from here upwards)."),
     no_config: bool = typer.Option(False, "--no-config", help="Read no config file."),
 ) -> None:
-    """Drive BOT through generated reachable situations; shrink any failure to a minimal reproducer."""
+    """Play whole games against BOT with swarm opponents drawn by Hypothesis; shrink any failure to a minimal reproducer."""
     s = _settings(bot, game, spec_path, 0, seed, time_scale, overrides, env_pairs, config_path, no_config)
     _check_time_scale(s.time_scale)
+    budget_s = _duration("--budget", budget)
     spec, module, rules = _load_settings(s)
     env = process.controlled_env(s.env)
     argv = _bot_argv(s.bot, env, cwd=s.bot_cwd)
@@ -414,17 +411,32 @@ def fuzz_command(
         if path is not None:
             _check_output(option, path, folder=True)
     target = fuzz.Target(spec, rules, module, argv, env, s.time_scale, start_delay, cwd=s.bot_cwd)
-    options = fuzz.Options(mode=mode, examples=examples, seed=s.seed,
-                           max_plies=max_plies or spec.fuzz.max_plies,
+    options = fuzz.Options(mode=mode, examples=examples, budget_s=budget_s, seed=s.seed,
+                           jobs=jobs or default_jobs(), max_plies=max_plies,
                            database=None if no_database else database, shrink_examples=shrink_examples)
     ticker = _Ticker(quiet)
-    run = fuzz.Campaign(target, options, progress=ticker).execute()
+    run = fuzz.execute(target, options, progress=ticker)
     ticker.done()
     _signals.armed = False  # the verdict is complete: a late signal is ignored
     if save is not None:
         _save_reproducers(run, save)
     _conclude(run, [("--json", json_path, report.write_fuzz_json), ("--junit", junit_path, report.write_fuzz_junit)],
-              report.fuzz_summary, quiet, f"after {run.runs} examples")
+              report.fuzz_summary, quiet, f"after {run.examples} examples")
+
+
+def default_jobs() -> int:
+    """The cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _duration(option: str, text: str) -> float | None:
+    try:
+        return settings.parse_duration(text)
+    except ValueError as exc:
+        raise UsageProblem(f"{option} {text!r}: {exc}") from None
 
 
 class _Ticker:
@@ -462,8 +474,7 @@ def _save_reproducers(run: fuzz.FuzzRun, folder: Path) -> None:
     """Each minimal failing example as a fixture (see prototest.fixtures), whose header
     holds what replays it: `prototest replay FILE` says whether the failure comes back."""
     for failure in run.failures:
-        info = fuzz.describe(run, failure)
-        name = f"{run.target.spec.name}-{info['mode']}-{failure.finding.kind}.txt"
+        name = f"{run.target.spec.name}-{failure.details['mode']}-{failure.finding.kind}.txt"
         try:
             folder.mkdir(parents=True, exist_ok=True)
             path = folder / name
@@ -471,7 +482,7 @@ def _save_reproducers(run: fuzz.FuzzRun, folder: Path) -> None:
         except OSError as exc:
             run.write_errors.append(f"--save {folder / name}: cannot write: {exc.strerror or exc}")
             continue
-        failure.finding.transcript = str(path)
+        failure.finding.transcript = failure.details["transcript"] = str(path)
         run.saved.append(str(path))
 
 

@@ -63,6 +63,10 @@ class Finding:
     #: message shows the first one's figures only.
     occurrences: list[dict[str, Any]] = field(default_factory=list)
     rule: str = ""  # the spec rule or cause behind it ("crlf", "slow", ...), for folding
+    #: The position as a board with coordinates (failures only; see games/base.py diagram).
+    diagram: list[str] = field(default_factory=list)
+    #: Fuzzing: in how many examples a folded warning was seen (None: one game's finding).
+    examples: int | None = None
 
     @property
     def check(self) -> str:

@@ -44,8 +44,7 @@ from types import ModuleType
 from typing import Callable, Sequence
 
 from . import spec as specmod
-from .games import rules_module
-from .games.base import IllegalMove, OptionError, Position, PositionError, Rules
+from .games.base import IllegalMove, Position, PositionError, Rules
 from .referee import GameConfig, GameReport, Referee
 from .runner import ForcedOpponent, builtin_opponent, game_seed
 from .spec import Spec
@@ -420,11 +419,7 @@ def setup_of(fixture: Fixture, env: dict[str, str], *, argv: Sequence[str] | Non
     h = fixture.header
     spec_path = fixture.folder / h.spec if h.spec is not None else _bundled(fixture, h.game or "")
     spec = specmod.load(spec_path, list(h.overrides))
-    try:
-        module = rules_module(spec.game.rules)
-        rules = module.make_rules(spec.rules)
-    except OptionError as exc:
-        raise specmod.SpecError(spec.path, f"rules.{exc.key}", exc.problem) from None
+    module, rules = specmod.bind(spec)
     if h.seat not in spec.game.seats:
         raise FixtureError(fixture.path, f"seat {h.seat!r}: {spec.name} has the seats {', '.join(spec.game.seats)}")
     setup = Setup(
@@ -495,19 +490,22 @@ def expand(paths: Sequence[Path]) -> list[Path]:
 def from_fuzz(run, failure, folder: Path) -> str:
     """A `prototest fuzz --save` reproducer in the fixture format: `prototest replay`
     plays it again and says whether the failure comes back."""
-    from .fuzz import replay_command
-
-    target, example = run.target, failure.example
+    target, example, info = run.target, failure.example, failure.details
+    cap = run.options.max_plies
+    cold = info["cold"] == "reproduces"
+    how = ("a fresh bot shown the failing position" if cold else
+           "a game from a cold start" if example.start_moves else "a game from the start")
     setup = Setup(
         spec=target.spec, rules=target.rules, module=target.module, argv=list(target.argv),
         cwd=target.cwd, env=target.env, seat=example.seat, seed=run.options.seed, index=1,
         time_scale=target.time_scale, start_delay_ms=target.start_delay_ms,
         start_moves=list(example.start_moves),
-        given_moves=list(example.opponent_moves) if example.mode == "game" else [],
-        max_plies=run.options.max_plies + len(example.start_moves), max_turns=example.max_turns,
-        notes=[f"prototest fuzz: {example.mode} mode, seed {run.options.seed}, example {example.number}: "
-               f"FAIL {failure.finding.kind}" + ("" if failure.reproducible else " (did not come back when run again)"),
-               f"also replayed by: {replay_command(target, failure)}"])
+        given_moves=[] if cold else list(example.opponent_moves),
+        max_plies=cap + len(example.start_moves) if cap else None, max_turns=example.max_turns,
+        notes=[f"prototest fuzz: {how}, seed {info['seed']}, example {example.number}: "
+               f"{'FAIL' if failure.confirmed else 'WARN'} {failure.finding.kind}"
+               + ("" if failure.reproducible else " (did not come back when run again)"),
+               f"also replayed by: {info['command']}"])
     header = header_for(setup, folder, setup.given_moves)
     return render(header, dialogue(example.report))
 

@@ -1,30 +1,41 @@
-"""`prototest fuzz`: Hypothesis drives a bot through reachable situations and shrinks any
-failure to a minimal reproducer.
+"""`prototest fuzz`: Hypothesis plays whole games against a bot with swarm opponents, and
+shrinks any failure to a minimal reproducer.
 
-Every example is one run of a fresh bot process, judged by the same referee, spec and
-severities as `prototest check`. What Hypothesis chooses is the *situation*:
+Every example is one game of a fresh bot, judged by the same referee, spec and severities
+as `prototest check`, from its start to its end (or the bot's failure):
 
-* **position** mode (protocols that send the whole state each turn): a list of moves
-  from the initial position; the bot starts in the position they reach, answers one
-  turn, and the judge closes its input. Deep positions cost one exchange.
-* **game** mode (every protocol): a real game from the initial position in which
-  Hypothesis plays the opponent's moves; it stops after a drawn number of the bot's
-  turns.
+* **game** mode: a real game from the initial position;
+* **position** mode (protocols that send the whole state each turn): the bot starts cold
+  in a generated deep position, and play goes on from there to the end.
 
-Each move is an integer choice `legal_moves()[i]`, drawn with `i < n` (so `i % n` is
-`i`): examples shrink towards short games and the first moves of each listing (see
-`prototest.strategies`). Three choices in four come from the rules module's `steer()`
-list instead (moves towards the game's rare situations; the coin shrinks to "no
-steering"), and each module's `measures()` feed `hypothesis.target()`. *mixed* mode
-draws one of the two modes per example.
+What Hypothesis draws, all before the game starts (see `prototest.strategies`):
 
-Failures are kept per finding kind and each is shrunk on its own, within a budget of
-runs: Hypothesis's shrinker first, then deleting moves by their strings
-(`Campaign.reduce`). Failing examples are saved in Hypothesis's example database, so
-the next run replays them first.
+* the opponent's configuration, swarm testing style (Groce et al., ISSTA 2012): one of the
+  game's opponent styles (random, greedy, smothering, passive ...) and the move classes it
+  never plays (never capture, never jump ...). A narrow configuration per game, a wide
+  spread over a run: extreme positions arise routinely, without steering for any fault;
+* the opponent's every move choice, a script of integers that pick `moves[v % n]`: they
+  do not depend on what the bot answers, so a bot that answers the same input differently
+  changes the game, never the draws, and gets its whole budget;
+* in position mode, the path to the start position, each side played by its own style.
 
-A bot is assumed to answer the same input the same way; when it does not, the run says
-so (with both answers) instead of reporting a failure it cannot reproduce.
+Each rules module's `measures()` (general measures of the game's boundaries: moves a
+simpler reading of the rules allows and the rules refuse, rarely legal moves in the bot's
+list, how few moves or pieces it has) feed `hypothesis.target()`.
+
+The run ends at the first failure, at the time budget or after `examples` examples. A
+failure found in a game from the start is confirmed; where the protocol sends the
+position, the failing position is then shown cold to a fresh bot: if it fails the same
+way, the reproducer is that position and one exchange, and the path to it is shortened;
+if not, the fault needs the bot's memory of the game, and the game's opponent moves are
+shortened instead. A failure seen only after a cold start is confirmed by searching real
+games for the rest of the budget; unconfirmed, it is a warning, never a failure.
+
+Before a run that would start bots cold, a probe checks whether the bot keeps state
+between turns (a fresh bot shown a position that a running bot handled, which then
+fails or answers otherwise): such a bot is fuzzed with games from the start only.
+
+`execute` runs one campaign in this process; `prototest.workers` runs several at once.
 """
 
 from __future__ import annotations
@@ -34,7 +45,7 @@ import shlex
 import signal
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable, Sequence
@@ -44,9 +55,10 @@ from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase
 from hypothesis.errors import Flaky
 
-from . import strategies
+from . import opponents, strategies
 from .findings import Finding, fold
 from .games.base import Position, Rules
+from .opponents import ScriptedOpponent, Style
 from .referee import Exchange, GameConfig, GameReport, Referee
 from .runner import ForcedOpponent, game_seed
 from .spec import Spec
@@ -55,6 +67,14 @@ MODES = ("position", "game", "mixed")
 #: Findings of these kinds depend on timing, not on the position: a run that sees one
 #: and a replay that does not is a slow bot, not a non-deterministic one.
 TIMING_KINDS = ("timeout", "slow")
+DEFAULT_BUDGET_S = 60.0
+#: The opponent's script when the rules set no turn limit (chess): longer games reuse it.
+DEFAULT_SCRIPT = 400
+#: The deepest start position in position mode when the rules set no turn limit.
+DEFAULT_START_PLIES = 160
+#: Positions per game whose measures and situations are computed (spread evenly, the
+#: last one always): enough to steer, cheap beside the game.
+SAMPLED_POSITIONS = 16
 
 
 def choose_mode(spec: Spec, mode: str | None) -> str:
@@ -67,6 +87,11 @@ def choose_mode(spec: Spec, mode: str | None) -> str:
         raise ValueError(f"--mode {mode}: the {spec.name} protocol never sends the position, so a bot "
                          f"cannot start in one; use --mode game")
     return mode
+
+
+def worker_seed(seed: int, worker: int) -> int:
+    """The Hypothesis seed of worker `worker` (worker 0 keeps the run's own seed)."""
+    return seed if worker == 0 else game_seed(seed, 1_000 + worker)
 
 
 @dataclass
@@ -85,18 +110,46 @@ class Target:
     #: The folder the bot runs in (None: the current one)
     cwd: str | None = None
 
+    @property
+    def ply_limit(self) -> int | None:
+        """The game's own turn limit, when its rules have one."""
+        limit = getattr(self.rules, "max_plies", None)
+        if limit is None:
+            limit = getattr(getattr(self.rules, "config", None), "max_plies", None)
+        return limit
+
 
 @dataclass
 class Options:
-    mode: str = "position"
-    examples: int = 100
+    mode: str = "mixed"
+    #: Examples to run (None: as many as the budget allows)
+    examples: int | None = None
+    #: Seconds for the whole run, shrinking included (None: no limit)
+    budget_s: float | None = DEFAULT_BUDGET_S
     seed: int = 1
-    max_plies: int = 60
+    jobs: int = 1
+    #: A cap on each game's plies (None: the game's own end and turn limit)
+    max_plies: int | None = None
     database: Path | None = None
-    #: Runs of the bot for shrinking, from the first failure on: Hypothesis's shrinker
-    #: has the first half, the move-deleting pass (`Campaign.reduce`) the rest. A count,
-    #: not a time, so that a seed gives the same reproducer on any machine.
+    #: Runs of the bot after the first failure for shortening it (cold retries, shorter
+    #: paths, fewer opponent moves), whatever the time budget leaves.
     shrink_examples: int = 80
+    #: This campaign's seed stream (see worker_seed); set by prototest.workers
+    worker: int = 0
+    #: Whether the state probe ran (the parallel runner runs it once, before its workers)
+    probed: bool = False
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What Hypothesis drew for one example, all of it before the game."""
+
+    mode: str  # "game" or "position"
+    seat: int
+    style: Style  # the opponent's
+    path: tuple[str, ...]  # position mode: the moves before the bot's first turn
+    script: tuple[int, ...]  # the opponent's move choices, one a move
+    path_style: Style | None = None  # position mode: the bot's side of the path
 
 
 @dataclass
@@ -104,45 +157,41 @@ class Example:
     """One run of the bot."""
 
     number: int
-    mode: str
+    mode: str  # "game", "position" (started cold after `start_moves`), "probe"
     seat: int
-    #: position mode: the moves that reach the bot's position
     start_moves: list[str]
     report: GameReport
-    #: game mode: the bot's turns after which the judge stops
-    max_turns: int = 1
+    plan: Plan | None = None
+    #: the bot's answers after which the judge stopped (None: the game's end)
+    max_turns: int | None = None
     #: the best value of each rules measure over the bot's positions (for target())
     measures: dict[str, float] = field(default_factory=dict)
+    #: the moves the judge played for the opponent during the run, in order
+    opponent_moves: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        report, start = self.report, len(self.start_moves)
+        if report.positions and not self.opponent_moves:
+            self.opponent_moves = [move for i, move in enumerate(report.moves)
+                                   if i >= start and report.positions[i].turn() != self.seat]
 
     @property
-    def opponent_moves(self) -> list[str]:
-        """The moves the judge played for the opponent during the run, in order."""
-        report = self.report
-        return [move for i, move in enumerate(report.moves)
-                if i >= len(self.start_moves) and report.positions[i].turn() != self.seat]
+    def cold(self) -> bool:
+        """Whether the bot started in a position a real game never starts it in."""
+        return bool(self.start_moves)
 
 
-class _Enough(BaseException):
-    """Hypothesis's share of the shrinking time is spent: stop it, keep what it has."""
+class _Stop(BaseException):
+    """Ends the Hypothesis run: a failure was found (Hypothesis saves the example in its
+    database on the way out), the budget is spent, or another worker found a failure."""
 
 
 class BotFault(AssertionError):
-    """A failing example; one subclass per finding kind, so Hypothesis shrinks each
-    kind of fault on its own and reports them side by side."""
+    """A failing example, as `prototest.testing` raises it under pytest."""
 
-    def __init__(self, example: Example, finding: Finding, text: str = "") -> None:
-        super().__init__(text or f"{finding.kind}: {finding.message}")
-        self.example = example
-        self.finding = finding
-
-
-_FAULTS: dict[str, type[BotFault]] = {}
-
-
-def fault_class(kind: str) -> type[BotFault]:
-    if kind not in _FAULTS:
-        _FAULTS[kind] = type(f"BotFault_{kind}", (BotFault,), {})
-    return _FAULTS[kind]
+    def __init__(self, failure: "Failure", text: str) -> None:
+        super().__init__(text)
+        self.failure = failure
 
 
 @dataclass
@@ -165,6 +214,23 @@ class Failure:
     finding: Finding
     #: False when the replay of the shrunk example passed (a non-deterministic bot)
     reproducible: bool = True
+    #: False when it was seen only after a cold start and no game from the start showed it
+    confirmed: bool = True
+    #: "reproduces": the failing position shown cold to a fresh bot fails the same way (the
+    #: reproducer is that position); "needs memory": it does not; None: not tried
+    cold: str | None = None
+    #: what a fresh bot shown the failing position answered, when it did not fail
+    cold_answer: str | None = None
+    #: the reproducer as data (see describe), filled in when the run ends
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class StateProbe:
+    """What the probe for state kept between turns saw."""
+
+    stateful: bool
+    message: str
 
 
 @dataclass
@@ -172,10 +238,13 @@ class FuzzRun:
     target: Target
     options: Options
     runs: int = 0
+    examples: int = 0
     started: float = field(default_factory=time.monotonic)
     elapsed_s: float = 0.0
     #: situation name -> number of runs that met it
     situations: Counter = field(default_factory=Counter)
+    #: opponent style -> examples that used it
+    styles: Counter = field(default_factory=Counter)
     failures: list[Failure] = field(default_factory=list)
     warnings: list[Finding] = field(default_factory=list)
     nondeterminism: list[Nondeterminism] = field(default_factory=list)
@@ -185,17 +254,39 @@ class FuzzRun:
     interrupted: signal.Signals | None = None
     write_errors: list[str] = field(default_factory=list)
     saved: list[str] = field(default_factory=list)
-    #: the run (1-based) that met the first failure
+    #: the run (1-based) that met the first failure, and when (seconds from the start)
     first_failure_example: int | None = None
+    first_failure_s: float | None = None
     #: why the run ended before its examples were all run (besides a signal)
     stopped_early: str | None = None
     #: kinds of failure met so far (the progress line)
     failing_kinds: set[str] = field(default_factory=set)
     shrinking: bool = False
+    probe: StateProbe | None = None
+    #: the modes examples were drawn from (position mode is off for a bot that keeps state)
+    modes: tuple[str, ...] = ()
+    #: how the run ended: "failure", "budget", "examples", "stopped" (another worker failed)
+    ended: str = ""
+    workers: int = 1
+    #: a failure in a game from the start was met (the workers stop at it)
+    confirmed_found: bool = False
+    #: runs of the bot spent shortening failures (each has `shrink_examples` of them)
+    shrink_runs: int = 0
 
     @property
     def failed(self) -> bool:
-        return bool(self.failures)
+        """A confirmed failure was found (exit status 1)."""
+        return self.confirmed_found or any(f.confirmed for f in self.failures)
+
+    @property
+    def incomplete(self) -> bool:
+        """Nothing was judged: the budget ran out before the bot's first answer."""
+        return (not self.failures and self.interrupted is None
+                and not self.answer_ms and not self.first_answer_ms)
+
+    @property
+    def unconfirmed(self) -> list[Failure]:
+        return [f for f in self.failures if not f.confirmed]
 
     @property
     def rate(self) -> float:
@@ -203,84 +294,173 @@ class FuzzRun:
 
 
 class Campaign:
-    """The body of the Hypothesis test, and what it learns across examples."""
+    """One fuzzing campaign in this process: the Hypothesis test and what it learns."""
 
     def __init__(self, target_: Target, options: Options,
-                 progress: Callable[[FuzzRun], None] | None = None) -> None:
+                 progress: Callable[[FuzzRun], None] | None = None,
+                 should_stop: Callable[[], bool] | None = None) -> None:
         if options.mode not in MODES:
             raise ValueError(f"mode {options.mode!r}: expected one of {', '.join(MODES)}")
         self.target = target_
         self.options = options
         self.run = FuzzRun(target_, options)
         self.progress = progress
+        #: asked before each example: another worker found a failure
+        self.should_stop = should_stop
         module = target_.module
-        self._steer = getattr(module, "steer", None)
         self._situations = getattr(module, "situations", None)
         self._measures = getattr(module, "measures", None)
+        self._diagram = getattr(module, "diagram", None)
         #: digest of everything sent before an answer -> (answer, run number)
         self._answers: dict[bytes, tuple[str | None, int]] = {}
         #: inputs that got different answers in different runs
         self._unstable: set[bytes] = set()
         self._warned: dict[tuple, Finding] = {}
-        self._smallest: dict[str, Failure] = {}
-        self._first_failure_at: int | None = None  # the run count then
+        self._found: Failure | None = None
+        #: the run count when shortening the current failure began
+        self._shrink_from: int | None = None
         self._memo: dict[tuple, Example] = {}
-        #: False under pytest (`prototest.testing`): Hypothesis shrinks as it likes there
-        self.budgeted = True
+        self.deadline: float | None = None
+        self._stopping = False
+        self.run.modes = self._modes(options.mode)
+
+    # -- the whole run ------------------------------------------------------------------
+    def execute(self) -> FuzzRun:
+        """Probe, search, then shorten and confirm what was found."""
+        self._start_clock()
+        try:
+            if not self.options.probed:
+                self.probe_state()
+            self.search(self.run.modes)
+            if self._found is not None and self.run.interrupted is None:
+                self.finish(self._found)
+        except KeyboardInterrupt as exc:
+            self._interrupted(exc)
+        return self.close()
+
+    def _start_clock(self) -> None:
+        self.run.started = time.monotonic()
+        if self.options.budget_s is not None and self.deadline is None:
+            self.deadline = self.run.started + self.options.budget_s
+
+    def close(self) -> FuzzRun:
+        """The run as data: the reproducers described, the warnings folded."""
+        self.run.elapsed_s = time.monotonic() - self.run.started
+        self.run.warnings = fold(self.run.warnings)
+        for failure in self.run.failures:
+            failure.details = describe(self.run, failure)
+        return self.run
+
+    def _modes(self, mode: str) -> tuple[str, ...]:
+        return ("game", "position") if mode == "mixed" else (mode,)
+
+    def search(self, modes: tuple[str, ...]) -> None:
+        """Hypothesis's generation until a failure, the budget or the examples end it."""
+        test = self.test(modes)
+        self._stopping = False
+        try:
+            test()
+        except _Stop:
+            pass
+        except Flaky as exc:
+            # Stopping before an example draws anything looks to Hypothesis like a test
+            # that draws less than before: that is our stop, not a flaky strategy.
+            if not self._stopping:
+                self.run.stopped_early = f"Hypothesis stopped: {type(exc).__name__}"
+        else:
+            self.run.ended = self.run.ended or "examples"
 
     # -- one example --------------------------------------------------------------------
-    def episode(self, data: st.DataObject) -> None:
-        """Play one example; raise a BotFault when the bot fails it."""
-        spec = self.target.spec
-        mode = self.options.mode
-        if mode == "mixed":
-            mode = data.draw(st.sampled_from(("position", "game")), label="mode")
-        if mode == "position":
-            example = self.play(None, start_moves=self._draw_position(data))
-        else:
-            seat = data.draw(st.sampled_from(range(len(spec.game.seats))), label="seat")
-            turns = data.draw(st.integers(1, max(1, self.options.max_plies // 2)), label="bot turns")
-            example = self.play(seat, opponent=self._opponent(data), max_turns=turns)
+    def episode(self, data: st.DataObject, modes: tuple[str, ...]) -> None:
+        """Play one example; stop the run at its first failure."""
+        self._check_stop()
+        plan = data.draw(self._plans(modes), label="plan")
+        example = self.play_plan(plan)
         for label, value in example.measures.items():
             target(value, label=label)
-        fail = _first_fail(example)
+        fail = first_fail(example)
         if fail is not None:
-            self._keep_smallest(example, fail)
-            if self.budgeted and self._hypothesis_budget_spent():
-                raise _Enough()
-            raise fault_class(fail.kind)(example, fail, self.explain(Failure(example, fail)))
+            self._record(Failure(example, fail, confirmed=plan.mode == "game"))
+            self.run.ended = "failure"
+            self._stopping = True
+            raise _Stop()
+        self._check_stop()
 
-    def play(self, seat: int | None, *, start_moves: Sequence[str] = (),
-             opponent: Callable[[Position], str] | None = None, max_turns: int = 1,
-             fresh: bool = False) -> Example:
-        """One run of the bot: from the position after `start_moves` (position mode,
-        one answer; the seat is the side to move there when None), or a game against
-        `opponent` (game mode).
+    def _check_stop(self) -> None:
+        ended = None
+        if self._found is not None:
+            ended = "failure"
+        elif self._out_of_time():
+            ended = "budget"
+        elif self.should_stop is not None and self.should_stop():
+            ended = "stopped"
+        if ended is not None:
+            self.run.ended = ended
+            self._stopping = True
+            raise _Stop()
 
-        While shrinking, a position-mode input that an earlier run already showed the
-        bot is answered from memory: shrinking reaches the same position by many paths,
-        and a deterministic bot answers it the same way (the minimal failure is replayed
-        for real at the end, which checks that)."""
+    def _out_of_time(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def _plans(self, modes: tuple[str, ...]) -> st.SearchStrategy[Plan]:
+        t = self.target
+        seats = range(len(t.spec.game.seats))
+        limit = t.ply_limit
+        script_len = min(1000, limit // 2 + 1) if limit else DEFAULT_SCRIPT
+        start_plies = min(DEFAULT_START_PLIES, max(0, limit - 10)) if limit else DEFAULT_START_PLIES
+
+        @st.composite
+        def plans(draw: Callable) -> Plan:
+            mode = draw(st.sampled_from(modes))
+            seat = draw(st.sampled_from(seats))
+            style = draw(strategies.opponent_styles(t.module))
+            path: list[str] = []
+            path_style = None
+            if mode == "position":
+                path_style = draw(strategies.opponent_styles(t.module))
+                sides = (path_style, style) if seat == 0 else (style, path_style)
+                path = draw(strategies.paths(t.rules, t.module, seat=seat, max_plies=start_plies, styles=sides))
+            script = draw(strategies.scripts(script_len))
+            return Plan(mode, seat, style, tuple(path), script, path_style)
+
+        return plans()
+
+    def play_plan(self, plan: Plan) -> Example:
+        self.run.examples += 1
+        self.run.styles[plan.style.name] += 1
+        return self.play(plan.seat, start_moves=plan.path, mode=plan.mode, plan=plan,
+                         opponent=ScriptedOpponent(self.target.module, plan.style, plan.script))
+
+    def play(self, seat: int, *, start_moves: Sequence[str] = (), mode: str = "game",
+             opponent: Callable[[Position], str] | None = None, max_turns: int | None = None,
+             plan: Plan | None = None, memo: bool = False) -> Example:
+        """One run of the bot: a game from the position after `start_moves` (the bot
+        starts cold there when there are any) against `opponent`, until the game ends, the
+        bot has answered `max_turns` times, or the budget runs out.
+
+        With `memo`, a cold start in a position an earlier run already showed the bot is
+        answered from memory: shortening reaches the same position by many paths, and a
+        deterministic bot answers it the same way (the reproducer is run again for real at
+        the end, which checks that)."""
         spec, rules = self.target.spec, self.target.rules
         key = None
-        if opponent is None:
+        if memo and start_moves and max_turns == 1:
             final = _replay(rules, start_moves)
-            seat = final.turn() if seat is None else seat
-            key = (seat, final.notation(), start_moves[-1] if start_moves else None)
-            if self._first_failure_at is not None and key in self._memo and not fresh:
+            key = (seat, final.notation(), start_moves[-1])
+            if key in self._memo:
                 return self._memo[key]
+        cap = self.options.max_plies
         cfg = GameConfig(
             spec=spec, rules=rules, rules_module=self.target.module, argv=self.target.argv,
             seat=seat, seed=game_seed(self.options.seed, 1), index=self.run.runs + 1,
             time_scale=self.target.time_scale, start_delay_ms=self.target.start_delay_ms,
-            env=self.target.env, cwd=self.target.cwd, start_moves=list(start_moves), opponent=opponent,
-            max_plies=self.options.max_plies + len(start_moves), max_bot_turns=max_turns,
-            log_exchanges=True,
+            env=self.target.env, cwd=self.target.cwd, start_moves=list(start_moves),
+            opponent=opponent or ForcedOpponent(()), max_plies=cap + len(start_moves) if cap else None,
+            max_bot_turns=max_turns, log_exchanges=True, deadline=self.deadline,
         )
         report = Referee(cfg).run()
         self.run.runs += 1
-        mode = "position" if opponent is None else "game"
-        example = Example(self.run.runs, mode, seat, list(start_moves), report, max_turns)
+        example = Example(self.run.runs, mode, seat, list(start_moves), report, plan, max_turns)
         if report.interrupted is not None:
             self._tick()
             raise _interrupt(report.interrupted)
@@ -290,15 +470,9 @@ class Campaign:
             self._memo[key] = example
         return example
 
-    def _draw_position(self, data: st.DataObject) -> list[str]:
-        """A playable position: the bot must have a turn."""
-        return data.draw(strategies.move_lists(self.target.rules, max_plies=self.options.max_plies,
-                                               steer=self._steer), label="moves")
-
-    def _opponent(self, data: st.DataObject) -> Callable[[Position], str]:
-        def choose(position: Position) -> str:
-            return data.draw(strategies.plies(position, steer=self._steer), label="opponent move")
-        return choose
+    def play_cold(self, seat: int, moves: Sequence[str], *, memo: bool = True) -> Example:
+        """A fresh bot shown the position after `moves`, for one answer."""
+        return self.play(seat, start_moves=moves, mode="position", max_turns=1, memo=memo)
 
     # -- what an example teaches --------------------------------------------------------
     def _observe(self, example: Example) -> None:
@@ -311,8 +485,12 @@ class Campaign:
             if f.severity == "warn":
                 key = f.key()
                 if key in self._warned:
-                    self._warned[key].count += f.count
+                    first = self._warned[key]
+                    first.count += f.count
+                    first.occurrences.extend(f.occurrences or [f.occurrence()])
+                    first.examples = (first.examples or 1) + 1
                 else:
+                    f.examples = 1
                     self._warned[key] = f
                     self.run.warnings.append(f)
         seen, example.measures = self._walk(example)
@@ -320,8 +498,8 @@ class Campaign:
             self.run.situations[name] += 1
 
     def _walk(self, example: Example) -> tuple[set[str], dict[str, float]]:
-        """The situations met (positions shown to the bot, moves played, the end of the
-        game) and the best value of each measure over the bot's positions."""
+        """The situations met (a sample of the positions shown to the bot, the moves
+        played, the end of the game) and the best value of each measure over them."""
         report = example.report
         seen: set[str] = set()
         best: dict[str, float] = {}
@@ -330,15 +508,23 @@ class Campaign:
         if self._situations is None and self._measures is None:
             return seen, best
         start = len(example.start_moves)
-        for i, (position, move) in enumerate(zip(report.positions, report.moves + [None])):
-            if i >= start and position.turn() == example.seat and position.outcome() is None:
-                if self._situations is not None:
-                    seen.update(self._situations(position))
-                if self._measures is not None:
-                    for label, value in self._measures(position).items():
-                        best[label] = max(value, best.get(label, value))
-            if move is not None and self._situations is not None and i >= start - 1:
-                seen.update(self._situations(position, move))
+        positions, moves = report.positions, report.moves
+        shown = [i for i, position in enumerate(positions)
+                 if i >= start and position.turn() == example.seat and position.outcome() is None]
+        if len(shown) > SAMPLED_POSITIONS:
+            step = len(shown) / SAMPLED_POSITIONS
+            shown = sorted({shown[int(k * step)] for k in range(SAMPLED_POSITIONS)} | {shown[-1]})
+        for i in shown:
+            position = positions[i]
+            if self._situations is not None:
+                seen.update(self._situations(position))
+                # the move that led here (the opponent's) and the bot's answer, if played
+                for j in (i - 1, i):
+                    if 0 <= j < len(moves):
+                        seen.update(self._situations(positions[j], moves[j]))
+            if self._measures is not None:
+                for label, value in self._measures(position).items():
+                    best[label] = max(value, best.get(label, value))
         return seen, best
 
     def _check_determinism(self, example: Example) -> None:
@@ -359,165 +545,349 @@ class Campaign:
         """Whether some run answered an input of this example differently."""
         return any(key in self._unstable for key, _ in _keyed(example.report.exchanges))
 
-    def explain(self, failure: Failure) -> str:
-        """The reproducer as text (the message of a failing pytest test)."""
-        return _explain(self.run, failure)
-
-    def _hypothesis_budget_spent(self) -> bool:
-        return (self._first_failure_at is not None
-                and self.run.runs - self._first_failure_at >= self.options.shrink_examples // 2)
-
-    def _keep_smallest(self, example: Example, finding: Finding) -> None:
-        if self._first_failure_at is None:
-            self._first_failure_at = self.run.runs
-            self.run.first_failure_example = example.number
-        self.run.failing_kinds.add(finding.kind)
-        kept = self._smallest.get(finding.kind)
-        if kept is None or _size(example) < _size(kept.example):
-            self._smallest[finding.kind] = Failure(example, finding)
+    def _record(self, failure: Failure) -> None:
+        if self.run.first_failure_example is None:
+            self.run.first_failure_example = self.run.examples
+            self.run.first_failure_s = time.monotonic() - self.run.started
+        self.run.failing_kinds.add(failure.finding.kind)
+        self.run.confirmed_found = self.run.confirmed_found or failure.confirmed
+        self._found = failure
 
     def _tick(self) -> None:
         self.run.elapsed_s = time.monotonic() - self.run.started
-        self.run.shrinking = bool(self._smallest)
+        self.run.shrinking = self._found is not None
         if self.progress is not None:
             self.progress(self.run)
 
-    # -- the whole run ------------------------------------------------------------------
-    def settings(self) -> settings:
-        database = None
-        if self.options.database is not None:
-            database = DirectoryBasedExampleDatabase(str(self.options.database))
-        return settings(
-            max_examples=self.options.examples, deadline=None, database=database,
-            phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink),
-            suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
-            report_multiple_bugs=True, print_blob=False, derandomize=False,
-        )
+    # -- the state probe ----------------------------------------------------------------
+    def probe_state(self) -> None:
+        """Whether the bot keeps state between turns, before starting it cold anywhere: a
+        short real game from the start, then fresh bots shown two of the positions the
+        running bot answered. A fresh bot that fails there, or answers otherwise (twice
+        alike, so it is no random choice), keeps state: position mode is turned off."""
+        self.options.probed = True
+        if "position" not in self.run.modes or self._out_of_time():
+            return
+        seat = 1 if len(self.target.spec.game.seats) > 1 else 0
+        warm = self.play(seat, mode="probe", max_turns=6,
+                         opponent=opponents.Opponent(self.target.module, "random", game_seed(self.options.seed, 0)))
+        if first_fail(warm) is not None:
+            return  # a failure in a real game: the search finds it again, no verdict on state
+        answered = [e for e in warm.report.exchanges if e.answer is not None]
+        turns = [i for i in (2, len(answered) - 1) if 0 < i < len(answered)]
+        for turn in dict.fromkeys(turns):
+            moves = _moves_before(warm, turn)
+            if moves is None:
+                continue
+            verdict = self._cold_verdict(seat, moves, answered[turn].answer)
+            if verdict is not None:
+                self.run.probe = StateProbe(True, verdict + ": it keeps state between turns, so position mode "
+                                            "(a fresh bot started mid-game) is off for it; every example is a "
+                                            "game from the start")
+                self.run.modes = ("game",)
+                return
+        self.run.probe = StateProbe(False, "a fresh bot shown positions of a running game answered as the running "
+                                    "bot did")
 
-    def test(self, *, own_settings: bool = True) -> Callable[[], None]:
-        """The Hypothesis test: with `own_settings` False it keeps the settings of the
-        active profile (max_examples, database), as a pytest test should."""
-        def fuzz_example(data: st.DataObject) -> None:
-            self.episode(data)
+    def _cold_verdict(self, seat: int, moves: list[str], warm_answer: str | None) -> str | None:
+        cold = self.play_cold(seat, moves, memo=False)
+        fail = first_fail(cold)
+        shown = f"shown the position after {len(moves)} plies cold"
+        if fail is not None:
+            return f"{shown}, a fresh bot failed ({fail.kind}: {fail.message}) where the running bot answered {warm_answer!r}"
+        answer = _answer_of(cold)
+        if answer == warm_answer or answer is None:
+            return None
+        again = _answer_of(self.play_cold(seat, moves, memo=False))
+        if again != answer:
+            return None  # answers at random: no evidence either way
+        return f"{shown}, fresh bots answered {answer!r} where the running bot answered {warm_answer!r}"
 
-        test = given(st.data())(fuzz_example)
-        if own_settings:
-            # The seed first: @seed turns the database off, the settings turn it back on.
-            test = self.settings()(hypothesis_seed(self.options.seed)(test))
+    # -- after the first failure --------------------------------------------------------
+    def finish(self, failure: Failure) -> None:
+        """Confirm a cold start's failure in real games, then shorten and replay it."""
+        self.run.shrinking = True
+        if not failure.confirmed:
+            failure = self._shrink(failure)
+            confirmed = self._confirm_in_games()
+            if confirmed is not None:
+                if confirmed.finding.kind != failure.finding.kind:
+                    self.run.failures.append(failure)
+                failure = self._shrink(confirmed)
         else:
-            self.budgeted = False
-            test = settings(deadline=None, suppress_health_check=list(HealthCheck))(test)
-        # Stored failures are per game, mode, bot and move limit, not per this function.
-        test.hypothesis.inner_test._hypothesis_internal_add_digest = self.database_key()  # type: ignore[attr-defined]
-        return test
+            failure = self._shrink(failure)
+        self.run.failures.insert(0, failure)
 
-    def database_key(self) -> bytes:
-        """Failures are stored per game, mode, bot command and move limit."""
-        t, o = self.target, self.options
-        text = "\0".join([t.spec.name, o.mode, str(o.max_plies), *t.argv])
-        return hashlib.sha256(text.encode()).digest()
+    def _shrink_budget_left(self, share: float = 1.0) -> bool:
+        """Whether shortening this failure may run the bot again (`share`: of its runs;
+        the last run of `shrink_examples` is kept for replaying the result)."""
+        return (self._shrink_from is not None
+                and self.run.runs - self._shrink_from < (self.options.shrink_examples - 1) * share
+                and not self._out_of_time())
 
-    def execute(self) -> FuzzRun:
-        """Run the campaign: generate, shrink, and gather the minimal failures."""
-        try:
-            self.test()()
-        except _Enough:
-            self.run.failures = list(self._smallest.values())
-        except KeyboardInterrupt as exc:
-            self._interrupted(exc)
-        except Flaky as exc:  # a failure that did not come back: non-deterministic bot
-            self.run.failures = self._from(exc)
-            for failure in self.run.failures:
-                failure.reproducible = False
-        except BaseExceptionGroup as group:
-            self.run.failures = self._from(group)
-        except BotFault as fault:
-            self.run.failures = [Failure(fault.example, fault.finding)]
-        if self.run.interrupted is None and self._first_failure_at is not None:
-            last_run = self._first_failure_at + self.options.shrink_examples
-            try:
-                self.run.failures = [self._confirm(self.reduce(f, last_run)) if f.reproducible else f
-                                     for f in self.run.failures]
-            except KeyboardInterrupt as exc:
-                self._interrupted(exc)
-        self.run.elapsed_s = time.monotonic() - self.run.started
-        self.run.warnings = fold(self.run.warnings)
-        return self.run
+    def _confirm_in_games(self) -> Failure | None:
+        """Games from the start, for the rest of the budget: a failure there is real."""
+        self._found = None
+        if self.options.examples is not None and self.run.examples >= self.options.examples:
+            return None
+        self.search(("game",))
+        found = self._found
+        return found if found is not None and found.confirmed else None
 
-    def _interrupted(self, exc: KeyboardInterrupt) -> None:
-        """Ctrl-C: the smallest failures seen so far stand."""
-        self.run.interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
-        if not self.run.failures:
-            self.run.failures = list(self._smallest.values())
+    def _shrink(self, failure: Failure) -> Failure:
+        """Show the failing position cold; search for a shorter path to a position that
+        fails the same way; then delete what leads there; then replay it for real. Each
+        failure has `shrink_examples` runs of the bot for this."""
+        self._shrink_from = self.run.runs
+        if self.target.spec.sends_position and failure.example.mode != "probe":
+            failure = self._cold_retry(failure)
+        if failure.cold == "reproduces":
+            failure = self._search_shorter(failure)
+        failure = self.reduce(failure)
+        failure = self._replayed(failure)
+        self.run.shrink_runs += self.run.runs - self._shrink_from
+        return failure
 
-    def _from(self, exc: BaseException) -> list[Failure]:
-        faults = _faults_in(exc)
-        if faults:
-            return [Failure(f.example, f.finding) for f in faults]
-        if isinstance(exc, Flaky):  # the games changed under Hypothesis's feet
-            self.run.stopped_early = ("Hypothesis stopped: replaying an example gave another game, "
-                                      "because the bot answered the same input differently")
-            return list(self._smallest.values())
-        if self._smallest:
-            return list(self._smallest.values())
-        raise exc
-
-    # -- deleting moves -----------------------------------------------------------------
-    def reduce(self, failure: Failure, last_run: int) -> Failure:
-        """Delete moves from a failing example while the bot still fails the same way:
-        plies of the move list (position mode; one of each side, so that the bot keeps
-        its seat) or the opponent's moves (game mode). Moves are kept as strings, so the
-        rest of the game stays the same where an index-based encoding would change it.
-        Only sequences that can still be played cost a run of the bot."""
+    def _cold_retry(self, failure: Failure) -> Failure:
+        """The failing position shown cold to a fresh bot: the same failure makes it the
+        reproducer (one exchange); another answer means the fault needs the bot's memory
+        of the game."""
+        moves = list(failure.finding.moves)
         example = failure.example
-        position_mode = example.mode == "position"
-        moves = list(example.start_moves) if position_mode else example.opponent_moves
-        step = 2 if position_mode else 1
-        tried: set[tuple[str, ...]] = {tuple(moves)}
-        while self.run.runs < last_run:
-            for cut in _cuts(len(moves), step):
-                if self.run.runs >= last_run:
+        if moves == example.start_moves and (example.cold or not moves):  # its first answer failed
+            return replace(failure, cold="reproduces")
+        if not self._shrink_budget_left():
+            return failure
+        cold = self.play_cold(example.seat, moves)
+        fail = first_fail(cold)
+        if fail is None and _cut_short(cold):
+            return failure  # the budget ran out: no conclusion
+        if fail is None or fail.kind != failure.finding.kind:
+            return replace(failure, cold="needs memory", cold_answer=_answer_of(cold))
+        return Failure(cold, fail, confirmed=failure.confirmed, cold="reproduces")
+
+    def _search_shorter(self, failure: Failure) -> Failure:
+        """Hypothesis searches (and shrinks) paths shorter than the reproducer's to a
+        position that, shown cold, fails the same way: one exchange a try, half of the
+        shrinking runs. The shortest failing path seen wins."""
+        seat, kind = failure.example.seat, failure.finding.kind
+        best = [failure]
+        rules, module = self.target.rules, self.target.module
+
+        def shorter(data: st.DataObject) -> None:
+            if not self._shrink_budget_left(0.5):
+                raise _Stop()
+            limit = len(best[0].example.start_moves) - 1
+            if limit < 0:
+                raise _Stop()
+            styles = (data.draw(strategies.opponent_styles(module)), data.draw(strategies.opponent_styles(module)))
+            path = data.draw(strategies.paths(rules, module, seat=seat, max_plies=limit, styles=styles))
+            if len(path) > limit:
+                return
+            example = self.play_cold(seat, path)
+            fail = first_fail(example)
+            if fail is not None and fail.kind == kind:
+                if len(path) < len(best[0].example.start_moves):
+                    best[0] = Failure(example, fail, confirmed=failure.confirmed, cold="reproduces")
+                raise AssertionError(kind)
+
+        test = settings(max_examples=10**6, deadline=None, database=None, phases=(Phase.generate, Phase.shrink),
+                        suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
+                        report_multiple_bugs=False, print_blob=False)(
+            hypothesis_seed(worker_seed(self.options.seed, self.options.worker))(given(st.data())(shorter)))
+        try:
+            test()
+        except (_Stop, AssertionError, Flaky):
+            pass
+        return best[0]
+
+    def reduce(self, failure: Failure) -> Failure:
+        """Delete moves from a failing example while the bot still fails the same way:
+        plies of the path to a cold start (one of each side, so that the bot keeps its
+        seat), or the opponent's moves of a game. Two encodings take turns: moves as
+        strings (the rest of the game stays as it was) and moves as their places in the
+        listing (the rest of the game changes, but stays legal: what Hypothesis's own
+        shrinker does). Only sequences that can still be played cost a run of the bot."""
+        tried: set[tuple] = set()
+        while self._shrink_budget_left():
+            for candidate in self._shorter(failure):
+                if not self._shrink_budget_left():
                     return failure
-                candidate = [m for i, m in enumerate(moves) if i not in cut]
                 found = self._retry(failure, candidate, tried)
                 if found is not None:
-                    failure, moves = found, candidate
+                    failure = found
                     break
             else:
                 return failure  # no deletion keeps the failure
         return failure
 
-    def _confirm(self, failure: Failure) -> Failure:
+    def _shorter(self, failure: Failure):
+        """Shorter versions of a failing example: ("path", moves) for a cold start,
+        ("opponent", moves) or ("places", listing places) for a game's opponent."""
+        example, rules = failure.example, self.target.rules
+        if failure.cold == "reproduces":
+            moves = example.start_moves
+            for cut in _cuts(len(moves), 2):
+                yield ("path", tuple(m for i, m in enumerate(moves) if i not in cut))
+            places = _places(rules.initial(), moves)
+            for cut in _cuts(len(places), 2):
+                path = _decode(rules, [p for i, p in enumerate(places) if i not in cut], example.seat)
+                if path is not None:
+                    yield ("path", path)
+            return
+        moves = example.opponent_moves
+        for cut in _cuts(len(moves), 1):
+            yield ("opponent", tuple(m for i, m in enumerate(moves) if i not in cut))
+        places = _opponent_places(example)
+        for cut in _cuts(len(places), 1):
+            yield ("places", tuple(p for i, p in enumerate(places) if i not in cut))
+
+    def _retry(self, failure: Failure, candidate: tuple, tried: set) -> Failure | None:
+        """Run a shorter version of a failing example; the failure when it comes back."""
+        if candidate in tried:
+            return None
+        tried.add(candidate)
+        how, moves = candidate
+        example = failure.example
+        if how == "path":
+            if not _playable(self.target.rules, moves):
+                return None
+            again = self.play_cold(example.seat, moves)
+        else:
+            opponent = ForcedOpponent(moves) if how == "opponent" else PlacesOpponent(moves)
+            again = self.play(example.seat, start_moves=example.start_moves, mode=example.mode,
+                              opponent=opponent, max_turns=example.max_turns, plan=example.plan)
+        fail = first_fail(again)
+        if fail is None or fail.kind != failure.finding.kind:
+            return None
+        return replace(failure, example=again, finding=fail)
+
+    def _replayed(self, failure: Failure) -> Failure:
         """Run the minimal example once more, for real: a bot that now passes it, or
         fails it otherwise, is not deterministic and the failure is marked so."""
+        if self.run.interrupted is not None or self.options.shrink_examples < 1:
+            return failure
         example = failure.example
-        if example.mode == "position":
-            again = self.play(example.seat, start_moves=example.start_moves, fresh=True)
+        if failure.cold == "reproduces":
+            again = self.play_cold(example.seat, example.start_moves, memo=False)
         else:
-            again = self.play(example.seat, opponent=ForcedOpponent(example.opponent_moves),
-                              max_turns=example.max_turns)
-        fail = _first_fail(again)
+            again = self.play(example.seat, start_moves=example.start_moves, mode=example.mode,
+                              opponent=ForcedOpponent(example.opponent_moves), max_turns=example.max_turns)
+        fail = first_fail(again)
+        if fail is None and _cut_short(again):
+            return failure  # the budget ran out: no conclusion
         if fail is None or fail.kind != failure.finding.kind:
             failure.reproducible = False
             return failure
-        return Failure(again, fail, reproducible=not self._answered_differently(again))
+        return replace(failure, example=again, finding=fail,
+                       reproducible=not self._answered_differently(again))
 
-    def _retry(self, failure: Failure, moves: list[str], tried: set) -> Failure | None:
-        """Run a shorter version of a failing example; the failure when it comes back."""
-        if tuple(moves) in tried:
-            return None
-        tried.add(tuple(moves))
-        example = failure.example
-        if example.mode == "position":
-            if not _playable(self.target.rules, moves):
-                return None
-            again = self.play(example.seat, start_moves=moves)
+    # -- Hypothesis ---------------------------------------------------------------------
+    def settings(self, examples: int | None) -> settings:
+        database = None
+        if self.options.database is not None:
+            database = DirectoryBasedExampleDatabase(str(self.options.database))
+        return settings(
+            max_examples=examples if examples is not None else 10**9, deadline=None, database=database,
+            phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.target),
+            suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
+            report_multiple_bugs=False, print_blob=False, derandomize=False,
+        )
+
+    def test(self, modes: tuple[str, ...] | None = None, *, own_settings: bool = True) -> Callable[[], None]:
+        """The Hypothesis test: with `own_settings` False it keeps the settings of the
+        active profile (max_examples, database), as a pytest test should."""
+        modes = modes or self.run.modes
+
+        def fuzz_example(data: st.DataObject) -> None:
+            self.episode(data, modes)
+
+        test = given(st.data())(fuzz_example)
+        if own_settings:
+            left = None
+            if self.options.examples is not None:
+                left = max(1, self.options.examples - self.run.examples)
+            # The seed first: @seed turns the database off, the settings turn it back on.
+            seed = worker_seed(self.options.seed, self.options.worker) + (0 if modes == self.run.modes else 1)
+            test = self.settings(left)(hypothesis_seed(seed)(test))
         else:
-            again = self.play(example.seat, opponent=ForcedOpponent(moves), max_turns=example.max_turns)
-        fail = _first_fail(again)
-        if fail is None or fail.kind != failure.finding.kind:
+            test = settings(deadline=None, suppress_health_check=list(HealthCheck),
+                            phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.target))(test)
+        # Stored failures are per game, modes, bot and move cap, not per this function.
+        test.hypothesis.inner_test._hypothesis_internal_add_digest = self.database_key(modes)  # type: ignore[attr-defined]
+        return test
+
+    def database_key(self, modes: tuple[str, ...] | None = None) -> bytes:
+        """Failures are stored per game, modes, bot command and move cap."""
+        t, o = self.target, self.options
+        text = "\0".join([t.spec.name, ",".join(modes or self.run.modes), str(o.max_plies), *t.argv])
+        return hashlib.sha256(text.encode()).digest()
+
+    def _interrupted(self, exc: KeyboardInterrupt) -> None:
+        """Ctrl-C: what was found so far stands."""
+        self.run.interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
+        if self._found is not None and self._found not in self.run.failures:
+            self.run.failures.insert(0, self._found)
+
+
+def execute(target_: Target, options: Options, progress: Callable[[FuzzRun], None] | None = None) -> FuzzRun:
+    """A whole `prototest fuzz` run: one campaign here, or `options.jobs` at once."""
+    if options.jobs <= 1:
+        return Campaign(target_, options, progress).execute()
+    from .workers import run_workers
+    return run_workers(target_, options, progress)
+
+
+class PlacesOpponent:
+    """Plays `legal_moves()[place % n]` for each of its places in turn; then stops the
+    game (a shortened game keeps the listing places of the opponent's moves)."""
+
+    def __init__(self, places: Sequence[int]) -> None:
+        self.places = list(places)
+        self.played = 0
+
+    def __call__(self, position: Position) -> str:
+        from .referee import StopGame
+
+        if self.played >= len(self.places):
+            raise StopGame(f"the {len(self.places)} opponent moves are played")
+        legal = position.legal_moves()
+        self.played += 1
+        return legal[self.places[self.played - 1] % len(legal)]
+
+
+def _places(position: Position, moves: Sequence[str]) -> list[int]:
+    """Each move's place in the listing of the position it was played in."""
+    places = []
+    for move in moves:
+        legal = list(position.legal_moves())
+        places.append(legal.index(move) if move in legal else 0)
+        position = position.play(move)
+    return places
+
+
+def _opponent_places(example: Example) -> list[int]:
+    report, start = example.report, len(example.start_moves)
+    return [list(report.positions[i].legal_moves()).index(move)
+            for i, move in enumerate(report.moves)
+            if i >= start and report.positions[i].turn() != example.seat
+            and move in report.positions[i].legal_moves()]
+
+
+def _decode(rules: Rules, places: Sequence[int], seat: int) -> tuple[str, ...] | None:
+    """The moves that listing places name from the initial position; None when the game
+    ends on the way or leaves the other side to move."""
+    position, moves = rules.initial(), []
+    for place in places:
+        if position.outcome() is not None:
             return None
-        return Failure(again, fail)
+        legal = position.legal_moves()
+        move = legal[place % len(legal)]
+        moves.append(move)
+        position = position.play(move)
+    if position.outcome() is not None or position.turn() != seat:
+        return None
+    return tuple(moves)
 
 
 def _cuts(n: int, step: int):
@@ -530,7 +900,7 @@ def _cuts(n: int, step: int):
             yield frozenset(range(start, start + size))
         size = size // 2 // step * step
     if step == 2:
-        for gap in range(3, n, 2):
+        for gap in range(1, n, 2):
             for i in range(n - gap):
                 yield frozenset((i, i + gap))
 
@@ -546,8 +916,29 @@ def _keyed(exchanges: Sequence[Exchange]):
         digest.update(b"< " + (exchange.answer or "").encode("utf-8", "replace") + b"\n")
 
 
-def _first_fail(example: Example) -> Finding | None:
+def _cut_short(example: Example) -> bool:
+    """Whether the time budget stopped this run before it could show anything."""
+    return example.report.result == "stopped" and "budget" in example.report.reason
+
+
+def first_fail(example: Example) -> Finding | None:
     return next((f for f in example.report.findings if f.severity == "fail"), None)
+
+
+def _answer_of(example: Example) -> str | None:
+    answers = [e.answer for e in example.report.exchanges]
+    return answers[0] if answers else None
+
+
+def _moves_before(example: Example, turn: int) -> list[str] | None:
+    """The moves played before the bot's answer number `turn` (0-based)."""
+    report, seen = example.report, -1
+    for i, position in enumerate(report.positions[:-1]):
+        if position.turn() == example.seat:
+            seen += 1
+            if seen == turn:
+                return list(report.moves[:i])
+    return None
 
 
 def _playable(rules: Rules, moves: Sequence[str]) -> bool:
@@ -558,14 +949,6 @@ def _playable(rules: Rules, moves: Sequence[str]) -> bool:
             return False
         position = position.play(move)
     return position.outcome() is None
-
-
-def _faults_in(exc: BaseException) -> list[BotFault]:
-    if isinstance(exc, BotFault):
-        return [exc]
-    if isinstance(exc, BaseExceptionGroup):
-        return [f for inner in exc.exceptions for f in _faults_in(inner)]
-    return []
 
 
 def _interrupt(signum: int) -> KeyboardInterrupt:
@@ -580,21 +963,12 @@ def _replay(rules: Rules, moves: Sequence[str]) -> Position:
     return position
 
 
-def _size(example: Example) -> tuple[int, int]:
-    return (len(example.report.moves), example.number)
-
-
 def _timing_only(example: Example, exchange: Exchange) -> bool:
     """A missing answer beside a timing finding: a slow bot, not a changing one."""
     return exchange.answer is None and any(f.kind in TIMING_KINDS for f in example.report.findings)
 
 
-# -- the reproducer ------------------------------------------------------------------------
-
-def _explain(run: FuzzRun, failure: Failure) -> str:
-    from .report import reproducer_text
-    return reproducer_text(run, failure)
-
+# -- the reproducer, as data ----------------------------------------------------------------
 
 def replay_command(target_: Target, failure: Failure) -> str:
     """A `prototest check` command line that plays the failing example again."""
@@ -602,10 +976,9 @@ def replay_command(target_: Target, failure: Failure) -> str:
     spec = target_.spec
     args = ["prototest", "check", "--game", spec.name, "--seat", spec.game.seats[example.seat],
             "--games", "1"]
-    if example.mode == "position":
-        if example.start_moves:
-            args += ["--moves", ",".join(example.start_moves)]
-    else:
+    if example.start_moves:
+        args += ["--moves", ",".join(example.start_moves)]
+    if failure.cold != "reproduces" and example.opponent_moves:
         args += ["--opponent-moves", ",".join(example.opponent_moves)]
     if target_.time_scale != 1:
         args += ["--time-scale", str(target_.time_scale)]
@@ -619,27 +992,34 @@ def request_of(report: GameReport) -> Exchange | None:
 
 
 def describe(run: FuzzRun, failure: Failure) -> dict[str, Any]:
-    """The reproducer as data (JSON), shared by the console summary."""
+    """The reproducer as data: what the reports (console, JSON, JUnit, pytest) show."""
     example, finding = failure.example, failure.finding
     spec = run.target.spec
     exchange = request_of(example.report)
+    plan = example.plan
     return {
         "game": spec.name,
         "mode": example.mode,
         "seed": run.options.seed,
+        "worker": run.options.worker + 1 if run.options.jobs > 1 or run.options.worker else None,
         "seat": spec.game.seats[example.seat],
         "kind": finding.kind,
         "reason": finding.message,
         "plies": len(finding.moves),
         "moves": list(finding.moves),
         "start_moves": list(example.start_moves),
-        "opponent_moves": example.opponent_moves if example.mode == "game" else [],
+        "opponent_moves": example.opponent_moves,
+        "opponent": plan.style.describe() if plan is not None else None,
         "position": finding.position,
+        "diagram": list(finding.diagram),
         "sent": list(exchange.sent) if exchange else [],
         "expected": finding.expected,
         "got": finding.got,
         "elapsed_ms": finding.elapsed_ms,
         "reproducible": failure.reproducible,
+        "confirmed": failure.confirmed,
+        "cold": failure.cold,
+        "cold_answer": failure.cold_answer,
         "command": replay_command(run.target, failure),
         "transcript": finding.transcript,
     }

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, Sequence
 
-from . import process, traces
+from . import opponents, process, traces
 from .findings import Finding, fold, show_moves
 from .games.base import IllegalMove, Outcome, Position, Rules
 from .spec import Spec
@@ -84,6 +84,9 @@ class GameConfig:
     #: Keep every exchange (what the judge sent, clock values masked, and the answer):
     #: for comparing runs of the same game (fuzzing, replays).
     log_exchanges: bool = False
+    #: A `time.monotonic()` after which the game stops (result "stopped"): a fuzzing
+    #: budget that covers every game.
+    deadline: float | None = None
 
 
 @dataclass(frozen=True)
@@ -113,6 +116,8 @@ class GameReport:
     startup_ms: float | None = None
     transcript: Transcript = field(default_factory=Transcript)
     transcript_path: str | None = None
+    #: The built-in opponent's style ("smothering, never capture"), when it played.
+    opponent: str | None = None
     #: The signal number that stopped this game (Ctrl-C, SIGTERM), if one did.
     interrupted: int | None = None
     #: With GameConfig.log_exchanges: every request and answer, in order, and the
@@ -163,8 +168,16 @@ class Referee:
         t = cfg.spec.time
         self.clock_ns = [self._scaled(t.clock_ms)] * 2 if t.clock_ms else None
         self.bot: process.Bot | None = None
+        self.opponent = cfg.opponent
+        self._diagram = getattr(cfg.rules_module, "diagram", None)
 
     # -- helpers --------------------------------------------------------------------------
+    def _budget_ns(self) -> int | None:
+        """The end of GameConfig.deadline on the perf_counter_ns clock."""
+        if self.cfg.deadline is None:
+            return None
+        return time.perf_counter_ns() + int((self.cfg.deadline - time.monotonic()) * 1e9)
+
     def _scaled(self, ms: int | float) -> int:
         return int(ms * self.cfg.time_scale * _MS)
 
@@ -175,6 +188,8 @@ class Referee:
                     position=self.position.notation(), moves=list(self.report.moves), **evidence)
         if self.bot is not None:
             f.stderr_tail = list(self.bot.stderr_tail)[-10:]
+        if severity == "fail" and self._diagram is not None:
+            f.diagram = self._diagram(self.position)
         return f
 
     def _note(self, finding: Finding) -> None:
@@ -408,6 +423,8 @@ class Referee:
                 raise StopGame(f"the judge stops at ply {cfg.max_plies}")
             if cfg.max_bot_turns is not None and self.bot_turns >= cfg.max_bot_turns:
                 raise StopGame(f"the judge stops after {self.bot_turns} answer(s) of the bot")
+            if cfg.deadline is not None and time.monotonic() >= cfg.deadline:
+                raise StopGame("the time budget ran out")
             if self.position.turn() == cfg.seat:
                 self._bot_turn()
             else:
@@ -421,9 +438,11 @@ class Referee:
                     self._say(self.spec.after_move.opponent)
 
     def _opponent_move(self) -> str:
-        if self.cfg.opponent is not None:
-            return self.cfg.opponent(self.position)
-        return self.cfg.rules_module.choose_move(self.position, self.rng, self.spec.opponent.style)
+        if self.opponent is None:  # the spec's built-in opponent, drawn for this game
+            builtin = opponents.Opponent(self.cfg.rules_module, self.spec.opponent.style, self.cfg.seed)
+            self.report.opponent = builtin.style.describe()
+            self.opponent = builtin
+        return self.opponent(self.position)
 
     def _played(self, position: Position, move: str) -> None:
         self.position = position
@@ -485,7 +504,13 @@ class Referee:
 
     def _read_answer(self, t_sent: int, limit_ns: int, limit_what: str) -> tuple[str, int]:
         assert self.bot is not None
-        r = self.bot.read_line(t_sent + limit_ns)
+        budget_ns = self._budget_ns()
+        if budget_ns is not None and budget_ns < t_sent + limit_ns:
+            r = self.bot.read_line(budget_ns)  # a fuzzing budget that ends before the limit
+            if r.kind == "timeout":
+                raise StopGame("the time budget ran out while the bot was thinking")
+        else:
+            r = self.bot.read_line(t_sent + limit_ns)
         elapsed_ns = r.t_ns - t_sent
         if self._unanswered is not None:
             answer = r.data.decode("utf-8", "replace") if r.kind == "line" and elapsed_ns <= limit_ns else None

@@ -66,7 +66,8 @@ def game_line(game: GameReport) -> str:
 
 
 def progress_line(game: GameReport, total: int) -> str:
-    return f"game {game.index}/{total} as {game.seat_name}: {verdict(game):4}  {game_line(game)}"
+    line = f"game {game.index}/{total} as {game.seat_name}: {verdict(game):4}  {game_line(game)}"
+    return line + (f"  (opponent: {game.opponent})" if game.opponent else "")
 
 
 def summary(run: CheckRun) -> str:
@@ -150,6 +151,7 @@ def _finding_lines(f: Finding) -> list[str]:
     if f.severity == "fail":
         if f.position:
             lines.append(f"    position: {f.position}")
+            lines.extend(f"              {row}" for row in f.diagram)
         if f.moves:
             lines.append(_moves_line(f.moves, 12))
         lines.extend(_evidence_lines(f))
@@ -196,6 +198,7 @@ def to_json(run: CheckRun) -> dict[str, Any]:
                 "game": g.index, "seat": g.seat_name, "seed": g.seed, "result": g.result,
                 "reason": g.reason, "plies": g.plies, "checks": game_checks(g),
                 "startup_ms": g.startup_ms, "timing": timing([g]), "transcript": g.transcript_path,
+                "opponent": g.opponent,
                 "moves": g.moves,
             }
             for g in run.games
@@ -268,8 +271,9 @@ def write_junit(run: CheckRun, path: Path) -> None:
 def fuzz_progress(run: "FuzzRun") -> str:
     failures = len(run.failing_kinds)
     state = "shrinking" if run.shrinking else "searching"
-    return (f"fuzz: {run.runs} examples, {failures} failing kind{'s' if failures != 1 else ''}, "
-            f"{run.rate:.1f} examples/s ({state})")
+    jobs = f", {run.options.jobs} jobs" if run.options.jobs > 1 else ""
+    return (f"fuzz: {run.runs} runs, {failures} failing kind{'s' if failures != 1 else ''}, "
+            f"{run.rate:.1f} runs/s, {run.elapsed_s:.0f} s{jobs} ({state})")
 
 
 def _situation_lines(run: "FuzzRun") -> list[str]:
@@ -285,25 +289,41 @@ def _situation_lines(run: "FuzzRun") -> list[str]:
     return lines
 
 
-def fuzz_summary(run: "FuzzRun") -> str:
-    from .fuzz import describe
+def _ended(run: "FuzzRun") -> str:
+    o = run.options
+    if run.ended == "budget" and o.budget_s is not None:
+        return f"the {o.budget_s:g} s budget ran out"
+    if run.ended == "examples" and o.examples is not None:
+        return f"{o.examples} examples done"
+    if run.ended == "failure" or run.failed:
+        return "stopped at the first failure"
+    return ""
 
+
+def fuzz_summary(run: "FuzzRun") -> str:
     spec, opts = run.target.spec, run.options
     lines = [f"prototest fuzz: {spec.game.title or spec.name}, bot {' '.join(run.target.argv)}, "
              f"{opts.mode} mode, seed {opts.seed}"
+             + (f", {run.workers} jobs" if run.workers > 1 else "")
              + (f", time scale {run.target.time_scale}" if run.target.time_scale != 1 else ""), ""]
     first, later = _answer_figures(run.first_answer_ms), _answer_figures(run.answer_ms)
-    lines.append(f"  {run.runs} examples in {run.elapsed_s:.1f} s ({run.rate:.1f} examples/s)")
-    lines.append(f"  first answers (start-up included): median {_ms(first['median_ms'])}, max {_ms(first['max_ms'])}; "
-                 f"later answers: median {_ms(later['median_ms'])}, p95 {_ms(later['p95_ms'])}, "
-                 f"max {_ms(later['max_ms'])}")
+    ended = _ended(run)
+    lines.append(f"  {run.examples} examples ({run.runs} runs of the bot) in {run.elapsed_s:.1f} s"
+                 + (f"; {ended}" if ended else ""))
+    lines.append(f"  answers: {len(run.answer_ms) + len(run.first_answer_ms)} judged; first answers (start-up "
+                 f"included): median {_ms(first['median_ms'])}, max {_ms(first['max_ms'])}; later answers: "
+                 f"median {_ms(later['median_ms'])}, p95 {_ms(later['p95_ms'])}, max {_ms(later['max_ms'])}")
+    if run.styles:
+        lines.append("  opponent styles (examples): " + ", ".join(f"{n} {c}" for n, c in run.styles.most_common()))
     lines.extend(_situation_lines(run))
+    if run.probe is not None:
+        lines.append(f"  state probe: {run.probe.message}")
     for failure in run.failures:
         lines.append("")
-        lines.extend(_reproducer_lines(run, describe(run, failure), failure.finding))
+        lines.extend(reproducer_lines(failure.details, failure.finding))
     for f in run.warnings:
         lines.append("")
-        lines.extend(_finding_lines(f)[:1])
+        lines.extend(_fuzz_warning_lines(f))
     for n in run.nondeterminism:
         lines.append("")
         lines.append(f"WARN nondeterministic: the same input got {_answer(n.first)} in example {n.first_example} "
@@ -316,28 +336,40 @@ def fuzz_summary(run: "FuzzRun") -> str:
     for path in run.saved:
         lines.append(f"saved: {path}")
     lines.append("")
-    kinds = len(run.failures)
+    kinds = sum(1 for f in run.failures if f.confirmed)
     if run.interrupted is not None:
-        lines.append(f"INTERRUPTED by {run.interrupted.name} after {run.runs} examples"
+        lines.append(f"INTERRUPTED by {run.interrupted.name} after {run.examples} examples"
                      + (f": {kinds} kind(s) of failure found so far (not fully shrunk)" if kinds else
                         "; no failure so far"))
     elif kinds:
-        lines.append(f"FAIL: {kinds} kind{'s' if kinds != 1 else ''} of failure in {run.runs} examples")
-    elif run.warnings or run.nondeterminism or run.stopped_early:
-        lines.append(f"PASS with warnings: {run.runs} examples, no failure")
+        lines.append(f"FAIL: {kinds} kind{'s' if kinds != 1 else ''} of failure in {run.examples} examples")
+    elif run.incomplete:
+        lines.append(f"INCOMPLETE: no answer of the bot was judged before the {opts.budget_s or 0:g} s budget ran "
+                     f"out; give the run more time (--budget)")
+    elif run.warnings or run.nondeterminism or run.stopped_early or run.unconfirmed:
+        lines.append(f"PASS with warnings: {run.examples} examples, no failure")
     else:
-        lines.append(f"PASS: {run.runs} examples, no failure")
+        lines.append(f"PASS: {run.examples} examples, no failure")
     return "\n".join(lines)
+
+
+def _fuzz_warning_lines(f: Finding) -> list[str]:
+    """A warning folded over the run: in how many examples, how often in all."""
+    spread = ""
+    if f.examples and f.examples > 1:
+        spread = f" [in {f.examples} examples, {f.count} times]"
+    elif f.count > 1:
+        spread = f" [{f.count} times]"
+    return [f"WARN {f.kind}: {f.message}{spread}"]
 
 
 def _answer(text: str | None) -> str:
     return "no answer" if text is None else repr(text)
 
 
-def reproducer_text(run: "FuzzRun", failure) -> str:
-    from .fuzz import describe
-
-    return "\n".join(_reproducer_lines(run, describe(run, failure), failure.finding))
+def reproducer_text(failure) -> str:
+    """A failure's reproducer as text (the message of a failing pytest test)."""
+    return "\n".join(reproducer_lines(failure.details, failure.finding))
 
 
 def _answer_figures(answers: list[float]) -> dict[str, float | None]:
@@ -354,21 +386,40 @@ def _request(sent: Sequence[str], limit: int = 14) -> str:
     return " | ".join(show(line) for line in shown) if shown else "(nothing)"
 
 
-def _reproducer_lines(run: "FuzzRun", r: dict[str, Any], f: Finding) -> list[str]:
-    head = f"FAIL {f.kind}: {f.message}"
+def reproducer_lines(r: dict[str, Any], f: Finding) -> list[str]:
+    """A reproducer (fuzz.describe's data) as the console, JUnit and pytest show it."""
+    if not r["confirmed"]:
+        head = (f"WARN {f.kind} (seen only when started cold): {f.message}")
+    else:
+        head = f"FAIL {f.kind}: {f.message}"
     if not r["reproducible"]:
         head += " (did not happen again when replayed: the bot is not deterministic)"
-    lines = [head,
-             f"    game:     {r['game']}, {r['mode']} mode, seed {r['seed']}, bot seat {r['seat']}"]
+    lines = [head]
+    if r["cold"] == "reproduces" and not r["plies"]:
+        how = "a game from the start, at the bot's first answer"
+    elif r["cold"] == "reproduces":
+        how = f"a fresh bot shown this position, {r['plies']} plies in, fails the same way at once"
+    elif r["mode"] == "position":
+        how = f"a fresh bot started in a generated position after {len(r['start_moves'])} plies"
+    else:
+        how = "a game from the start"
+    worker = f" (worker {r['worker']})" if r.get("worker") else ""
+    lines.append(f"    game:     {r['game']}, {how}; seed {r['seed']}{worker}, bot seat {r['seat']}")
+    if r.get("opponent"):
+        lines.append(f"    opponent: {r['opponent']}")
     lines.append(_moves_line(r["moves"], 24))
     if r["position"]:
         lines.append(f"    position: {r['position']}")
+        lines.extend(f"              {row}" for row in r.get("diagram") or [])
     lines.append(f"    sent:     {_request(r['sent'])}")
     lines.extend(_evidence_lines(f))
-    if r["mode"] == "position":
-        lines.append("    note:     position mode started a fresh bot in this position: a bot that relies on")
-        lines.append("              its memory of earlier turns may fail here and not in a real game")
-        lines.append("              (confirm with --mode game)")
+    if r["cold"] == "needs memory":
+        answer = r.get("cold_answer")
+        lines.append("    note:     the fault needs the bot's memory of the game: a fresh bot shown the failing")
+        lines.append(f"              position {'answered ' + repr(answer) if answer else 'did not fail the same way'}")
+    if not r["confirmed"]:
+        lines.append("    note:     no game from the start showed it within the budget: a bot that relies on its")
+        lines.append("              memory of earlier turns may fail here and not in a real game")
     lines.append(f"    replay:   {r['command']}")
     if r["transcript"]:
         lines.append(f"    transcript: {r['transcript']}")
@@ -376,26 +427,36 @@ def _reproducer_lines(run: "FuzzRun", r: dict[str, Any], f: Finding) -> list[str
 
 
 def fuzz_to_json(run: "FuzzRun") -> dict[str, Any]:
-    from .fuzz import describe
-
     findings = []
     for failure in run.failures:
         data = failure.finding.to_json()
-        data["reproducer"] = describe(run, failure)
+        if not failure.confirmed:
+            data["severity"] = "warn"
+        data["reproducer"] = failure.details
         findings.append(data)
     findings.extend(f.to_json() for f in run.warnings)
+    o = run.options
     return {
         "command": "fuzz",
         "game": run.target.spec.name,
         "spec": run.target.spec.path,
         "bot": run.target.argv,
-        "mode": run.options.mode,
-        "seed": run.options.seed,
-        "max_plies": run.options.max_plies,
-        "examples": run.runs,
+        "mode": o.mode,
+        "modes": list(run.modes),
+        "seed": o.seed,
+        "jobs": run.workers,
+        "budget_s": o.budget_s,
+        "max_plies": o.max_plies,
+        "examples": run.examples,
+        "runs": run.runs,
+        "shrink_runs": run.shrink_runs,
+        "ended": run.ended,
         "first_failure_example": run.first_failure_example,
+        "first_failure_s": round(run.first_failure_s, 3) if run.first_failure_s is not None else None,
         "elapsed_s": round(run.elapsed_s, 3),
-        "examples_per_s": round(run.rate, 2),
+        "examples_per_s": round(run.examples / run.elapsed_s, 2) if run.elapsed_s else 0.0,
+        "answers_per_s": round((len(run.answer_ms) + len(run.first_answer_ms)) / run.elapsed_s, 1)
+        if run.elapsed_s else 0.0,
         "passed": not run.failed and run.interrupted is None,
         "interrupted": run.interrupted.name if run.interrupted is not None else None,
         "timing": {"answers": len(run.answer_ms), **_answer_figures(run.answer_ms),
@@ -403,6 +464,8 @@ def fuzz_to_json(run: "FuzzRun") -> dict[str, Any]:
                    "first_answer_median_ms": _answer_figures(run.first_answer_ms)["median_ms"],
                    "first_answer_max_ms": _answer_figures(run.first_answer_ms)["max_ms"]},
         "situations": dict(run.situations),
+        "styles": dict(run.styles),
+        "state_probe": None if run.probe is None else {"stateful": run.probe.stateful, "message": run.probe.message},
         "findings": findings,
         "nondeterministic": [
             {"sent": list(n.sent), "first": n.first, "second": n.second, "first_example": n.first_example,
@@ -421,32 +484,32 @@ def write_fuzz_json(run: "FuzzRun", path: Path) -> None:
 
 def fuzz_junit(run: "FuzzRun") -> ET.ElementTree:
     """One test case per check over the whole run; a failure holds its reproducer."""
-    from .fuzz import describe
-
     name = run.target.spec.name
     suites = ET.Element("testsuites", name="prototest")
     suite = ET.SubElement(suites, "testsuite", name=f"prototest.fuzz.{name}")
     failures = 0
     for check in CHECKS:
         case = ET.SubElement(suite, "testcase", classname=f"prototest.fuzz.{name}.{check}",
-                             name=f"{run.options.mode} mode, {run.runs} examples: {CHECK_TITLES[check]}")
-        fails = [fl for fl in run.failures if fl.finding.check == check]
+                             name=f"{run.options.mode} mode, {run.examples} examples: {CHECK_TITLES[check]}")
+        fails = [fl for fl in run.failures if fl.finding.check == check and fl.confirmed]
         if fails:
             failures += 1
             first = fails[0].finding
             element = ET.SubElement(case, "failure", type=first.kind, message=_xml_text(first.message))
             element.text = _xml_text("\n".join(
-                line for fl in fails for line in _reproducer_lines(run, describe(run, fl), fl.finding)))
+                line for fl in fails for line in reproducer_lines(fl.details, fl.finding)))
         warns = [f for f in run.warnings if f.check == check]
-        if warns:
+        cold = [fl for fl in run.failures if fl.finding.check == check and not fl.confirmed]
+        if warns or cold:
             out = ET.SubElement(case, "system-out")
-            out.text = _xml_text("\n".join(line for f in warns for line in _finding_lines(f)))
+            out.text = _xml_text("\n".join([line for f in warns for line in _fuzz_warning_lines(f)]
+                                           + [line for fl in cold for line in reproducer_lines(fl.details, fl.finding)]))
     errors = 0
     if run.interrupted is not None:
         errors = 1
         case = ET.SubElement(suite, "testcase", classname=f"prototest.fuzz.{name}.run", name="every example run")
         ET.SubElement(case, "error", type="interrupted",
-                      message=f"interrupted by {run.interrupted.name} after {run.runs} examples")
+                      message=f"interrupted by {run.interrupted.name} after {run.examples} examples")
     suite.set("tests", str(len(CHECKS) + errors))
     suite.set("failures", str(failures))
     suite.set("errors", str(errors))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import re
 import signal
 from dataclasses import dataclass, field
@@ -10,6 +9,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Callable, Sequence
 
+from . import opponents
 from .games.base import Position, Rules
 from .referee import GameConfig, GameReport, Referee, StopGame
 from .spec import Spec
@@ -118,9 +118,8 @@ class ForcedOpponent:
 
 
 def builtin_opponent(module: ModuleType, spec: Spec, seed: int) -> Callable[[Position], str]:
-    """The spec's built-in opponent as a callable (what follows a replay's moves)."""
-    rng = random.Random(seed)
-    return lambda position: module.choose_move(position, rng, spec.opponent.style)
+    """The spec's built-in opponent for a game's seed (what follows a replay's moves)."""
+    return opponents.Opponent(module, spec.opponent.style, seed)
 
 
 def _signal_of(exc: KeyboardInterrupt) -> signal.Signals:

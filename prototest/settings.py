@@ -8,6 +8,7 @@ in ways that do not name the cause.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,3 +66,19 @@ def resolve(*, bot: list[str] | None, game: str | None, spec_path: Path | None, 
         overrides=[*cfg.overrides, *overrides], config_overrides=len(cfg.overrides),
         config=config,
     )
+
+
+_DURATION = re.compile(r"\s*(?:(\d+(?:\.\d+)?)h)?\s*(?:(\d+(?:\.\d+)?)m)?\s*(?:(\d+(?:\.\d+)?)s?)?\s*")
+
+
+def parse_duration(text: str) -> float | None:
+    """`90`, `90s`, `5m`, `1h30m`, `1.5m` as seconds; 0 means no limit (None).
+    ValueError says what is expected."""
+    match = _DURATION.fullmatch(text)
+    if not text.strip() or match is None or not any(match.groups()):
+        raise ValueError("expected a duration like 90s, 5m or 1h30m (0: no limit)")
+    hours, minutes, seconds = (float(g) if g else 0.0 for g in match.groups())
+    total = hours * 3600 + minutes * 60 + seconds
+    if total > 30 * 24 * 3600:
+        raise ValueError("at most 30 days")
+    return total or None

@@ -20,6 +20,7 @@ import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Callable
 
 SEVERITIES = ("fail", "warn", "ignore")
@@ -253,7 +254,9 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
         "loose_whitespace": (_severity, "fail"),
     },
     "opponent": {
-        "style": (_choice("random", "greedy"), "random"),
+        # "swarm" draws a style (and move classes never played) per game from the rules
+        # module's STYLES; a style's name fixes it (checked against the module at load).
+        "style": (_nonempty_str, "swarm"),
     },
     "fuzz": {
         # `prototest fuzz`: the longest game (game mode) or move list (position mode)
@@ -434,3 +437,22 @@ def builtin_games() -> list[str]:
 
 def spec_path_for(game: str) -> Path:
     return builtin_dir() / f"{game}.toml"
+
+
+def bind(spec: Spec) -> tuple[ModuleType, Any]:
+    """The spec's rules module and its rules (configured by `[rules]`); SpecError names
+    the key of a bad rules module, rules option or opponent style."""
+    from . import opponents
+    from .games import OptionError, rules_module
+
+    try:
+        module = rules_module(spec.game.rules)
+        rules = module.make_rules(spec.rules)
+    except OptionError as exc:
+        raise SpecError(spec.path, f"rules.{exc.key}", exc.problem) from None
+    except ValueError as exc:
+        raise SpecError(spec.path, "game.rules", str(exc)) from None
+    problem = opponents.check_style(module, spec.opponent.style)
+    if problem:
+        raise SpecError(spec.path, "opponent.style", problem)
+    return module, rules

@@ -1,10 +1,11 @@
 """`prototest fuzz` through the real CLI, against real bot processes.
 
-Bots with planted bugs that show only in some reachable positions are found within the
-default budget and shrunk to a short reproducer whose replay command fails the same
-way; the correct bundled bots survive the default budget; a bot that answers the same
-input differently is reported as non-deterministic; failures are replayed first from
-the example database; Ctrl-C keeps the report.
+Every example is a whole game against a swarm opponent; planted faults are found within
+a test-sized, seeded budget and shrunk to a short reproducer whose replay command fails
+the same way; correct bots of every kind (the bundled ones, one that answers at random
+among equal moves, one that keeps its own board and aborts when started cold) pass and
+get their whole budget; the time budget and the shrink budget are kept; failures are
+replayed first from the example database; Ctrl-C keeps the report.
 """
 
 from __future__ import annotations
@@ -21,18 +22,11 @@ import pytest
 
 from conftest import BOTS, ROOT, RUN_TOKEN, bot_env, run_cli
 
-#: (game, bot, kind, the longest reproducer accepted). Chess en passant and a Halma chain
-#: of four hops are reachable within a few plies; the LOA bot needs eight of its
-#: checkers taken (16 plies at least) and the Impasse crown-after-bear-off needs a
-#: single waiting on the furthest row, then a bear-off (a late-game situation).
-PLANTED = [
-    ("chess", "chess/en_passant.py", "illegal_move", 10),
-    ("halma", "halma/short_move_buffer.py", "crash", 10),
-    ("loa", "loa/crash_few_checkers.py", "crash", 40),
-    ("impasse", "impasse/crown_after_bear_off.py", "illegal_move", 60),
-]
 REFERENCE = {game: [sys.executable, "-m", f"prototest.bots.{game}_bot"]
              for game in ("chess", "impasse", "loa", "halma")}
+#: One campaign, a fixed number of examples and no time limit: the same examples on any
+#: machine, however loaded (a time budget is tested on its own below).
+SEEDED = ("--jobs", "1", "--budget", "0", "--no-database")
 
 
 def fuzz(tmp_path: Path, game: str, *bot_and_options: str, timeout: float = 300):
@@ -46,109 +40,178 @@ def replay(command: str, tmp_path: Path):
     return run_cli(*args[1:], tmp_path=tmp_path / "replay")
 
 
-@pytest.mark.parametrize("game,bot,kind,bound", PLANTED, ids=[p[0] for p in PLANTED])
-def test_a_planted_bug_is_found_and_shrunk(tmp_path, game, bot, kind, bound):
-    result = fuzz(tmp_path, game, "--no-database", "--save", str(tmp_path / "saved"), str(BOTS / bot))
-    assert result.code == 1, result.stdout + result.stderr
-    report = result.report
-    assert report["passed"] is False and report["examples"] <= 100 + 400
-    [failure] = [f for f in report["findings"] if f["severity"] == "fail"]
-    assert failure["kind"] == kind, failure
-    r = failure["reproducer"]
-    assert r["game"] == game and r["reproducible"] is True
-    assert r["plies"] <= bound, r
-    assert r["position"] and r["sent"], r
-    # The console names the same reproducer, with the command that replays it.
-    assert f"FAIL {kind}" in result.stdout and f"replay:   {r['command']}" in result.stdout
-    # The saved fixture holds the failing exchange and the check command; both replay it.
-    [saved] = report["saved"]
-    text = Path(saved).read_text()
-    assert r["command"] in text and f"FAIL {kind}" in text
-    again = replay(r["command"], tmp_path)
-    assert again.code == 1, again.stdout + again.stderr
-    [fail] = again.findings("fail")
-    assert fail["kind"] == kind and fail["moves"] == r["moves"], (fail, r)
-    replayed = run_cli("replay", saved, tmp_path=tmp_path / "replayed")
-    assert replayed.code == 1 and "came back" in replayed.stdout, replayed.stdout + replayed.stderr
-
-
-def test_the_reproducers_say_what_the_planted_bug_is(tmp_path):
-    """The reasons are those of the rules: the en passant capture written onto the
-    taken pawn, and the bot's own traceback for a crash."""
-    chess_run = fuzz(tmp_path / "chess", "chess", "--no-database", str(BOTS / "chess/en_passant.py"))
-    [f] = chess_run.findings("fail")
-    assert "an en passant capture lands behind the pawn it takes" in f["message"], f
-    halma_run = fuzz(tmp_path / "halma", "halma", "--no-database", str(BOTS / "halma/short_move_buffer.py"))
-    [f] = halma_run.findings("fail")
-    assert any("IndexError" in line for line in f["stderr_tail"]), f
-    # The Halma protocol never sends the position: game mode, and no position-mode note.
-    assert f["reproducer"]["mode"] == "game" and "--opponent-moves" in f["reproducer"]["command"]
-    assert "position mode started a fresh bot" not in halma_run.stdout
-
-
 @pytest.mark.parametrize("game", ["chess", "impasse", "loa", "halma"])
-def test_a_correct_bot_survives_the_default_budget(tmp_path, game):
-    result = fuzz(tmp_path, game, "--no-database", "--", *REFERENCE[game])
+def test_a_correct_bot_passes_whole_games_against_many_styles(tmp_path, game):
+    result = fuzz(tmp_path, game, *SEEDED, "--examples", "12", "--", *REFERENCE[game])
     assert result.code == 0, result.stdout + result.stderr
     report = result.report
     assert report["passed"] is True and report["findings"] == [] and report["nondeterministic"] == []
-    assert report["examples"] == 100
-    assert report["mode"] == ("game" if game == "halma" else "mixed")
-    # Every game reaches some of its special situations, and the summary lists them.
-    assert report["situations"], report
-    assert "situations reached (examples):" in result.stdout
-    assert result.stdout.rstrip().endswith("PASS: 100 examples, no failure")
+    assert report["examples"] == 12 and report["ended"] == "examples"
+    # Whole games: many answers an example, and several opponent styles.
+    assert report["timing"]["answers"] > 12 * 5, report["timing"]
+    assert len(report["styles"]) >= 3 and sum(report["styles"].values()) == 12, report["styles"]
+    assert any(name.startswith("game end: ") for name in report["situations"]), report["situations"]
+    assert "situations reached (examples):" in result.stdout and "opponent styles (examples):" in result.stdout
+    assert result.stdout.rstrip().endswith("PASS: 12 examples, no failure")
 
 
-def test_a_bot_that_answers_the_same_input_differently_is_reported(tmp_path):
-    result = fuzz(tmp_path, "chess", "--no-database", "-n", "40", str(BOTS / "chess/random_answers.py"))
-    assert result.code == 0, result.stdout + result.stderr  # the judge would accept its moves
-    assert "internal error" not in result.stderr
-    [first, *_] = result.report["nondeterministic"]
+def test_a_bot_that_answers_at_random_among_equal_moves_gets_its_whole_budget(tmp_path):
+    """Its differing answers change the games, never what Hypothesis draws: all 40
+    examples run, no Hypothesis error, and the non-determinism is a warning with both
+    answers."""
+    result = fuzz(tmp_path, "impasse", *SEEDED, "--examples", "40", str(BOTS / "impasse/random_among_equals.py"))
+    assert result.code == 0, result.stdout + result.stderr
+    report = result.report
+    assert report["examples"] == 40 and report["stopped_early"] is None, report
+    assert "Hypothesis" not in result.stdout + result.stderr
+    [first, *_] = report["nondeterministic"]
     assert first["first"] != first["second"] and first["sent"]
     assert "WARN nondeterministic: the same input got" in result.stdout
+
+
+def test_a_bot_that_keeps_its_own_board_is_fuzzed_with_games_from_the_start(tmp_path):
+    """It aborts when started mid-game, as real bots that keep state do: the state probe
+    sees it and turns position mode off, so it passes (it is correct in real games)."""
+    result = fuzz(tmp_path, "loa", *SEEDED, "--examples", "15", str(BOTS / "loa/keeps_board.py"))
+    assert result.code == 0, result.stdout + result.stderr
+    report = result.report
+    assert report["mode"] == "mixed" and report["modes"] == ["game"], report
+    probe = report["state_probe"]
+    assert probe["stateful"] is True and "position mode" in probe["message"], probe
+    assert "a fresh bot failed (crash" in probe["message"], probe
+    assert "state probe:" in result.stdout and report["examples"] == 15 and report["findings"] == []
+
+
+def test_a_stateless_bot_keeps_position_mode(tmp_path):
+    result = fuzz(tmp_path, "loa", *SEEDED, "--examples", "4", "--", *REFERENCE["loa"])
+    report = result.report
+    assert report["modes"] == ["game", "position"] and report["state_probe"]["stateful"] is False, report
 
 
 def test_a_failure_that_does_not_come_back_is_marked_so(tmp_path):
     counter = tmp_path / "counter"
     counter.mkdir()
-    result = fuzz(tmp_path, "chess", "--no-database", "-n", "40", "--env", f"COUNTER_DIR={counter}",
+    result = fuzz(tmp_path, "chess", *SEEDED, "--examples", "40", "--env", f"COUNTER_DIR={counter}",
                   str(BOTS / "chess/crashes_every_other_run.py"))
     assert result.code == 1, result.stdout + result.stderr
     [f] = result.findings("fail")
     assert f["kind"] == "crash"
     assert f["reproducer"]["reproducible"] is False
     assert "the bot is not deterministic" in result.stdout
-    assert result.report["nondeterministic"], result.report
 
 
 def test_failures_found_once_are_replayed_first(tmp_path):
     database = tmp_path / "db"
     bot = str(BOTS / "loa/crash_few_checkers.py")
-    first = fuzz(tmp_path / "first", "loa", "--database", str(database), bot)
+    options = ("--jobs", "1", "--budget", "0", "--examples", "200", "--mode", "game")
+    first = fuzz(tmp_path / "first", "loa", *options, "--database", str(database), bot)
     assert first.code == 1 and first.report["first_failure_example"] > 1, first.report
     assert any(database.rglob("*")), "nothing was saved in the example database"
-    second = fuzz(tmp_path / "second", "loa", "--database", str(database), bot)
+    second = fuzz(tmp_path / "second", "loa", *options, "--database", str(database), bot)
     assert second.code == 1
     assert second.report["first_failure_example"] == 1, second.report
     [f] = second.findings("fail")
     assert f["kind"] == "crash"
 
 
+def test_the_time_budget_ends_the_run_and_says_so(tmp_path):
+    started = time.monotonic()
+    result = fuzz(tmp_path, "loa", "--budget", "4s", "--jobs", "1", "--no-database", "--", *REFERENCE["loa"])
+    wall = time.monotonic() - started
+    assert result.code == 0, result.stdout + result.stderr
+    report = result.report
+    assert report["ended"] == "budget" and report["budget_s"] == 4 and report["examples"] > 1, report
+    assert report["elapsed_s"] < 4 + 2, report["elapsed_s"]
+    assert wall < 4 + 10  # the interpreter's start and the last game's end besides
+    assert "the 4 s budget ran out" in result.stdout
+
+
+def test_the_budget_covers_a_bot_that_stops_answering(tmp_path):
+    """A bot that never answers costs a whole clock (10 s) per run; the budget still ends
+    the run on time, and a run that judged nothing says so instead of passing."""
+    started = time.monotonic()
+    result = fuzz(tmp_path, "chess", "--budget", "3s", "--jobs", "1", "--no-database", str(BOTS / "chess/hangs.py"))
+    assert time.monotonic() - started < 3 + 8
+    assert result.code == 2, result.stdout + result.stderr
+    assert "INCOMPLETE: no answer of the bot was judged before the 3 s budget ran out" in result.stdout
+
+
+def test_the_shrink_budget_counts_every_run_after_the_first_failure(tmp_path):
+    result = fuzz(tmp_path, "halma", *SEEDED, "--examples", "50", "--shrink-examples", "6",
+                  str(BOTS / "halma/short_move_buffer.py"))
+    assert result.code == 1, result.stdout + result.stderr
+    report = result.report
+    assert report["shrink_runs"] <= 6, report
+    assert report["runs"] == report["examples"] + report["shrink_runs"], report
+
+
+def test_jobs_run_at_once_and_merge_into_one_report(tmp_path):
+    result = fuzz(tmp_path, "loa", "--jobs", "2", "--budget", "0", "--no-database", "--examples", "10",
+                  "--", *REFERENCE["loa"])
+    assert result.code == 0, result.stdout + result.stderr
+    report = result.report
+    assert report["jobs"] == 2 and report["examples"] == 10 and sum(report["styles"].values()) == 10, report
+    assert "2 jobs" in result.stdout
+
+
+def test_a_failure_found_by_one_worker_stops_the_other_and_is_reported_once(tmp_path):
+    result = fuzz(tmp_path, "halma", "--jobs", "2", "--budget", "60s", "--no-database",
+                  str(BOTS / "halma/short_move_buffer.py"))
+    assert result.code == 1, result.stdout + result.stderr
+    [f] = result.findings("fail")
+    assert f["kind"] == "crash" and f["reproducer"]["worker"] in (1, 2)
+    assert result.stdout.count("FAIL crash") == 1
+
+
+def test_a_game_mode_failure_is_shown_cold_and_shrinks_to_one_exchange(tmp_path):
+    """Found in a game from the start, the failing position shown to a fresh bot fails
+    the same way: the reproducer is that position and one exchange, with a board diagram,
+    and its replay command fails the same way."""
+    result = fuzz(tmp_path, "chess", *SEEDED, "--examples", "200", "--mode", "game",
+                  "--save", str(tmp_path / "saved"), str(BOTS / "chess/en_passant.py"))
+    assert result.code == 1, result.stdout + result.stderr
+    [f] = result.findings("fail")
+    r = f["reproducer"]
+    assert (f["kind"], r["cold"], r["confirmed"], r["reproducible"]) == ("illegal_move", "reproduces", True, True), r
+    assert r["plies"] <= 10 and r["opponent_moves"] == [] or "--opponent-moves" not in r["command"], r
+    assert r["diagram"][-1].strip() == "a b c d e f g h" and len(r["diagram"]) == 9, r["diagram"]
+    assert "a fresh bot shown this position" in result.stdout and r["diagram"][0] in result.stdout
+    again = replay(r["command"], tmp_path)
+    assert again.code == 1, again.stdout + again.stderr
+    [fail] = again.findings("fail")
+    assert fail["kind"] == "illegal_move" and fail["moves"] == r["moves"], (fail, r)
+    [saved] = result.report["saved"]
+    replayed = run_cli("replay", saved, tmp_path=tmp_path / "replayed")
+    assert replayed.code == 1 and "came back" in replayed.stdout, replayed.stdout + replayed.stderr
+
+
+def test_the_reproducers_say_what_the_planted_bug_is(tmp_path):
+    chess_run = fuzz(tmp_path / "chess", "chess", *SEEDED, "--examples", "200", str(BOTS / "chess/en_passant.py"))
+    [f] = chess_run.findings("fail")
+    assert "an en passant capture lands behind the pawn it takes" in f["message"], f
+    halma_run = fuzz(tmp_path / "halma", "halma", *SEEDED, "--examples", "50", str(BOTS / "halma/short_move_buffer.py"))
+    [f] = halma_run.findings("fail")
+    assert any("IndexError" in line for line in f["stderr_tail"]), f
+    # The Halma protocol never sends the position: a game, its opponent moves, a 1..16 grid.
+    r = f["reproducer"]
+    assert r["mode"] == "game" and r["cold"] is None and "--opponent-moves" in r["command"]
+    assert r["diagram"][0].split()[:3] == ["1", "2", "3"] and len(r["diagram"]) == 18, r["diagram"]
+
+
 def test_progress_is_printed_while_it_runs(tmp_path):
-    result = fuzz(tmp_path, "halma", "--no-database", str(BOTS / "halma/short_move_buffer.py"))
+    result = fuzz(tmp_path, "halma", *SEEDED, "--examples", "30", str(BOTS / "halma/short_move_buffer.py"))
     # Not a terminal: a line as soon as a new kind of failure appears (and every 10 s).
-    assert "fuzz: " in result.stderr and "failing kind" in result.stderr and "examples/s" in result.stderr
+    assert "fuzz: " in result.stderr and "failing kind" in result.stderr and "runs/s" in result.stderr
 
 
 def test_ctrl_c_keeps_the_report(tmp_path):
     report = tmp_path / "report.json"
-    argv = [sys.executable, "-m", "prototest", "fuzz", "--game", "loa", "--no-database", "-n", "100000",
-            "--env", RUN_TOKEN, "--json", str(report), "--junit", str(tmp_path / "junit.xml"),
+    argv = [sys.executable, "-m", "prototest", "fuzz", "--game", "loa", "--no-database", "--budget", "0",
+            "--jobs", "2", "--env", RUN_TOKEN, "--json", str(report), "--junit", str(tmp_path / "junit.xml"),
             "--", *REFERENCE["loa"]]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=bot_env(), cwd=tmp_path, stdin=subprocess.DEVNULL)
-    time.sleep(4)
+    time.sleep(5)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, out + err
@@ -162,6 +225,8 @@ def test_ctrl_c_keeps_the_report(tmp_path):
     (["--game", "halma", "--mode", "position"], "never sends the position"),
     (["--game", "loa", "--mode", "sideways"], "expected one of position, game, mixed"),
     (["--game", "loa", "--json", "README.md/r.json"], "--json README.md/r.json"),
+    (["--game", "loa", "--budget", "soon"], "--budget 'soon': expected a duration like 90s, 5m or 1h30m"),
+    (["--game", "loa", "--jobs", "0"], "--jobs"),
     (["--game", "nosuchgame"], "unknown game"),
 ])
 def test_usage_errors_are_one_line(tmp_path, args, message):
@@ -199,33 +264,65 @@ def test_check_stops_when_the_recorded_moves_no_longer_fit(tmp_path):
     assert game["result"] == "stopped" and "not legal here" in game["reason"], game
 
 
-def test_fuzz_as_a_pytest_test_in_a_bot_repository(tmp_path):
-    """`prototest.testing.fuzz_test` as a bot author uses it, run by pytest with
-    pytest-xdist spreading the tests over two workers."""
+def test_check_draws_an_opponent_style_per_game(tmp_path):
+    """N games are N different games: each game's opponent has its own style and move
+    classes it never plays, drawn from the game's seed (the same seed, the same games)."""
+    runs = [run_cli("check", "--game", "loa", "--games", "12", "--start-delay", "0", "--", *REFERENCE["loa"],
+                    tmp_path=tmp_path / name) for name in ("a", "b")]
+    games = runs[0].report["games"]
+    assert len({g["opponent"] for g in games}) >= 6, [g["opponent"] for g in games]
+    assert len({tuple(g["moves"]) for g in games}) == 12
+    assert [g["moves"] for g in games] == [g["moves"] for g in runs[1].report["games"]]
+    assert "(opponent: " in runs[0].stderr
+
+
+def test_a_check_finding_shows_the_board(tmp_path):
+    result = run_cli("check", "--game", "chess", "--start-delay", "0", "--seat", "white", "--games", "1",
+                     str(BOTS / "chess/illegal_move.py"), tmp_path=tmp_path)
+    assert result.code == 1
+    [f] = result.findings("fail")
+    assert f["diagram"][-1].strip() == "a b c d e f g h", f["diagram"]
+    assert f["diagram"][0].startswith("8 ") and f["diagram"][0] in result.stdout
+
+
+# -- prototest.testing.fuzz_test: the same campaign as a pytest test -------------------------------
+
+def _pytest_in_a_bot_repository(tmp_path: Path, tests: str, *args: str):
     (tmp_path / "conftest.py").write_text(
         "from hypothesis import settings\n"
-        "settings.register_profile('quick', max_examples=30, database=None)\n"
+        "settings.register_profile('quick', max_examples=12, database=None)\n"
         "settings.load_profile('quick')\n")
-    (tmp_path / "test_bot.py").write_text(
-        "import sys\n"
-        "from prototest.testing import fuzz_test\n"
-        f"test_broken = fuzz_test([{str(BOTS / 'halma/short_move_buffer.py')!r}], game='halma')\n"
-        f"test_reference = fuzz_test([sys.executable, '-m', 'prototest.bots.loa_bot'], game='loa',\n"
-        f"                           env={{'PYTHONPATH': {str(ROOT)!r}}})\n")
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2",
-                           "test_bot.py"], capture_output=True, text=True, cwd=tmp_path, env=bot_env(),
-                          timeout=600, stdin=subprocess.DEVNULL)
-    out = proc.stdout + proc.stderr
-    assert proc.returncode == 1, out
+    (tmp_path / "test_bot.py").write_text("import sys\nfrom prototest.testing import fuzz_test\n" + tests)
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args, "test_bot.py"],
+                          capture_output=True, text=True, cwd=tmp_path, env=bot_env(), timeout=600,
+                          stdin=subprocess.DEVNULL)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def test_fuzz_test_under_pytest_xdist_shows_the_reproducer_first(tmp_path):
+    """A failing campaign's message is the reproducer, shown before any line of
+    prototest's own source; a passing one passes."""
+    code, out = _pytest_in_a_bot_repository(tmp_path, (
+        f"test_broken = fuzz_test([{str(BOTS / 'halma/short_move_buffer.py')!r}], game='halma', budget=120)\n"
+        f"test_reference = fuzz_test([sys.executable, '-m', 'prototest.bots.loa_bot'], game='loa', budget=120,\n"
+        f"                           env={{'PYTHONPATH': {str(ROOT)!r}}})\n"), "-q", "-n", "2")
+    assert code == 1, out
     assert "1 failed, 1 passed" in out, out
-    assert "FAIL crash" in out and "replay:   prototest check --game halma" in out, out
+    failure = out[out.index("test_broken"):]
+    assert "FAIL crash" in failure and "replay:   prototest check --game halma" in failure, out
+    assert "raise " not in failure[:failure.index("FAIL crash")], out  # no prototest source before it
+    assert "Falsifying example" not in out and "FlakyStrategyDefinition" not in out, out
 
 
-def test_a_position_mode_failure_says_the_bot_started_cold(tmp_path):
-    result = fuzz(tmp_path, "loa", "--no-database", "--mode", "position", str(BOTS / "loa/crash_few_checkers.py"))
-    assert result.code == 1, result.stdout + result.stderr
-    [f] = result.findings("fail")
-    r = f["reproducer"]
-    assert r["mode"] == "position" and "--moves" in r["command"] and r["opponent_moves"] == []
-    assert "position mode started a fresh bot in this position" in result.stdout
-    assert "may fail here and not in a real game" in result.stdout
+def test_fuzz_test_passes_real_bots_as_they_are_and_reports_their_warnings(tmp_path):
+    """A bot that answers at random among equal moves, and one that keeps its own board:
+    both pass whole; the first's differing answers and the second's state show up as
+    pytest warnings, not errors."""
+    code, out = _pytest_in_a_bot_repository(tmp_path, (
+        f"test_random = fuzz_test([{str(BOTS / 'impasse/random_among_equals.py')!r}], game='impasse', budget=120)\n"
+        f"test_stateful = fuzz_test([{str(BOTS / 'loa/keeps_board.py')!r}], game='loa', budget=120)\n"),
+        "-q", "-W", "always::prototest.testing.ProtocolWarning")
+    assert code == 0, out
+    assert "2 passed" in out, out
+    assert "ProtocolWarning: nondeterministic: the same input got" in out, out
+    assert "ProtocolWarning: state probe:" in out and "position mode" in out, out

@@ -100,8 +100,9 @@ def test_update_regenerates_in_place_and_twice_gives_the_same_file(tmp_path):
 
 def test_a_spec_change_shows_in_replay_and_in_the_regenerated_fixture(tmp_path):
     """A `--set` in the header is part of the game: the same answers under another
-    en-passant rule make the judge send other FEN lines."""
-    [path, _] = record(tmp_path)
+    en-passant rule make the judge send other FEN lines (an opponent that pushes its
+    pawns gives the game double pushes)."""
+    [path, _] = record(tmp_path, "fx", "--set", "opponent.style=pawn-storm")
     text = path.read_text()
     assert re.search(r"^> .* [wb] [KQkq-]+ [a-h][36] \d+ \d+$", text, re.M)  # a FEN naming an en-passant square
     path.write_text(text.replace("# time-scale: 1\n", "# time-scale: 1\n# set: rules.en_passant=legal\n"))
@@ -110,7 +111,7 @@ def test_a_spec_change_shows_in_replay_and_in_the_regenerated_fixture(tmp_path):
     assert "the judge now sends another line" in result.stdout
     result = run_cli("record", "--update", "--env", RUN_TOKEN, str(path), tmp_path=tmp_path)
     assert result.code == 0 and "updated" in result.stdout, result.stdout
-    assert fixtures.load(path).header.overrides == ["rules.en_passant=legal"]
+    assert fixtures.load(path).header.overrides == ["rules.en_passant=legal", "opponent.style=pawn-storm"]
     assert replay(tmp_path, str(path)).code == 0
 
 

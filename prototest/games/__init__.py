@@ -1,7 +1,7 @@
 """Rules modules, one per game, found by the name a spec gives in `game.rules`.
 
-A rules module provides `make_rules(options) -> Rules` (see `base.py`) and
-`choose_move(position, rng, style) -> str` for the built-in opponent.
+A rules module provides `make_rules(options) -> Rules` and, for the built-in opponents,
+`STYLES` and `opponent_moves(position, style, omit)` (see `base.py`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def rules_module(name: str) -> ModuleType:
         if exc.name == f"{__name__}.{name}":
             raise ValueError(f"no rules module prototest/games/{name}.py") from None
         raise
-    for attr in ("make_rules", "choose_move"):
+    for attr in ("make_rules", "opponent_moves"):
         if not hasattr(module, attr):
             raise ValueError(f"prototest/games/{name}.py has no {attr}()")
     return module

@@ -5,7 +5,22 @@ A rules module is pure: no I/O, no clocks, no randomness of its own. The referee
 `moves` and `perft` commands call the same module, so what a bot author sees at the
 command line is exactly what the judge accepts.
 
-Optional, for `prototest fuzz` (a module without them is fuzzed without steering):
+Opponents (`prototest.opponents`; both `check` and `fuzz` draw one per game):
+
+    STYLES: tuple[str, ...]
+        the opponent's styles, "random" first (random, greedy, smothering, passive ...);
+    MOVE_CLASSES: tuple[str, ...]
+        classes of moves a swarm opponent may be told never to play ("capture", "jump");
+    opponent_moves(position, style, omit) -> (allowed, preferred)
+        `allowed`: the legal moves of no class in `omit` (all of them when every legal
+        move is of an omitted class); `preferred`: those of `allowed` that `style` would
+        play (all of `allowed` when the style finds none). Both are in a fixed order and
+        never empty while the game goes on;
+    move_text(position, move) -> str (optional)
+        the move string of an element of those lists, when they hold something else
+        (python-chess's moves: only the one played is written out).
+
+Optional, for `prototest fuzz` and the reports:
 
     SITUATIONS: tuple[str, ...]
         every name `situations` can give (the summary lists those a run never met);
@@ -13,11 +28,12 @@ Optional, for `prototest fuzz` (a module without them is fuzzed without steering
         names of the rare situations `position` puts to the side to move ("en passant
         capture available", "pass"), or, given a move, that playing it makes;
     measures(position) -> dict[str, float]
-        scores of the side to move that `hypothesis.target()` maximises to steer
-        generation towards those situations (each label once per example);
-    steer(position) -> list[str]
-        the legal moves that lead towards them: half of the generated moves are drawn
-        from this list when it is not empty.
+        numbers that `hypothesis.target()` raises, one label each: where the rules
+        refuse what a simpler reading allows, where a rarely used rule applies, how few
+        moves or pieces the side to move has. General measures of a game's boundaries,
+        never one per known fault;
+    diagram(position) -> list[str]
+        the board with its coordinates, as findings and reproducers show it.
 
 Moves are strings exactly as the real referee writes them (`e2e4`, `O-O`, `a1h8c7`,
 `pass`, `1 3 3 5`). Positions are immutable: `play` returns a new position.

@@ -10,6 +10,7 @@ never re-implements a rule: legality, check and the end of the game come from
 from __future__ import annotations
 
 import random
+
 from typing import Any, Mapping
 
 import chess
@@ -345,22 +346,147 @@ def make_rules(options: Mapping[str, Any]) -> ChessRules:
     return ChessRules(merged)
 
 
-# -- fuzzing hooks (see games/base.py) ------------------------------------------------------
+def choose_move(position: ChessPosition, rng: random.Random, style: str = "random") -> str:
+    """A seeded random legal mover (queen promotions only): the bundled reference bot's
+    fallback and the play of the broken test bots; the judge's opponents are in
+    `opponent_moves` (see prototest.opponents).
+
+    It draws from python-chess's generation order, which is fixed for a position, and
+    names only the move it picks: building every move's string cost more than the draw."""
+    moves = position.generated()
+    move = moves[rng.randrange(len(moves))]
+    text = move_string(position.board, move)
+    position._chosen = (text, move)
+    return text
+
+
+# -- opponent styles and fuzzing hooks (see games/base.py) ---------------------------------
+
+#: Opponent styles (see prototest.opponents): "random" plays any allowed move; the others
+#: prefer one kind of move and fall back to any when there is none.
+STYLES = ("random", "greedy", "checking", "smothering", "passive", "pawn-storm", "king-walk", "generous")
+#: Move classes a swarm opponent may never play.
+MOVE_CLASSES = ("capture", "check", "castling", "en passant", "promotion", "pawn move", "king move")
+_VALUE = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9, chess.KING: 0}
+#: Smothering weighs at most this many moves (each costs a count of the replies).
+_SMOTHER_LIMIT = 40
+
+
+def _move_class(board: chess.Board, move: chess.Move, name: str) -> bool:
+    if name == "capture":
+        return board.is_capture(move)
+    if name == "check":
+        return board.gives_check(move)
+    if name == "castling":
+        return board.is_castling(move)
+    if name == "en passant":
+        return board.is_en_passant(move)
+    if name == "promotion":
+        return move.promotion is not None
+    if name == "pawn move":
+        return board.piece_type_at(move.from_square) == chess.PAWN
+    return board.piece_type_at(move.from_square) == chess.KING  # "king move"
+
+
+def opponent_moves(position: ChessPosition, style: str, omit: frozenset[str] = frozenset()
+                   ) -> tuple[list[chess.Move], list[chess.Move]]:
+    """(allowed, preferred) as games/base.py describes, in python-chess's generation order,
+    as `chess.Move`s: only the one played is written as the judge writes it (`move_text`).
+
+    greedy: the most valuable capture; checking: checks, else captures; smothering: the
+    moves that leave the bot the fewest replies (mate first); passive: quiet piece moves
+    (no capture, check or pawn move); pawn storm: the pawn moves that go furthest; king
+    walk: king moves; generous: moves onto a square the bot attacks (it takes a lot, and
+    the game thins out into an endgame)."""
+    board = position.board
+    moves = position.generated()
+    allowed = [m for m in moves if not any(_move_class(board, m, c) for c in omit)] if omit else moves
+    allowed = allowed or moves
+    return allowed, _prefer(board, style, allowed) or allowed
+
+
+def move_text(position: ChessPosition, move: chess.Move) -> str:
+    """The judge's string of a move `opponent_moves` gave, noted as known legal."""
+    text = move_string(position.board, move)
+    position._chosen = (text, move)
+    return text
+
+
+def _prefer(board: chess.Board, style: str, moves: list[chess.Move]) -> list[chess.Move]:
+    if style == "random":
+        return moves
+    if style == "greedy":
+        return _best(moves, lambda m: _captured_value(board, m) * 10 - _VALUE[board.piece_type_at(m.from_square)]
+                     if board.is_capture(m) else None)
+    if style == "checking":
+        return [m for m in moves if board.gives_check(m)] or [m for m in moves if board.is_capture(m)]
+    if style == "smothering":
+        return _best(moves[:_SMOTHER_LIMIT], lambda m: -_replies(board, m))
+    if style == "passive":
+        return [m for m in moves if not board.is_capture(m) and board.piece_type_at(m.from_square) != chess.PAWN
+                and not board.gives_check(m)]
+    if style == "pawn-storm":
+        ahead = 1 if board.turn == chess.WHITE else -1
+        return _best(moves, lambda m: chess.square_rank(m.to_square) * ahead
+                     if board.piece_type_at(m.from_square) == chess.PAWN else None)
+    if style == "king-walk":
+        return [m for m in moves if board.piece_type_at(m.from_square) == chess.KING and not board.is_castling(m)]
+    if style == "generous":
+        return [m for m in moves if board.is_attacked_by(not board.turn, m.to_square)
+                and board.piece_type_at(m.from_square) != chess.KING]
+    raise ValueError(f"unknown style {style!r} (known: {', '.join(STYLES)})")
+
+
+def _best(moves: list[chess.Move], score) -> list[chess.Move]:
+    """The moves of highest score (a score of None leaves a move out)."""
+    scored = [(s, m) for m in moves if (s := score(m)) is not None]
+    if not scored:
+        return []
+    top = max(s for s, _ in scored)
+    return [m for s, m in scored if s == top]
+
+
+def _captured_value(board: chess.Board, move: chess.Move) -> int:
+    if board.is_en_passant(move):
+        return _VALUE[chess.PAWN]
+    return _VALUE.get(board.piece_type_at(move.to_square) or chess.PAWN, 0)
+
+
+def _replies(board: chess.Board, move: chess.Move) -> int:
+    board.push(move)
+    try:
+        return board.legal_moves.count()
+    finally:
+        board.pop()
+
 
 #: Every name `situations` can give, for the summary of what a run did not reach.
 SITUATIONS = ("en passant available", "castling available", "promotion available",
-              "en passant", "castling", "promotion")
+              "castling refused by an attacked square", "pinned piece", "in check", "three or fewer moves",
+              "six or fewer pieces", "en passant", "castling", "promotion")
 
 
 def situations(position: ChessPosition, move: str | None = None) -> list[str]:
     board = position.board
     if move is not None:
-        played = position.moves_by_string().get(move)
-        if played is None:
+        played = position._parse(move)
+        if played is None or not board.is_legal(played):
             return []
         return [name for name, test in _MOVE_KINDS if test(board, played)]
-    found = {name for m in position.generated() for name, test in _MOVE_KINDS if test(board, m)}
-    return [f"{name} available" for name, _ in _MOVE_KINDS if name in found]
+    gen = position.generated()
+    found = {name for m in gen for name, test in _MOVE_KINDS if test(board, m)}
+    names = [f"{name} available" for name, _ in _MOVE_KINDS if name in found]
+    if _castling_refused(board):
+        names.append("castling refused by an attacked square")
+    if _pinned(board):
+        names.append("pinned piece")
+    if board.is_check():
+        names.append("in check")
+    if len(gen) <= 3:
+        names.append("three or fewer moves")
+    if chess.popcount(board.occupied) <= 6:
+        names.append("six or fewer pieces")
+    return names
 
 
 _MOVE_KINDS = (
@@ -371,62 +497,51 @@ _MOVE_KINDS = (
 
 
 def measures(position: ChessPosition) -> dict[str, float]:
-    """En passant: 10 when a capture is legal, else how near one is (pawns of the side
-    to move on its fifth rank, one more when an enemy pawn could still double-push past
-    it). Castling: the castling moves legal now, plus the rights kept."""
+    """Where bots' own move generators break, as numbers `hypothesis.target()` raises:
+
+    * tempting: moves a simpler reading of the rules allows and chess refuses (a
+      pseudo-legal move that leaves the king in check: pins, a king stepping into check,
+      an en passant capture that uncovers it; castling with the right and an empty path,
+      refused for check or an attacked square);
+    * rare: the rarely legal kinds in the bot's list (en passant, castling, promotion);
+    * cornered: how few legal moves the bot has;
+    * late: how few pieces are left."""
     board = position.board
     gen = position.generated()
-    ep = 10.0 if any(board.is_en_passant(m) for m in gen) else float(_ep_chances(board))
-    castling = sum(1 for m in gen if board.is_castling(m)) * 4 + bin(board.castling_rights).count("1")
-    return {"chess: en passant": ep, "chess: castling": float(castling)}
+    rare = sum(1 for m in gen if board.is_en_passant(m) or board.is_castling(m) or m.promotion is not None)
+    return {"chess: tempting but illegal": float(_tempting(board)), "chess: rare moves listed": float(rare),
+            "chess: cornered": -float(len(gen)), "chess: late": -float(chess.popcount(board.occupied))}
 
 
-def _ep_chances(board: chess.Board) -> int:
-    me = board.turn
-    fifth = chess.BB_RANK_5 if me == chess.WHITE else chess.BB_RANK_4
-    start = chess.BB_RANK_7 if me == chess.WHITE else chess.BB_RANK_2
-    score = 0
-    for sq in chess.SquareSet(board.pieces_mask(chess.PAWN, me) & fifth):
-        score += 1
-        for df in (-1, 1):
-            f = chess.square_file(sq) + df
-            if 0 <= f < 8 and board.pieces_mask(chess.PAWN, not me) & start & chess.BB_FILES[f]:
-                score += 1
-    return score
+def _tempting(board: chess.Board) -> int:
+    illegal = sum(1 for m in board.generate_pseudo_legal_moves() if not board.is_legal(m))
+    return illegal + 3 * _castling_refused(board)
 
 
-def steer(position: ChessPosition) -> list[str]:
-    """En passant captures, castling, promotions and the double pushes that offer the
-    opponent an en passant capture; failing those, pawn moves and the moves that clear
-    the back rank for castling."""
-    board = position.board
-    gen = position.generated()
-    rare = [m for m in gen if board.is_en_passant(m) or board.is_castling(m)
-            or m.promotion is not None or _offers_ep(board, m)]
-    if not rare:
-        back = chess.BB_RANK_1 if board.turn == chess.WHITE else chess.BB_RANK_8
-        rare = [m for m in gen if board.piece_type_at(m.from_square) == chess.PAWN
-                or (board.piece_type_at(m.from_square) in (chess.KNIGHT, chess.BISHOP, chess.QUEEN)
-                    and chess.BB_SQUARES[m.from_square] & back)]
-    return sorted(move_string(board, m) for m in rare)
+def _castling_refused(board: chess.Board) -> int:
+    """Castlings the side to move has the right to and an empty path for, yet may not play."""
+    refused = 0
+    rank = 0 if board.turn == chess.WHITE else 7
+    for kingside, between in ((True, (5, 6)), (False, (1, 2, 3))):
+        rights = (board.has_kingside_castling_rights(board.turn) if kingside
+                  else board.has_queenside_castling_rights(board.turn))
+        if not rights or any(board.piece_at(chess.square(f, rank)) for f in between):
+            continue
+        king = board.king(board.turn)
+        if king is None:
+            continue
+        move = chess.Move(king, king + (2 if kingside else -2))
+        if not board.is_legal(move):
+            refused += 1
+    return refused
 
 
-def _offers_ep(board: chess.Board, move: chess.Move) -> bool:
-    """A double push that lands beside an enemy pawn."""
-    if abs(move.to_square - move.from_square) != 16 or board.piece_type_at(move.from_square) != chess.PAWN:
-        return False
-    file = chess.square_file(move.to_square)
-    return any(board.piece_at(move.to_square + df) == chess.Piece(chess.PAWN, not board.turn)
-               for df in (-1, 1) if 0 <= file + df < 8)
+def _pinned(board: chess.Board) -> bool:
+    return any(board.is_pinned(board.turn, sq) for sq in chess.SquareSet(board.occupied_co[board.turn])
+               if board.piece_type_at(sq) != chess.KING)
 
 
-def choose_move(position: ChessPosition, rng: random.Random, style: str = "random") -> str:
-    """The built-in opponent: a seeded random legal mover (queen promotions only).
-
-    It draws from python-chess's generation order, which is fixed for a position, and
-    names only the move it picks: building every move's string cost more than the draw."""
-    moves = position.generated()
-    move = moves[rng.randrange(len(moves))]
-    text = move_string(position.board, move)
-    position._chosen = (text, move)
-    return text
+def diagram(position: ChessPosition) -> list[str]:
+    """The board as a bot author reads it: rank 8 at the top, files under it."""
+    rows = str(position.board).splitlines()
+    return [f"{8 - i} {row}" for i, row in enumerate(rows)] + ["  a b c d e f g h"]

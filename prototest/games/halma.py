@@ -62,6 +62,7 @@ from __future__ import annotations
 import functools
 import random
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Mapping, NamedTuple, Sequence
 
@@ -544,6 +545,9 @@ def make_rules(options: Mapping[str, Any]) -> HalmaRules:
 _CORNER = (_index(SIZE, SIZE), _index(1, 1))
 # How close to blocker_from_ply the greedy player starts to clear its own zone.
 _ZONE_RUSH_PLIES = 40
+#: How close to blocker_from_ply the other styles start to leave their zone (one piece a
+#: move: they need longer than greedy, which heads out all along).
+_STYLE_RUSH_PLIES = 150
 _RUSH_BONUS = 10**9
 _ZONE_PENALTY = 10**12
 
@@ -609,57 +613,9 @@ def _hole_approach(board: bytes, seat: int, move: _Candidate) -> int:
     return before - after
 
 
-# ---------------------------------------------------------------------------------------
-# Fuzzing hooks (see games/base.py)
-
-#: Jumps in a chain from which a move counts as a long chain (bots that keep a move in a
-#: fixed-size array break on them).
-LONG_CHAIN = 4
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _hops(move: str) -> int:
-    """Jumps in a move: a chain of k jumps names k + 1 points; a step names 2 (0 jumps)."""
-    numbers = move.split()
-    if len(numbers) == 4 and max(abs(int(numbers[2]) - int(numbers[0])),
-                                 abs(int(numbers[3]) - int(numbers[1]))) == 1:
-        return 0
-    return len(numbers) // 2 - 1
-
-
-#: Every name `situations` can give, for the summary of what a run did not reach.
-SITUATIONS = (f"jump chain of {LONG_CHAIN}+ hops available", f"jump chain of {LONG_CHAIN}+ hops",
-              "blocker rule checked")
-
-
-def situations(position: HalmaPosition, move: str | None = None) -> list[str]:
-    if move is not None:
-        found = [f"jump chain of {LONG_CHAIN}+ hops"] if _hops(move) >= LONG_CHAIN else []
-        if position.ply() + 1 >= position._config.blocker_from_ply:
-            found.append("blocker rule checked")
-        return found
-    if any(_hops(m) >= LONG_CHAIN for m in position.legal_moves()):
-        return [f"jump chain of {LONG_CHAIN}+ hops available"]
-    return []
-
-
-def measures(position: HalmaPosition) -> dict[str, float]:
-    """The longest jump chain open to the side to move, and how far the game has come
-    (the blocker rule starts at ply 200)."""
-    longest = max((_hops(m) for m in position.legal_moves()), default=0)
-    return {"halma: longest chain": float(longest), "halma: plies": float(position.ply())}
-
-
-def steer(position: HalmaPosition) -> list[str]:
-    """The longest jump chains open to the side to move (two jumps or more)."""
-    moves = position.legal_moves()
-    hops = [_hops(m) for m in moves]
-    longest = max(hops, default=0)
-    return [m for m, h in zip(moves, hops) if h == longest] if longest >= 2 else []
-
-
 def choose_move(position: HalmaPosition, rng: random.Random, style: str = "greedy") -> str:
-    """A move for a built-in opponent: "random" (uniform) or "greedy".
+    """The bundled reference bot's play: "random" (uniform) or "greedy"; the judge's
+    opponents are in `opponent_moves` (see prototest.opponents).
 
     Greedy maximises `_progress`, then `_hole_approach`, and breaks remaining ties with `rng`;
     deterministic for a given `rng` state.
@@ -682,3 +638,155 @@ def choose_move(position: HalmaPosition, rng: random.Random, style: str = "greed
         top = max(a for a, _ in approach)
         return rng.choice([text for a, text in approach if a == top])
     return tied[0][0]
+
+
+# ---------------------------------------------------------------------------------------
+# Opponent styles and fuzzing hooks (see games/base.py)
+
+#: Opponent styles (see prototest.opponents): "random" plays any allowed move.
+STYLES = ("random", "greedy", "racing", "wandering", "crowding", "stalling")
+#: Move classes a swarm opponent may never play.
+MOVE_CLASSES = ("jump", "long chain", "step", "backward", "edge landing")
+#: Jumps in a chain from which a move counts as a long chain.
+LONG_CHAIN = 4
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _hops(move: str) -> int:
+    """Jumps in a move: a chain of k jumps names k + 1 points; a step names 2 (0 jumps)."""
+    numbers = move.split()
+    if len(numbers) == 4 and max(abs(int(numbers[2]) - int(numbers[0])),
+                                 abs(int(numbers[3]) - int(numbers[1]))) == 1:
+        return 0
+    return len(numbers) // 2 - 1
+
+
+def _gain(seat: int, c: _Candidate) -> int:
+    """How much nearer its far corner the move brings the piece (Manhattan distance)."""
+    (ox, oy), (tx, ty), (cx, cy) = _xy(c.origin), _xy(c.target), _xy(_CORNER[seat])
+    return abs(ox - cx) + abs(oy - cy) - abs(tx - cx) - abs(ty - cy)
+
+
+def _on_edge(cell: int) -> bool:
+    x, y = _xy(cell)
+    return x in (1, SIZE) or y in (1, SIZE)
+
+
+def move_kinds(position: HalmaPosition, move: str) -> frozenset[str]:
+    """What a listed move does: "jump" or "step", "long chain" (4+ hops), "backward"
+    (away from the mover's home), "edge landing"."""
+    c = position._moves()[move]
+    hops = _hops(move)
+    kinds = {"jump" if hops else "step"}
+    if hops >= LONG_CHAIN:
+        kinds.add("long chain")
+    if _gain(position.turn(), c) < 0:
+        kinds.add("backward")
+    if _on_edge(c.target):
+        kinds.add("edge landing")
+    return frozenset(kinds)
+
+
+def opponent_moves(position: HalmaPosition, style: str, omit: frozenset[str] = frozenset()
+                   ) -> tuple[list[str], list[str]]:
+    """(allowed, preferred) as games/base.py describes, in listing order.
+
+    greedy: progress on a fixed potential, leaving the own zone before the blocker check;
+    racing: the longest strides towards home (long chains); wandering: steps only;
+    crowding: moves that land beside the most enemy pieces (bridges for long chains,
+    on both sides); stalling: the least progress (a stalling side may stay a blocker)."""
+    moves = list(position._moves())
+    allowed = [m for m in moves if not move_kinds(position, m) & omit] if omit else moves
+    allowed = allowed or moves
+    return allowed, _prefer(position, style, allowed) or allowed
+
+
+def _prefer(position: HalmaPosition, style: str, moves: list[str]) -> list[str]:
+    if style in ("random", "stalling", "greedy"):  # greedy heads out of its zone by itself
+        return _style_moves(position, style, moves)
+    # The other styles move their pieces out of their own zone before the blocker check,
+    # as a player that means to win does, so that games go on past it.
+    listing, seat = position._moves(), position.turn()
+    if position.ply() >= position._config.blocker_from_ply - _STYLE_RUSH_PLIES:
+        zone = ZONE[seat]
+        leaving = [m for m in moves if listing[m].origin in zone and _gain(seat, listing[m]) > 0]
+        if leaving:
+            return _style_moves(position, style, leaving) or leaving
+    return _style_moves(position, style, moves)
+
+
+def _style_moves(position: HalmaPosition, style: str, moves: list[str]) -> list[str]:
+    if style == "random":
+        return moves
+    listing, seat = position._moves(), position.turn()
+    if style == "greedy":
+        scored = [(_progress(position, seat, listing[m]), m) for m in moves]
+        best = max(score for score, _ in scored)
+        tied = [m for score, m in scored if score == best]
+        return _best(tied, lambda m: _hole_approach(position._board, seat, listing[m]))
+    if style == "racing":
+        return _best(moves, lambda m: _gain(seat, listing[m]))
+    if style == "wandering":
+        return [m for m in moves if not _hops(m)]
+    if style == "crowding":
+        beside = Counter(e + d for e in position._pieces[1 - seat] for d in _DIRECTIONS)
+        return _best(moves, lambda m: beside[listing[m].target])
+    if style == "stalling":
+        return _best(moves, lambda m: -_gain(seat, listing[m]))
+    raise ValueError(f"unknown style {style!r} (known: {', '.join(STYLES)})")
+
+
+def _best(moves: list[str], score) -> list[str]:
+    """The moves of highest score (a score of None leaves a move out)."""
+    scored = [(s, m) for m in moves if (s := score(m)) is not None]
+    if not scored:
+        return []
+    top = max(s for s, _ in scored)
+    return [m for s, m in scored if s == top]
+
+
+#: Every name `situations` can give, for the summary of what a run did not reach.
+SITUATIONS = (f"jump chain of {LONG_CHAIN}+ hops available", "piece on the edge", "blocker rule checked",
+              "ply 400 or later", "15 or more pieces home", f"jump chain of {LONG_CHAIN}+ hops")
+
+
+def situations(position: HalmaPosition, move: str | None = None) -> list[str]:
+    if move is not None:
+        found = [f"jump chain of {LONG_CHAIN}+ hops"] if _hops(move) >= LONG_CHAIN else []
+        if position.ply() + 1 >= position._config.blocker_from_ply:
+            found.append("blocker rule checked")
+        return found
+    seat = position.turn()
+    found = []
+    if any(_hops(m) >= LONG_CHAIN for m in position.legal_moves()):
+        found.append(f"jump chain of {LONG_CHAIN}+ hops available")
+    if any(_on_edge(c) for c in position._pieces[seat]):
+        found.append("piece on the edge")
+    if position.ply() >= 400:
+        found.append("ply 400 or later")
+    if sum(1 for c in position._pieces[seat] if c in HOME[seat]) >= 15:
+        found.append("15 or more pieces home")
+    return found
+
+
+def measures(position: HalmaPosition) -> dict[str, float]:
+    """Where bots' own generators and parsers break, as numbers `hypothesis.target()`
+    raises: chain: the longest jump chain open to the bot; cornered: how few moves it
+    has; edge: its pieces on the board's edge (coordinates 1 and 16); home: its pieces
+    home (the end of the game); long: the ply (the blocker rule from ply 200, the move
+    limit)."""
+    moves = position.legal_moves()
+    seat = position.turn()
+    mine = position._pieces[seat]
+    return {"halma: longest chain": float(max((_hops(m) for m in moves), default=0)),
+            "halma: cornered": -float(len(moves)),
+            "halma: edge": float(sum(1 for c in mine if _on_edge(c))),
+            "halma: home": float(sum(1 for c in mine if c in HOME[seat])),
+            "halma: long": float(position.ply())}
+
+
+def diagram(position: HalmaPosition) -> list[str]:
+    """The 16x16 grid with x (columns) and y (rows) numbered 1..16, row 1 at the top."""
+    head = "    " + " ".join(f"{x:>2}" for x in range(1, SIZE + 1))
+    rows = [f"{y:>2}  " + " ".join(f"{c:>2}" for c in row) for y, row in enumerate(position.board_lines(), 1)]
+    return [head + "   (x)", *rows, " (y)"]

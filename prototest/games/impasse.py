@@ -56,6 +56,7 @@ Choices where the referee or the statement is silent:
 from __future__ import annotations
 
 import random
+
 import re
 from typing import Any, Mapping
 
@@ -664,12 +665,9 @@ def make_rules(options: Mapping[str, Any]) -> ImpasseRules:
     return ImpasseRules(merged["max_plies"])
 
 
-# --------------------------------------------------------------------------------------
-# Built-in opponent
-
-
 def choose_move(position: ImpassePosition, rng: random.Random, style: str = "greedy") -> str:
-    """A move for the built-in opponent: "random", or "greedy" (most progress, rng ties).
+    """The bundled reference bots' play: "random", or "greedy" (most progress, rng ties);
+    the judge's opponents are in `opponent_moves` (see prototest.opponents).
 
     Greedy drives games to their late phases (crowns, bear-offs, impasses) so that seeded
     games exercise every rule and mostly finish inside the turn limit.
@@ -688,7 +686,81 @@ def choose_move(position: ImpassePosition, rng: random.Random, style: str = "gre
 
 
 # --------------------------------------------------------------------------------------
-# Fuzzing hooks (see games/base.py)
+# Opponent styles and fuzzing hooks (see games/base.py)
+
+#: Opponent styles (see prototest.opponents): "random" plays any allowed move.
+STYLES = ("random", "greedy", "racing", "smothering", "passive", "transposing", "bearing-off")
+#: Move classes a swarm opponent may never play (impasse removals are never omitted:
+#: they are the only moves when they are listed).
+MOVE_CLASSES = ("crown", "transpose", "bear-off", "double slide", "single slide", "long slide")
+
+
+def move_kinds(position: ImpassePosition, move: str) -> frozenset[str]:
+    """What a listed move does: "impasse" (a removal), "crown", "transpose", "bear-off",
+    "double slide", "single slide", "long slide" (three squares or more)."""
+    if position.at_impasse():
+        return frozenset(("impasse", "crown") if len(move) == 4 else ("impasse",))
+    board, side = position.board, position.turn()
+    a, b = SQUARE_OF[move[:2]], SQUARE_OF[move[2:4]]
+    kinds = {"crown"} if len(move) == 6 else set()
+    if board[a] == DOUBLE[side]:
+        if board[b] == SINGLE[side]:
+            kinds.add("transpose")
+            if b >> 3 == HOME_RANK[side]:
+                kinds.add("bear-off")
+        else:
+            kinds.add("double slide")
+            if b >> 3 == HOME_RANK[side]:
+                kinds.add("bear-off")
+    else:
+        kinds.add("single slide")
+    if "transpose" not in kinds and abs((a >> 3) - (b >> 3)) >= 3:
+        kinds.add("long slide")
+    return frozenset(kinds)
+
+
+def opponent_moves(position: ImpassePosition, style: str, omit: frozenset[str] = frozenset()
+                   ) -> tuple[list[str], list[str]]:
+    """(allowed, preferred) as games/base.py describes, in listing order.
+
+    greedy: the most progress (checkers off, then distance left); racing: the singles'
+    longest forward slides; smothering: the moves that leave the bot the fewest moves
+    (towards its impasse); passive: the least progress (towards the turn limit);
+    transposing: transposes; bearing off: bear-offs and crowns."""
+    moves = position.legal_moves()
+    allowed = [m for m in moves if not move_kinds(position, m) & omit] if omit else moves
+    allowed = allowed or moves
+    return allowed, _prefer(position, style, allowed) or allowed
+
+
+def _prefer(position: ImpassePosition, style: str, moves: list[str]) -> list[str]:
+    if style == "random":
+        return moves
+    table, side, board = position._table(), position.turn(), position.board
+    if style in ("greedy", "passive"):
+        sign = 1 if style == "greedy" else -1
+        return _best(moves, lambda m: sign * _progress(apply(board, table[m]), side))
+    if style == "racing":
+        forward = FORWARD[side]
+        return _best(moves, lambda m: ((SQUARE_OF[m[2:4]] >> 3) - (SQUARE_OF[m[:2]] >> 3)) * forward
+                     if len(m) >= 4 and board[SQUARE_OF[m[:2]]] == SINGLE[side] else None)
+    if style == "smothering":
+        other = 1 - side
+        return _best(moves, lambda m: -len(generate(apply(board, table[m]), other)[0]))
+    if style == "transposing":
+        return [m for m in moves if "transpose" in move_kinds(position, m)]
+    if style == "bearing-off":
+        return [m for m in moves if move_kinds(position, m) & {"bear-off", "crown"}]
+    raise ValueError(f"unknown style {style!r} (known: {', '.join(STYLES)})")
+
+
+def _best(moves: list[str], score) -> list[str]:
+    """The moves of highest score (a score of None leaves a move out)."""
+    scored = [(s, m) for m in moves if (s := score(m)) is not None]
+    if not scored:
+        return []
+    top = max(s for s, _ in scored)
+    return [m for s, m in scored if s == top]
 
 
 def _crowns_after_bear_off(move: str) -> bool:
@@ -697,45 +769,53 @@ def _crowns_after_bear_off(move: str) -> bool:
 
 
 #: Every name `situations` can give, for the summary of what a run did not reach.
-SITUATIONS = ("impasse", "impasse removal", "crown after bear-off available", "crown after bear-off")
+SITUATIONS = ("impasse", "crown available", "transpose available", "bear-off available",
+              "crown after bear-off available", "three or fewer checkers", "ply 200 or later",
+              "impasse removal", "crown after bear-off")
 
 
 def situations(position: ImpassePosition, move: str | None = None) -> list[str]:
     if move is not None:
         found = ["impasse removal"] if position.at_impasse() else []
         return found + (["crown after bear-off"] if _crowns_after_bear_off(move) else [])
+    moves = position.legal_moves()
     found = ["impasse"] if position.at_impasse() else []
-    if any(_crowns_after_bear_off(m) for m in position.legal_moves()):
+    kinds = set().union(*(move_kinds(position, m) for m in moves)) if moves else set()
+    found += [f"{k} available" for k in ("crown", "transpose", "bear-off") if k in kinds]
+    if any(_crowns_after_bear_off(m) for m in moves):
         found.append("crown after bear-off available")
+    if on_board(position.board, position.turn()) <= 3:
+        found.append("three or fewer checkers")
+    if position.ply() >= 200:
+        found.append("ply 200 or later")
     return found
 
 
+_RARE_WEIGHT = {"impasse": 4, "bear-off": 2, "transpose": 2, "crown": 1}
+
+
 def measures(position: ImpassePosition) -> dict[str, float]:
-    """Crown after bear-off: 10 when one is legal, 3 while a single of the side to move
-    waits uncrowned on its furthest row (the only way to one), plus its checkers off.
-    Impasse: fewer moves is nearer."""
+    """Where bots' own generators and parsers break, as numbers `hypothesis.target()`
+    raises: rare: the rarest entries of the bot's list (removals, bear-offs, transposes,
+    crowns; the kinds present count most); cornered: how few moves it has; late: how
+    few of its checkers are left; edge: its checkers on the board's edge files and ranks;
+    long: the ply, towards the turn limit."""
+    moves = position.legal_moves()
+    kinds = [move_kinds(position, m) for m in moves]
+    present = set().union(*kinds) if kinds else set()
+    rare = sum(4 * _RARE_WEIGHT[k] for k in present if k in _RARE_WEIGHT)
+    rare += sum(_RARE_WEIGHT.get(k, 0) for ks in kinds for k in ks) / 8
     side, board = position.turn(), position.board
-    moves = position.legal_moves()
-    if any(_crowns_after_bear_off(m) for m in moves):
-        crown = 10.0
-    else:
-        row = CROWN_RANK[side] * 8
-        waiting = SINGLE[side] in board[row:row + 8]
-        crown = 3.0 * waiting + position.checkers_off(side) / 4
-    return {"impasse: crown after bear-off": crown, "impasse: impasse": -float(len(moves))}
+    mine = (SINGLE[side], DOUBLE[side])
+    edge = sum(1 for sq, c in enumerate(board) if c in mine and (sq & 7 in (0, 7) or sq >> 3 in (0, 7)))
+    return {"impasse: rare moves listed": float(rare), "impasse: cornered": -float(len(moves)),
+            "impasse: late": -float(on_board(board, side)), "impasse: edge": float(edge),
+            "impasse: long": float(position.ply())}
 
 
-def steer(position: ImpassePosition) -> list[str]:
-    """Crowns after a bear-off, then the greedy opponent's best moves (bear-offs, crowns,
-    long slides): towards the late game where impasses and bear-offs happen."""
-    moves = position.legal_moves()
-    rare = [m for m in moves if _crowns_after_bear_off(m)]
-    if rare or not moves:
-        return rare
-    table, side = position._table(), position.turn()
-    scored = [(_progress(apply(position.board, table[m]), side), m) for m in moves]
-    best = max(score for score, _ in scored)
-    return [m for score, m in scored if score == best]
+def diagram(position: ImpassePosition) -> list[str]:
+    """The board as sent (rank 8 first), with ranks and files."""
+    return [f"{8 - i} {' '.join(row)}" for i, row in enumerate(position.board_lines())] + ["  a b c d e f g h"]
 
 
 def _progress(board: str, side: int) -> int:
@@ -759,6 +839,6 @@ __all__ = [
     "DEFAULT_OPTIONS",
     "ImpassePosition",
     "ImpasseRules",
-    "choose_move",
     "make_rules",
+    "opponent_moves",
 ]

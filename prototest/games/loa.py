@@ -43,7 +43,9 @@ from the start, so these concern hand-built positions and calls after the end):
 
 from __future__ import annotations
 
+import functools
 import random
+
 import re
 from typing import Iterator, Mapping
 
@@ -486,12 +488,9 @@ def make_rules(options: Mapping[str, object]) -> LoaRules:
     return LoaRules(max_plies)
 
 
-# --------------------------------------------------------------------------------------
-# Built-in opponent.
-
-
 def choose_move(position: LoaPosition, rng: random.Random, style: str = "greedy") -> str:
-    """A move for a built-in opponent; deterministic for a given rng state.
+    """The bundled reference bots' play, deterministic for a given rng state; the judge's
+    opponents are in `opponent_moves` (see prototest.opponents).
 
     "random" picks uniformly. "greedy" scores each move by one-ply lookahead: a win
     first, then avoiding a move that hands the opponent the win, then fewer own
@@ -513,36 +512,137 @@ def choose_move(position: LoaPosition, rng: random.Random, style: str = "greedy"
     return rng.choice([move for key, move in scored if key == best])
 
 
-# Fuzzing hooks (see games/base.py)
+# --------------------------------------------------------------------------------------
+# Opponent styles and fuzzing hooks (see games/base.py)
+
+#: Opponent styles (see prototest.opponents): "random" plays any allowed move.
+STYLES = ("random", "greedy", "capturing", "smothering", "scattering", "edge")
+#: Move classes a swarm opponent may never play (`pass` is never omitted: it is the only
+#: move when it is listed).
+MOVE_CLASSES = ("capture", "long move", "diagonal move", "edge landing")
+_EDGE = FULL ^ (0x007E7E7E7E7E7E00)
+
+
+def move_kinds(position: LoaPosition, move: str) -> frozenset[str]:
+    """What a listed move does: "pass", "capture", "long move" (four squares or more),
+    "diagonal move", "edge landing" (onto the board's edge)."""
+    if move == PASS:
+        return _PASS_KINDS
+    _, enemy = position.own_enemy()
+    dst, shape = _shape_of(move)
+    return shape | _CAPTURE if (enemy >> dst) & 1 else shape
+
+
+_PASS_KINDS = frozenset(("pass",))
+_CAPTURE = frozenset(("capture",))
+
+
+@functools.lru_cache(maxsize=None)
+def _shape_of(move: str) -> tuple[int, frozenset[str]]:
+    """A move's target square and the kinds its squares alone decide."""
+    src, dst = SQUARE_OF[move[:2]], SQUARE_OF[move[2:]]
+    kinds = set()
+    df, dr = abs((dst & 7) - (src & 7)), abs((dst >> 3) - (src >> 3))
+    if max(df, dr) >= 4:
+        kinds.add("long move")
+    if df and dr:
+        kinds.add("diagonal move")
+    if (_EDGE >> dst) & 1:
+        kinds.add("edge landing")
+    return dst, frozenset(kinds)
+
+
+def opponent_moves(position: LoaPosition, style: str, omit: frozenset[str] = frozenset()
+                   ) -> tuple[list[str], list[str]]:
+    """(allowed, preferred) as games/base.py describes, in listing order.
+
+    greedy: one-ply lookahead (a win, not handing over the win, fewer groups, a capture,
+    a tighter cluster); capturing: captures; smothering: the moves that leave the bot the
+    fewest moves (towards a pass); scattering: the moves that leave the most groups (long
+    games, towards the turn limit); edge: moves onto the edge, corners first."""
+    moves = position.legal_moves()
+    allowed = [m for m in moves if not move_kinds(position, m) & omit] if omit else moves
+    allowed = allowed or moves
+    if allowed == [PASS]:
+        return allowed, allowed
+    return allowed, _prefer(position, style, allowed) or allowed
+
+
+def _prefer(position: LoaPosition, style: str, moves: list[str]) -> list[str]:
+    if style == "random":
+        return moves
+    own, enemy = position.own_enemy()
+    if style == "greedy":
+        return _best(moves, lambda m: _greedy_key(own, enemy, m))
+    if style == "capturing":
+        return [m for m in moves if (enemy >> SQUARE_OF[m[2:]]) & 1]
+    if style == "smothering":
+        return _best(moves, lambda m: -len(generate(*reversed(apply(own, enemy, SQUARE_OF[m[:2]], SQUARE_OF[m[2:]])))))
+    if style == "scattering":
+        return _best(moves, lambda m: group_count(apply(own, enemy, SQUARE_OF[m[:2]], SQUARE_OF[m[2:]])[0]))
+    if style == "edge":
+        corners = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63)
+        return _best(moves, lambda m: 2 if (corners >> SQUARE_OF[m[2:]]) & 1 else
+                     1 if (_EDGE >> SQUARE_OF[m[2:]]) & 1 else None)
+    raise ValueError(f"unknown style {style!r} (known: {', '.join(STYLES)})")
+
+
+def _best(moves: list[str], score) -> list[str]:
+    """The moves of highest score (a score of None leaves a move out)."""
+    scored = [(s, m) for m in moves if (s := score(m)) is not None]
+    if not scored:
+        return []
+    top = max(s for s, _ in scored)
+    return [m for s, m in scored if s == top]
+
 
 #: Every name `situations` can give, for the summary of what a run did not reach.
-SITUATIONS = ("pass", "capture", "four or fewer checkers to move")
+SITUATIONS = ("pass", "capture available", "four or fewer checkers to move", "corner reachable",
+              "ply 120 or later", "capture")
 
 
 def situations(position: LoaPosition, move: str | None = None) -> list[str]:
-    own, enemy = position.own_enemy()
     if move is not None:
         if move == PASS:
             return ["pass"]
+        _, enemy = position.own_enemy()
         return ["capture"] if move in position.legal_moves() and (enemy >> SQUARE_OF[move[2:]]) & 1 else []
-    found = ["pass"] if position.legal_moves() == [PASS] else []
-    if bin(own).count("1") <= 4:
+    moves = position.legal_moves()
+    if moves == [PASS]:
+        return ["pass"]
+    kinds = [move_kinds(position, m) for m in moves]
+    own, _ = position.own_enemy()
+    found = ["capture available"] if any("capture" in k for k in kinds) else []
+    if own.bit_count() <= 4:
         found.append("four or fewer checkers to move")
+    if any(m[2:] in ("a1", "h1", "a8", "h8") for m in moves):
+        found.append("corner reachable")
+    if position.ply() >= 120:
+        found.append("ply 120 or later")
     return found
 
 
 def measures(position: LoaPosition) -> dict[str, float]:
-    """Fewer checkers of the side to move, and fewer moves (a pass has none)."""
-    own, _ = position.own_enemy()
+    """Where bots' own generators and parsers break, as numbers `hypothesis.target()`
+    raises: rare: a pass, captures and long moves in the bot's list; cornered: how few
+    moves it has (a pass has none); late: how few checkers are left on the board;
+    edge: its checkers on the edge; long: the ply, towards the turn limit."""
+    own, enemy = position.own_enemy()
     moves = position.legal_moves()
-    return {"loa: few checkers": -float(bin(own).count("1")),
-            "loa: pass": -float(0 if moves == [PASS] else len(moves))}
+    if moves == [PASS]:
+        rare, count = 20.0, 0
+    else:
+        kinds = [move_kinds(position, m) for m in moves]
+        rare = float(sum(2 * ("capture" in k) + ("long move" in k) for k in kinds))
+        count = len(moves)
+    return {"loa: rare moves listed": rare, "loa: cornered": -float(count),
+            "loa: late": -float((own | enemy).bit_count()), "loa: edge": float((own & _EDGE).bit_count()),
+            "loa: long": float(position.ply())}
 
 
-def steer(position: LoaPosition) -> list[str]:
-    """Captures: they thin both sides out, towards endgames and blocked sides that pass."""
-    _, enemy = position.own_enemy()
-    return [m for m in position.legal_moves() if m != PASS and (enemy >> SQUARE_OF[m[2:]]) & 1]
+def diagram(position: LoaPosition) -> list[str]:
+    """The board as sent (rank 8 first), with ranks and files."""
+    return [f"{8 - i} {' '.join(row)}" for i, row in enumerate(position.board_lines())] + ["  a b c d e f g h"]
 
 
 def _greedy_key(own: int, enemy: int, move: str) -> tuple[int, int, int, int]:
@@ -572,4 +672,4 @@ def _spread(board: int) -> int:
                for sq in squares)
 
 
-__all__ = ["DEFAULT_OPTIONS", "LoaPosition", "LoaRules", "choose_move", "make_rules"]
+__all__ = ["DEFAULT_OPTIONS", "LoaPosition", "LoaRules", "make_rules", "opponent_moves"]

@@ -1,0 +1,122 @@
+"""Swarm opponents: the judge's side of a game, in many styles.
+
+Swarm testing (Groce et al., ISSTA 2012): instead of one opponent that plays every kind
+of move with fixed odds, each game gets its own *configuration*: a style (random,
+greedy, smothering, passive, ...) and a set of move classes the opponent never plays
+(never capture, never jump, ...). One configuration is narrow, but a run draws many, and
+the positions they lead to are far apart: extreme positions (a side with no move, a
+board emptied of pieces, a game at its turn limit) arise routinely, without steering
+towards any particular fault.
+
+Each rules module names its styles and move classes and says which moves a style prefers
+(see `games/base.py`); this module draws configurations and turns them into opponents:
+`Opponent` for `prototest check` (one configuration per game, from the game's seed) and
+`ScriptedOpponent` for `prototest fuzz` (Hypothesis draws the configuration and every
+move choice, so examples shrink).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Callable, Sequence
+
+from .games.base import Position
+
+#: `[opponent] style` that draws a style per game (a name of the module's STYLES fixes one).
+SWARM = "swarm"
+#: The range of one move choice: a choice `v` picks `moves[v % len(moves)]`.
+CHOICES = 1 << 16
+#: Choices at or above this value pick among all allowed moves instead of the style's
+#: preferred ones (one in eight): a style keeps some variety, and shrinking a choice
+#: towards 0 leads back to the style's own moves.
+OFF_STYLE = CHOICES - CHOICES // 8
+
+
+@dataclass(frozen=True)
+class Style:
+    """One opponent configuration: a style and the move classes it never plays."""
+
+    name: str
+    omit: frozenset[str] = frozenset()
+
+    def describe(self) -> str:
+        if not self.omit:
+            return self.name
+        return f"{self.name}, never {' / '.join(sorted(self.omit))}"
+
+
+def styles(module: ModuleType) -> tuple[str, ...]:
+    return tuple(getattr(module, "STYLES", ("random",)))
+
+
+def move_classes(module: ModuleType) -> tuple[str, ...]:
+    return tuple(getattr(module, "MOVE_CLASSES", ()))
+
+
+def draw_style(module: ModuleType, rng: random.Random) -> Style:
+    """A configuration drawn as fuzzing draws one: a style, and each move class omitted
+    with probability 1/2 (the swarm testing default)."""
+    names = styles(module)
+    name = names[rng.randrange(len(names))]
+    return Style(name, frozenset(c for c in move_classes(module) if rng.random() < 0.5))
+
+
+def candidates(module: ModuleType, position: Position, style: Style) -> tuple[Sequence[str], Sequence[str]]:
+    """(allowed, preferred) moves of `position` for an opponent of `style` (both non-empty
+    while the game goes on); see `games/base.py`."""
+    return module.opponent_moves(position, style.name, style.omit)
+
+
+def pick(module: ModuleType, position: Position, style: Style, choice: int) -> str:
+    """The move that choice `choice` (0 <= choice < CHOICES) names for this style."""
+    allowed, preferred = candidates(module, position, style)
+    moves = allowed if choice >= OFF_STYLE else preferred
+    move = moves[choice % len(moves)]
+    text = getattr(module, "move_text", None)
+    return text(position, move) if text is not None else move
+
+
+class Opponent:
+    """`prototest check`'s built-in opponent for one game: a configuration drawn from the
+    game's seed (or the spec's fixed style), then seeded choices."""
+
+    def __init__(self, module: ModuleType, style: str, seed: int) -> None:
+        self.module = module
+        self.rng = random.Random(seed)
+        if style == SWARM:
+            self.style = draw_style(module, self.rng)
+        else:
+            self.style = Style(style)
+
+    def __call__(self, position: Position) -> str:
+        return pick(self.module, position, self.style, self.rng.randrange(CHOICES))
+
+
+class ScriptedOpponent:
+    """`prototest fuzz`'s opponent: the n-th move it plays uses `script[n]` (cyclically,
+    should a game outlast the script). The script is drawn before the game, whatever the
+    bot answers, so a bot that answers differently never changes what Hypothesis draws."""
+
+    def __init__(self, module: ModuleType, style: Style, script: Sequence[int]) -> None:
+        self.module = module
+        self.style = style
+        self.script = script
+        self.played = 0
+
+    def __call__(self, position: Position) -> str:
+        choice = self.script[self.played % len(self.script)] if self.script else 0
+        self.played += 1
+        return pick(self.module, position, self.style, choice)
+
+
+def check_style(module: ModuleType, style: str) -> str | None:
+    """A problem with a spec's `[opponent] style` for this rules module, or None."""
+    known = styles(module)
+    if style == SWARM or style in known:
+        return None
+    return f"unknown style {style!r} (known: {SWARM}, {', '.join(known)})"
+
+
+Choose = Callable[[Position], str]

@@ -1,0 +1,191 @@
+"""`prototest fuzz --jobs N`: N campaigns at once, one bot each, merged into one run.
+
+Each worker is a forked process running its own `fuzz.Campaign` on its own seed stream
+(`fuzz.worker_seed`), so the same `--seed` gives the same examples whatever else runs;
+all share the example database (a folder: Hypothesis's directory database is safe across
+processes) and the run's deadline. The state probe runs once, here, before the workers
+start. The first worker to find a confirmed failure stops the others at their next
+example and shortens its failure alone; its report, the others' examples, situations,
+warnings and timings are merged into one `FuzzRun`.
+
+A signal reaches the workers as it reaches this process (Ctrl-C goes to the whole
+foreground group; anything else is passed on): each stops its game, kills its bot and
+sends what it has, so an interrupted run still reports everything found so far.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import time
+import traceback
+from dataclasses import replace
+from typing import Any, Callable
+
+from . import process
+from .findings import Finding
+from .fuzz import Campaign, FuzzRun, Options, Target
+
+#: How often the waiting parent refreshes the progress line.
+POLL_S = 0.2
+
+
+def share(examples: int | None, jobs: int, worker: int) -> int | None:
+    """Worker `worker`'s part of `examples` (the first ones get one more)."""
+    if examples is None:
+        return None
+    return examples // jobs + (1 if worker < examples % jobs else 0)
+
+
+def run_workers(target: Target, options: Options, progress: Callable[[FuzzRun], None] | None = None) -> FuzzRun:
+    """Probe once, then run `options.jobs` campaigns at once and merge them."""
+    main = Campaign(target, options, progress)
+    main._start_clock()
+    try:
+        main.probe_state()
+    except KeyboardInterrupt as exc:
+        main._interrupted(exc)
+        return main.close()
+    probe_runs = main.run.runs
+    ctx = multiprocessing.get_context("fork")
+    jobs = options.jobs
+    runs = ctx.Array("i", jobs)  # runs of each worker, for the progress line
+    owner = ctx.Value("i", -1)  # the worker that found a confirmed failure first
+    children = []
+    for worker in range(jobs):
+        if options.examples is not None and not share(options.examples, jobs, worker):
+            continue
+        opts = replace(options, worker=worker, probed=True, examples=share(options.examples, jobs, worker))
+        recv, send = ctx.Pipe(duplex=False)
+        child = ctx.Process(target=_worker, args=(target, opts, main.run.modes, main.deadline, send, runs, owner, worker),
+                            daemon=True)
+        child.start()
+        send.close()
+        children.append((worker, child, recv))
+    results = _gather(children, main, runs, owner, probe_runs)
+    return _merge(main, results, probe_runs)
+
+
+def _gather(children, main: Campaign, runs, owner, probe_runs: int) -> dict[int, Any]:
+    """Each worker's result, with the merged progress line while they run; a signal here
+    is passed on to the workers, which stop and still send what they have."""
+    results: dict[int, Any] = {}
+    forwarded = False
+    pending = {worker: (child, recv) for worker, child, recv in children}
+    while pending:
+        try:
+            for worker, (child, recv) in list(pending.items()):
+                if recv.poll(POLL_S / max(1, len(pending))):
+                    try:
+                        results[worker] = recv.recv()
+                    except EOFError:
+                        results[worker] = ("error", f"worker {worker} ended without a report "
+                                           f"(exit status {child.exitcode})")
+                    child.join()
+                    del pending[worker]
+                elif not child.is_alive() and not recv.poll(0):
+                    results[worker] = ("error", f"worker {worker} ended without a report "
+                                       f"(exit status {child.exitcode})")
+                    del pending[worker]
+            main.run.runs = probe_runs + sum(runs[:])
+            main.run.failing_kinds |= {"failure"} if owner.value >= 0 else set()
+            main._tick()
+        except KeyboardInterrupt as exc:
+            signum = getattr(exc, "signum", signal.SIGINT)
+            main.run.interrupted = signal.Signals(signum)
+            if not forwarded:
+                forwarded = True
+                for child, _ in pending.values():
+                    if child.pid is not None and child.is_alive():
+                        try:
+                            os.kill(child.pid, signum)
+                        except ProcessLookupError:
+                            pass
+    return results
+
+
+def _worker(target: Target, options: Options, modes, deadline, conn, runs, owner, worker: int) -> None:
+    """A worker process: one campaign, its run sent back as data, then a quick exit."""
+    status = 0
+    try:
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+        if process._subreaper:  # not inherited across fork: the bots' orphans are ours
+            process.become_subreaper()
+
+        def progress(run: FuzzRun) -> None:
+            runs[worker] = run.runs
+            if run.failed and owner.value < 0:
+                with owner.get_lock():
+                    if owner.value < 0:
+                        owner.value = worker
+
+        campaign = Campaign(target, options, progress, should_stop=lambda: owner.value not in (-1, worker))
+        campaign.deadline = deadline
+        campaign.run.modes = modes
+        run = campaign.execute()
+        run.target = None  # type: ignore[assignment]  # the parent has it (and a module does not pickle)
+        for failure in run.failures:
+            failure.example.report.positions = []  # long games nest deeply: described already
+            failure.example.report.exchanges = failure.example.report.exchanges[-3:]
+        conn.send(("run", run))
+    except BaseException:  # noqa: BLE001 - reported to the parent, which says it in one line
+        status = 1
+        try:
+            conn.send(("error", traceback.format_exc()))
+        except Exception:
+            pass
+    finally:
+        try:
+            process.reap_orphans(0.5)
+        finally:
+            os._exit(status)
+
+
+def _merge(main: Campaign, results: dict[int, Any], probe_runs: int) -> FuzzRun:
+    """One run: the probe's figures, then each worker's, in worker order."""
+    run = main.run
+    run.workers = len(results)
+    errors = [value for kind, value in results.values() if kind == "error"]
+    if errors:
+        raise RuntimeError(errors[0].strip().splitlines()[-1])
+    parts: list[FuzzRun] = [value for _, (kind, value) in sorted(results.items())]
+    run.runs = probe_runs + sum(p.runs for p in parts)
+    run.examples = sum(p.examples for p in parts)
+    run.shrink_runs = sum(p.shrink_runs for p in parts)
+    for p in parts:
+        run.situations.update(p.situations)
+        run.styles.update(p.styles)
+        run.answer_ms.extend(p.answer_ms)
+        run.first_answer_ms.extend(p.first_answer_ms)
+        run.nondeterminism.extend(p.nondeterminism[:5 - len(run.nondeterminism)])
+        run.failing_kinds |= p.failing_kinds
+        run.warnings = _merge_warnings(run.warnings, p.warnings)
+        if p.interrupted is not None and run.interrupted is None:
+            run.interrupted = p.interrupted
+        run.stopped_early = run.stopped_early or p.stopped_early
+        if p.first_failure_s is not None and (run.first_failure_s is None or p.first_failure_s < run.first_failure_s):
+            run.first_failure_s = p.first_failure_s
+            run.first_failure_example = p.first_failure_example
+    confirmed = [f for p in parts for f in p.failures if f.confirmed]
+    kinds = {f.finding.kind for f in confirmed}
+    unconfirmed = [f for p in parts for f in p.failures if not f.confirmed and f.finding.kind not in kinds]
+    run.failures = confirmed[:1] + unconfirmed[:1] if confirmed else unconfirmed[:1]
+    ends = [p.ended for p in parts]
+    run.ended = "failure" if confirmed else ("budget" if "budget" in ends else ends[0] if ends else "")
+    run.elapsed_s = time.monotonic() - run.started
+    return run
+
+
+def _merge_warnings(into: list[Finding], more: list[Finding]) -> list[Finding]:
+    by_key = {f.key(): f for f in into}
+    for f in more:
+        first = by_key.get(f.key())
+        if first is None:
+            by_key[f.key()] = f
+            into.append(f)
+            continue
+        first.count += f.count
+        first.occurrences.extend(f.occurrences)
+        first.examples = (first.examples or 1) + (f.examples or 1)
+    return into
