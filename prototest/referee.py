@@ -436,6 +436,8 @@ class Referee:
         self.report.result = outcome.result_for(self.cfg.seat)
         self.report.reason = outcome.reason
         self.report.transcript.note(f"game over after {self.position.ply()} plies: {outcome.reason}")
+        if self.cfg.seat in outcome.blamed:  # the result stands; the referee calls it the bot's error
+            self._soft("rule_loss", "rule_loss", f"{self.report.result} by {outcome.fault}", got=outcome.reason)
 
     # -- one turn of the bot --------------------------------------------------------------
     def _turn_limit_ns(self) -> tuple[int, str]:

@@ -251,6 +251,8 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
         # An answer that fits the grammar once its whitespace is tidied (leading blanks,
         # two spaces, a tab). "fail" unless the spec says its referee splits on whitespace.
         "loose_whitespace": (_severity, "fail"),
+        # A loss the referee reports as the player's error (Halma's blocker rule).
+        "rule_loss": (_severity, "warn"),
     },
     "opponent": {
         "style": (_choice("random", "greedy"), "random"),

@@ -78,6 +78,7 @@ BROKEN = [
     ("no_exit.py", None, "no_exit", "fail", ["still running 1000 ms after its input was closed"], None, False),
     ("knight_hop.py", None, "illegal_move", "warn", ["knight-shaped hop"], None, False),
     ("says_bye.py", None, "unexpected_output", "fail", ["wrote 'bye' after the game ended"], None, False),
+    ("keeps_a_corner_piece.py", None, "rule_loss", "warn", ["loss by the blocker rule"], 100, False),
     ("loose_whitespace.py", None, "malformed", "warn",
      ["has a tab and 2 spaces in a row: the referee splits the line on whitespace"], 1, False),
 ]
@@ -160,6 +161,23 @@ def test_knight_hop_is_named_and_the_game_goes_on(tmp_path):
     assert f"{x} {y} {x2} {y2}" in game["moves"]  # accepted and played
     assert game["plies"] > 2 * first["turn"] and game["result"] in ("win", "loss", "draw")
     assert "PASS with warnings" in result.stdout
+
+
+def test_a_blocker_loss_names_the_rule_and_stays_a_loss(tmp_path):
+    """Proglad reports the blocker rule as a player error: a WARN naming the rule and the
+    piece left behind, while the game stays the loss it is."""
+    result = check(tmp_path, "keeps_a_corner_piece.py")
+    assert result.code == 0, result.stdout + result.stderr
+    for game, corner in zip(result.report["games"], ("(1,1)", "(16,16)")):
+        assert (game["result"], game["plies"]) == ("loss", 200), game
+        assert game["reason"] == f"blocker: player {game['seat']} still has a piece in its own zone"
+        [f] = [f for f in result.findings() if f["game"] == game["game"]]
+        assert (f["kind"], f["severity"], f["check"], f["ply"], f["got"]) == (
+            "rule_loss", "warn", "legality", 200, game["reason"])
+        assert f["message"].startswith('loss by the blocker rule, which Proglad reports as a player error '
+                                       '("blocking another players home"): from ply 200 on'), f["message"]
+        assert f"at ply 200 player {game['seat']} still has {corner} there" in f["message"]
+    assert "PASS with warnings" in result.stdout and "WARN rule_loss" in result.stdout
 
 
 def test_too_slow_is_told_from_a_missing_flush(tmp_path):
