@@ -264,8 +264,18 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
 }
 
 
+#: Section's attribute reading needs it (see there).
+assert not any(hasattr(dict, key) for keys in SCHEMA.values() for key in keys), "a spec key named like a dict method"
+
+
 class Section(dict):
-    """A validated table: keys readable as attributes (`spec.time.clock_ms`)."""
+    """A validated table: keys readable as attributes (`spec.time.clock_ms`). The table is
+    its own attribute dictionary, so that reading one costs what reading any attribute does
+    (the referee reads several per exchange); no key is named like a dict method."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.__dict__ = self
 
     def __getattr__(self, name: str) -> Any:
         try:
