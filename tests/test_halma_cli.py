@@ -77,7 +77,8 @@ BROKEN = [
     ("slow_warn.py", None, "slow", "warn", ["over the statement's 50 ms, within the referee's 100 ms"], 3, False),
     ("no_exit.py", None, "no_exit", "fail", ["still running 1000 ms after its input was closed"], None, False),
     ("knight_hop.py", None, "illegal_move", "warn", ["knight-shaped hop"], None, False),
-    ("says_bye.py", None, "unexpected_output", "fail", ["wrote 'bye' after the game ended"], None, False),
+    # The controller stops reading at the game's end: a WARN, the result stands.
+    ("says_bye.py", None, "unexpected_output", "warn", ["wrote 'bye' after the game ended"], None, False),
     ("keeps_a_corner_piece.py", None, "rule_loss", "warn", ["loss by the blocker rule"], 100, False),
     ("loose_whitespace.py", None, "malformed", "warn",
      ["has a tab and 2 spaces in a row: the referee splits the line on whitespace"], 1, False),
@@ -150,8 +151,9 @@ def test_swapped_and_zero_based_moves_are_legal_moves_misspelt(tmp_path):
 
 def test_knight_hop_is_named_and_the_game_goes_on(tmp_path):
     result = check(tmp_path, "knight_hop.py", "--seat", "1", "--seed", "5")
-    assert result.code == 0 and result.kinds() == {"illegal_move"}
-    first = min(result.findings(), key=lambda f: f["turn"])
+    # With this seed it also loses at ply 200 by the blocker rule (a WARN rule_loss).
+    assert result.code == 0 and result.kinds() - {"rule_loss"} == {"illegal_move"}
+    first = min(result.findings("warn"), key=lambda f: (f["kind"] != "illegal_move", f["turn"]))
     m = re.search(r"knight-shaped hop \((\d+),(\d+)\) to \((\d+),(\d+)\) over \((\d+),(\d+)\): "
                   r"the referee accepts it", first["message"])
     assert m, first["message"]
