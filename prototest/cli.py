@@ -274,6 +274,7 @@ def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts,
         start_delay_ms=start_delay, env=env, transcripts=transcript_dir,
         write_all=transcripts is not None, progress=progress, seats=seats, start_position=start,
         start_moves=start_moves, opponent_moves=forced, cwd=s.bot_cwd, stop=stop,
+        stop_when_idle=not s.game_chosen,
     )
     if not s.game_chosen:
         run.hints = list(dict.fromkeys(h for g in run.games if (h := detect.hint(g))))
