@@ -60,6 +60,7 @@ def _load(game: str, spec_path: Optional[Path], overrides: List[str]):
         raise specmod.SpecError(spec.path, f"rules.{exc.key}", exc.problem) from None
     except ValueError as exc:
         raise specmod.SpecError(spec.path, "game.rules", str(exc)) from None
+    specmod.check_answer_format(spec, rules.initial().legal_moves()[0])
     return spec, module, rules
 
 
@@ -251,7 +252,7 @@ def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts,
     argv = _bot_argv(s.bot, env, cwd=s.bot_cwd)
     seats, start_moves = _record_start(spec, rules, seat, position, moves)
     start = _position(rules, position) if position is not None else None
-    forced = _split_moves(opponent_moves) if opponent_moves is not None else None
+    forced = _split_moves(opponent_moves, spec) if opponent_moves is not None else None
     count = s.games or len(seats or spec.game.seats)
     for option, path in (("--json", json_path), ("--junit", junit_path)):
         if path is not None:
@@ -286,17 +287,21 @@ def _check_time_scale(time_scale: float) -> None:
         raise UsageProblem(f"--time-scale {time_scale}: expected a number from 0.01 to 1000")
 
 
-def _split_moves(text: str) -> list[str]:
-    """Moves separated by commas (Halma moves hold spaces: `1 3 3 5,16 14 14 12`)."""
-    return [m.strip() for m in text.split(",") if m.strip()]
+def _split_moves(text: str, spec=None) -> list[str]:
+    """Moves separated by commas (Halma moves hold spaces: `1 3 3 5,16 14 14 12`); given
+    a spec, a move may also be written as `moves` lists it (`move 1 3 3 5`)."""
+    moves = [m.strip() for m in text.split(",") if m.strip()]
+    if spec is None or spec.turn.answer_format == "{move}":
+        return moves
+    return [parsed[0] if (parsed := spec.parse_answer(m)) else m for m in moves]
 
 
-def _move_list(option: str, text: Optional[str], position) -> list[str]:
+def _move_list(option: str, text: Optional[str], position, spec=None) -> list[str]:
     """Moves played in order from `position`; a usage error names the first that is not legal."""
     if text is None:
         return []
     played = []
-    for number, move in enumerate(_split_moves(text), 1):
+    for number, move in enumerate(_split_moves(text, spec), 1):
         if position.outcome() is not None:
             raise UsageProblem(f"{option}: move {number} {move!r} comes after the end of the game "
                                f"({position.outcome().reason})")
@@ -346,10 +351,10 @@ def moves(
     overrides: List[str] = typer.Option([], "--set"),
 ) -> None:
     """List the legal moves, one a line, exactly as the judge accepts them."""
-    _, _, rules = _load(game, spec_path, overrides)
+    spec, _, rules = _load(game, spec_path, overrides)
     pos = _position(rules, position)
     for move in pos.legal_moves():
-        typer.echo(move)
+        typer.echo(spec.answer_for(move))
 
 
 @app.command()
@@ -367,7 +372,7 @@ def perft(
     if divide:
         total = 0
         for move, count in rules.divide(pos, depth):
-            typer.echo(f"{move}: {count}")
+            typer.echo(f"{spec.answer_for(move)}: {count}")
             total += count
         typer.echo("")
         typer.echo(f"total: {total}" if depth else f"total: {rules.perft(pos, depth)}")
@@ -541,7 +546,7 @@ def record_command(
                              seat=seats[(index - 1) % len(seats)], seed=s.seed, index=index,
                              time_scale=s.time_scale, start_delay_ms=start_delay, position=position,
                              start_moves=start_moves,
-                             given_moves=_split_moves(opponent_moves) if opponent_moves else [],
+                             given_moves=_split_moves(opponent_moves, spec) if opponent_moves else [],
                              max_plies=max_plies)
               for index in range(1, (s.games or len(seats)) + 1)]
     _record_all(setups, folder, quiet)
@@ -568,7 +573,7 @@ def _record_start(spec, rules, seat: Optional[str], position: Optional[str], mov
     start = _position(rules, position) if position is not None else None
     if start is not None and start.outcome() is not None:
         raise UsageProblem(f"position {position!r}: the game is already over ({start.outcome().reason})")
-    return seats, _move_list("--moves", moves, start or rules.initial())
+    return seats, _move_list("--moves", moves, start or rules.initial(), spec)
 
 
 def _record_all(setups: list, folder: Path, quiet: bool) -> None:

@@ -425,6 +425,7 @@ def setup_of(fixture: Fixture, env: dict[str, str], *, argv: Sequence[str] | Non
         rules = module.make_rules(spec.rules)
     except OptionError as exc:
         raise specmod.SpecError(spec.path, f"rules.{exc.key}", exc.problem) from None
+    specmod.check_answer_format(spec, rules.initial().legal_moves()[0])
     if h.seat not in spec.game.seats:
         raise FixtureError(fixture.path, f"seat {h.seat!r}: {spec.name} has the seats {', '.join(spec.game.seats)}")
     setup = Setup(

@@ -160,6 +160,13 @@ def _separator(v: Any) -> str:
     return text
 
 
+def _answer_format(v: Any) -> str:
+    text = _str(v)
+    if _fields_of(text) != ["move"]:
+        raise ValueError(f"needs the field {{move}} exactly once and no other, in {text!r}")
+    return text
+
+
 def _table(v: Any) -> dict:
     if not isinstance(v, dict):
         raise ValueError(f"expected a table, got {v!r}")
@@ -246,6 +253,8 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
         "match": (_choice("exact", "prefix"), "exact"),
         "random_keyword": (_str, ""),
         "comment_max": (_int_at_least(0), 0),
+        # How the `moves` command writes a move as an answer: "move {move}" for Halma.
+        "answer_format": (_answer_format, "{move}"),
         "accepted": (_list_of(_template), ()),
         "denied": (_list_of(_template), ()),
         "on_illegal": (_choice("forfeit", "retry"), "forfeit"),
@@ -361,6 +370,10 @@ class Spec:
             return None
         return match.group("move"), comment if sep else match.groupdict().get("comment")
 
+    def answer_for(self, move: str) -> str:
+        """A move written as an answer, as the `moves` command lists it."""
+        return self.turn.answer_format.format(move=move)
+
     @property
     def sends_position(self) -> bool:
         """Whether the dialogue tells the bot the position (so it can start from any)."""
@@ -432,6 +445,17 @@ def _cross_check(spec: Spec) -> None:
         raise SpecError(spec.path, "turn.comment_max", "a comment needs read.comment_separator")
     if any(c in "\r\n" for c in read.referee_line_ends):
         raise SpecError(spec.path, "read.referee_line_ends", "\\r and \\n are read.line_end's business")
+
+
+def check_answer_format(spec: Spec, move: str) -> None:
+    """turn.answer_format must write a move (`move`, a legal one) as an answer that
+    turn.answer reads back as the same move: otherwise `moves` would list answers the
+    judge refuses."""
+    answer = spec.answer_for(move)
+    read = spec.parse_answer(answer)
+    if read is None or read[0] != move:
+        raise SpecError(spec.path, "turn.answer_format",
+                        f"writes the move {move!r} as {answer!r}, which turn.answer does not read back as {move!r}")
 
 
 def parse_value(text: str) -> Any:

@@ -186,6 +186,9 @@ def test_output_after_the_last_move_is_one_verdict_whatever_the_timing(tmp_path)
     ("loa", "read.between_turns=queue", "read.between_turns", "must be one of out_of_turn, answer"),
     ("loa", 'read.referee_line_ends="\\n"', "read.referee_line_ends", "read.line_end's business"),
     ("impasse", "read.comment_separator=''", "turn.comment_max", "a comment needs read.comment_separator"),
+    ("halma", "turn.answer_format=mv {move}", "turn.answer_format",
+     "writes the move '1 3 3 5' as 'mv 1 3 3 5', which turn.answer does not read back"),
+    ("halma", "turn.answer_format=move", "turn.answer_format", "needs the field {move} exactly once"),
     ("chess", "game.max_line_bytes=100", "game.max_line_bytes", "moved: write read.max_bytes"),
     ("chess", "read.size=3", "read.size", "unknown key"),
 ])
