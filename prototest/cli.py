@@ -261,7 +261,8 @@ def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts,
         transcript_dir = transcripts
     else:  # one folder per run: runs side by side never overwrite each other's transcripts
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        transcript_dir = Path("prototest-transcripts") / f"{spec.name}-{stamp}-{os.getpid()}"
+        beside = s.config.folder if s.config is not None else Path(".")  # the bot's repository
+        transcript_dir = beside / "prototest-transcripts" / f"{spec.name}-{stamp}-{os.getpid()}"
     _check_output("--transcripts", transcript_dir, folder=True)
 
     def progress(game_report, total):
