@@ -368,7 +368,7 @@ def perft(
     overrides: List[str] = typer.Option([], "--set"),
 ) -> None:
     """Count the leaf positions at DEPTH (perft); --divide splits it by first move."""
-    _, _, rules = _load(game, spec_path, overrides)
+    spec, _, rules = _load(game, spec_path, overrides)
     pos = _position(rules, position)
     if divide:
         total = 0
@@ -683,6 +683,7 @@ def replay_command(
     time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Multiply every time limit, for this run (default: each header's)."),
     env_pairs: List[str] = typer.Option([], "--env", help="Pass KEY=VALUE to the bot's environment (repeatable)."),
     transcripts: Optional[Path] = typer.Option(None, "--transcripts", help="Write every replay's transcript here (default: only replays that fail, to ./prototest-transcripts)."),
+    exact_lines: bool = typer.Option(False, "--exact-lines", help="Compare whole answer lines: a comment that differs fails too (by default, where the protocol has comments, answers compare by their move and comment changes are noted)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final verdict line."),
 ) -> None:
     """Play the judge's side of each fixture against the bot; report the first difference."""
@@ -699,7 +700,7 @@ def replay_command(
     failed, errors, interrupted = 0, [], None
     try:
         for number, (fixture, setup) in enumerate(pairs, 1):
-            result = replayer.replay(fixture, setup)
+            result = replayer.replay(fixture, setup, exact_lines=exact_lines)
             if result.status == "interrupted":
                 interrupted = signal.Signals(result.report.interrupted)
                 break
