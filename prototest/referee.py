@@ -510,7 +510,7 @@ class Referee:
         kept), and its time; every way of not answering is a Forfeit."""
         assert self.bot is not None
         if self.cfg.stop_when_idle and self.bot_turns == 1:
-            r = self._read_or_idle(t_sent, t_sent + limit_ns)
+            r = self._read_or_idle(t_sent + limit_ns)
         else:
             r = self.bot.read_line(t_sent + limit_ns)
         elapsed_ns = r.t_ns - t_sent
@@ -535,7 +535,7 @@ class Referee:
             self.report.answer_ms.append(elapsed_ns / _MS)
         return r, shown, elapsed_ns
 
-    def _read_or_idle(self, t_sent: int, deadline_ns: int) -> process.Read:
+    def _read_or_idle(self, deadline_ns: int) -> process.Read:
         """Read the answer, but give up early (a Read of kind "idle") once the bot sits
         idle in a read of its input: the whole request read, no CPU time used over
         IDLE_PROBES probes. Nothing but more input can wake it, and none is coming: used
@@ -544,7 +544,8 @@ class Referee:
         assert self.bot is not None
         idle, ticks = 0, -1
         while True:
-            step = min(deadline_ns, time.perf_counter_ns() + int(IDLE_PROBE_MS * max(1.0, self.cfg.time_scale) * _MS))
+            probe_ns = int(IDLE_PROBE_MS * max(1.0, self.cfg.time_scale) * _MS)
+            step = min(deadline_ns, time.perf_counter_ns() + probe_ns)
             r = self.bot.read_line(step)
             if r.kind != "timeout" or step >= deadline_ns:
                 return r
