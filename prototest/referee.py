@@ -731,7 +731,11 @@ class Referee:
         if parsed is None:
             return text, None
         found = _whitespace_found(text)
-        if self.spec.severity["loose_whitespace"] == "fail":
+        sep = self.spec.read.comment_separator
+        if sep and text.startswith(sep) and self.spec.severity["loose_whitespace"] == "fail":
+            message = (f"{text!r} starts with a {_CHAR_NAMES.get(sep, repr(sep))}: the referee takes the text "
+                       f"before the first one as the move, an empty one here; write {tidy!r}")
+        elif self.spec.severity["loose_whitespace"] == "fail":
             message = f"{text!r} has {found}: the judge reads the line as written; write {tidy!r}"
         else:
             message = (f"{text!r} has {found}: the referee splits the line on whitespace and reads "

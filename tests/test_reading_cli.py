@@ -212,3 +212,25 @@ def test_each_bundled_spec_states_its_reading_rules(name):
     stated = set(data["read"])
     assert {"line_end", "max_bytes", "over_max", "decode", "comment_separator", "between_turns"} <= stated
     assert ("strip_cr" in stated) == (data["read"]["line_end"] == "lf")
+
+
+@pytest.mark.parametrize("shape,severity,message", [
+    ("leading", "fail", "' {m}' starts with a space: the referee takes the text before the first one as the move, "
+                        "an empty one here; write '{m}'"),
+    ("empty_comment", "warn", "the comment after '{m}' is empty ('{m} '): the referee accepts it; a stricter judge "
+                              "compares the whole line"),
+    ("junk", "fail", "'{m}junk': '{m}junk' is not a move: name 1 to 3 squares with nothing between them, e.g. b6, "
+                     "d2f4 or f8g7c5"),
+])
+def test_impasse_reads_the_move_up_to_the_first_space_and_compares_it_exactly(tmp_path, shape, severity, message):
+    """` c7a5` (an empty move) and `c7a5junk` are refused; `c7a5 ` is an empty comment."""
+    result = check(tmp_path, "impasse", IMPASSE / "spaces_around_move.py", "--seat", "w", "--env", f"SHAPE={shape}")
+    assert result.code == (1 if severity == "fail" else 0), result.stdout + result.stderr
+    [f] = only(result, "malformed", severity)
+    move = f["got"].strip().removesuffix("junk")
+    assert f["turn"] == 1 and f["message"] == message.format(m=move), f["message"]
+    [game] = result.report["games"]
+    if severity == "warn":
+        assert game["result"] in ("win", "loss", "draw") and game["moves"][0] == move
+    else:
+        assert (game["result"], game["plies"]) == ("forfeit", 0)
