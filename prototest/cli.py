@@ -245,7 +245,7 @@ def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts,
     argv = _bot_argv(s.bot, env, cwd=s.bot_cwd)
     seats, start_moves = _record_start(spec, rules, seat, position, moves)
     start = _position(rules, position) if position is not None else None
-    forced = _split_moves(opponent_moves) if opponent_moves is not None else None
+    forced = _split_moves(opponent_moves, spec) if opponent_moves is not None else None
     count = s.games or len(seats or spec.game.seats)
     for option, path in (("--json", json_path), ("--junit", junit_path)):
         if path is not None:
@@ -254,7 +254,8 @@ def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts,
         transcript_dir = transcripts
     else:  # one folder per run: runs side by side never overwrite each other's transcripts
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        transcript_dir = Path("prototest-transcripts") / f"{spec.name}-{stamp}-{os.getpid()}"
+        beside = s.config.folder if s.config is not None else Path(".")  # the bot's repository
+        transcript_dir = beside / "prototest-transcripts" / f"{spec.name}-{stamp}-{os.getpid()}"
     _check_output("--transcripts", transcript_dir, folder=True)
 
     def progress(game_report, total):
@@ -268,6 +269,7 @@ def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts,
         start_delay_ms=start_delay, env=env, transcripts=transcript_dir,
         write_all=transcripts is not None, progress=progress, seats=seats, start_position=start,
         start_moves=start_moves, opponent_moves=forced, cwd=s.bot_cwd, stop=stop,
+        stop_when_idle=not s.game_chosen,
     )
     if not s.game_chosen:
         run.hints = list(dict.fromkeys(h for g in run.games if (h := detect.hint(g))))
@@ -279,17 +281,21 @@ def _check_time_scale(time_scale: float) -> None:
         raise UsageProblem(f"--time-scale {time_scale}: expected a number from 0.01 to 1000")
 
 
-def _split_moves(text: str) -> list[str]:
-    """Moves separated by commas (Halma moves hold spaces: `1 3 3 5,16 14 14 12`)."""
-    return [m.strip() for m in text.split(",") if m.strip()]
+def _split_moves(text: str, spec=None) -> list[str]:
+    """Moves separated by commas (Halma moves hold spaces: `1 3 3 5,16 14 14 12`); given
+    a spec, a move may also be written as `moves` lists it (`move 1 3 3 5`)."""
+    moves = [m.strip() for m in text.split(",") if m.strip()]
+    if spec is None or spec.turn.answer_format == "{move}":
+        return moves
+    return [parsed[0] if (parsed := spec.parse_answer(m)) else m for m in moves]
 
 
-def _move_list(option: str, text: Optional[str], position) -> list[str]:
+def _move_list(option: str, text: Optional[str], position, spec=None) -> list[str]:
     """Moves played in order from `position`; a usage error names the first that is not legal."""
     if text is None:
         return []
     played = []
-    for number, move in enumerate(_split_moves(text), 1):
+    for number, move in enumerate(_split_moves(text, spec), 1):
         if position.outcome() is not None:
             raise UsageProblem(f"{option}: move {number} {move!r} comes after the end of the game "
                                f"({position.outcome().reason})")
@@ -339,10 +345,10 @@ def moves(
     overrides: List[str] = typer.Option([], "--set"),
 ) -> None:
     """List the legal moves, one a line, exactly as the judge accepts them."""
-    _, _, rules = _load(game, spec_path, overrides)
+    spec, _, rules = _load(game, spec_path, overrides)
     pos = _position(rules, position)
     for move in pos.legal_moves():
-        typer.echo(move)
+        typer.echo(spec.answer_for(move))
 
 
 @app.command()
@@ -355,12 +361,12 @@ def perft(
     overrides: List[str] = typer.Option([], "--set"),
 ) -> None:
     """Count the leaf positions at DEPTH (perft); --divide splits it by first move."""
-    _, _, rules = _load(game, spec_path, overrides)
+    spec, _, rules = _load(game, spec_path, overrides)
     pos = _position(rules, position)
     if divide:
         total = 0
         for move, count in rules.divide(pos, depth):
-            typer.echo(f"{move}: {count}")
+            typer.echo(f"{spec.answer_for(move)}: {count}")
             total += count
         typer.echo("")
         typer.echo(f"total: {total}" if depth else f"total: {rules.perft(pos, depth)}")
@@ -551,7 +557,7 @@ def record_command(
                              seat=seats[(index - 1) % len(seats)], seed=s.seed, index=index,
                              time_scale=s.time_scale, start_delay_ms=start_delay, position=position,
                              start_moves=start_moves,
-                             given_moves=_split_moves(opponent_moves) if opponent_moves else [],
+                             given_moves=_split_moves(opponent_moves, spec) if opponent_moves else [],
                              max_plies=max_plies)
               for index in range(1, (s.games or len(seats)) + 1)]
     _record_all(setups, folder, quiet)
@@ -578,7 +584,7 @@ def _record_start(spec, rules, seat: Optional[str], position: Optional[str], mov
     start = _position(rules, position) if position is not None else None
     if start is not None and start.outcome() is not None:
         raise UsageProblem(f"position {position!r}: the game is already over ({start.outcome().reason})")
-    return seats, _move_list("--moves", moves, start or rules.initial())
+    return seats, _move_list("--moves", moves, start or rules.initial(), spec)
 
 
 def _record_all(setups: list, folder: Path, quiet: bool) -> None:
@@ -687,6 +693,7 @@ def replay_command(
     time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Multiply every time limit, for this run (default: each header's)."),
     env_pairs: List[str] = typer.Option([], "--env", help="Pass KEY=VALUE to the bot's environment (repeatable)."),
     transcripts: Optional[Path] = typer.Option(None, "--transcripts", help="Write every replay's transcript here (default: only replays that fail, to ./prototest-transcripts)."),
+    exact_lines: bool = typer.Option(False, "--exact-lines", help="Compare whole answer lines: a comment that differs fails too (by default, where the protocol has comments, answers compare by their move and comment changes are noted)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final verdict line."),
 ) -> None:
     """Play the judge's side of each fixture against the bot; report the first difference."""
@@ -703,7 +710,7 @@ def replay_command(
     failed, errors, interrupted = 0, [], None
     try:
         for number, (fixture, setup) in enumerate(pairs, 1):
-            result = replayer.replay(fixture, setup)
+            result = replayer.replay(fixture, setup, exact_lines=exact_lines)
             if result.status == "interrupted":
                 interrupted = signal.Signals(result.report.interrupted)
                 break

@@ -20,6 +20,7 @@ KINDS: dict[str, str] = {
     "unexpected_output": "protocol",
     "illegal_move": "legality",
     "random_move": "legality",
+    "rule_loss": "legality",
     "timeout": "timing",
     "slow": "timing",
     "crash": "stability",

@@ -63,8 +63,9 @@ class Read:
     """What one read of an answer line gave."""
 
     kind: str  # "line", "timeout", "eof", "overflow"
-    data: bytes  # the line without its "\n", or the partial data
+    data: bytes  # the line without its line end, or the partial data
     t_ns: int  # when the read that completed it returned (perf_counter_ns)
+    end: bytes = b""  # the line end that ended it: b"\n", b"\r" or b"\r\n" (cr_ends_line)
 
 
 class Bot:
@@ -74,9 +75,11 @@ class Bot:
                  max_line: int, cwd: str | None = None, cr_ends_line: bool = False) -> None:
         self.argv = list(argv)
         self.transcript = transcript
+        #: The most bytes of one line, its line end included: no line end within them
+        #: is an "overflow" (what that means is the referee's business).
         self.max_line = max_line
-        #: CodinGame's runner ends a line at "\r" too; the "\r" stays on the line so the
-        #: referee can warn, and an "\n" right after it is dropped.
+        #: CodinGame's runner ends a line at "\r" too, and drops an "\n" right after it;
+        #: `Read.end` says which ending it was, so the referee can warn.
         self.cr_ends_line = cr_ends_line
         self._skip_lf = False
         self._stderr_recent: deque[tuple[int, str]] = deque(maxlen=200)
@@ -192,13 +195,15 @@ class Bot:
         what is already there."""
         last_look = False
         while True:
-            line = self._take_line()
-            if line is not None:
+            found = self._take_line()
+            if found is not None:
                 if not self._out_watched:
                     self._watch_stdout(True)
-                return Read("line", line, time.perf_counter_ns())
-            if len(self._buf) > self.max_line:
+                return Read("line", found[0], time.perf_counter_ns(), found[1])
+            if len(self._buf) >= self.max_line:
                 return Read("overflow", bytes(self._buf[:64]), time.perf_counter_ns())
+            if not self._out_watched:  # the buffer was full, and a skipped "\n" made room
+                self._watch_stdout(True)
             if not self._out_open:
                 return Read("eof", bytes(self._buf), time.perf_counter_ns())
             remaining = deadline_ns - time.perf_counter_ns()
@@ -210,30 +215,32 @@ class Bot:
                 continue
             self._pump(-(-remaining // _MS))
 
-    def _take_line(self) -> bytes | None:
-        """Cut one line off the buffer: up to "\n", or (cr_ends_line) up to "\r",
-        "\r\n" counting as one ending."""
+    def _take_line(self) -> tuple[bytes, bytes] | None:
+        """Cut one line off the buffer, with its line end: up to "\n", or (cr_ends_line)
+        up to "\r", "\r\n" counting as one ending. Only a line end within the first
+        max_line bytes counts (a longer line is an overflow)."""
         buf = self._buf
         if self._skip_lf and buf:
             self._skip_lf = False
             if buf[:1] == b"\n":
                 del buf[:1]
-        nl = buf.find(b"\n")
+        limit = self.max_line
+        nl = buf.find(b"\n", 0, limit)
         if self.cr_ends_line:
-            cr = buf.find(b"\r")
-            if cr >= 0 and (nl < 0 or cr < nl):
-                line = bytes(buf[: cr + 1])
+            cr = buf.find(b"\r", 0, limit if nl < 0 else nl)
+            if cr >= 0:
+                line = bytes(buf[:cr])
                 if buf[cr + 1: cr + 2] == b"\n":
                     del buf[: cr + 2]
-                else:
-                    del buf[: cr + 1]
-                    self._skip_lf = not buf
-                return line
+                    return line, b"\r\n"
+                del buf[: cr + 1]
+                self._skip_lf = not buf
+                return line, b"\r"
         if nl < 0:
             return None
         line = bytes(buf[:nl])
         del buf[: nl + 1]
-        return line
+        return line, b"\n"
 
     def _stdout_ready(self) -> bool:
         return bool(self._out_open and select.select([self._out_fd], [], [], 0)[0])
@@ -251,7 +258,7 @@ class Bot:
         return bool(events)
 
     def _read_stdout(self) -> None:
-        size = min(READ_CHUNK, max(1, self.max_line + 1 - len(self._buf)))
+        size = min(READ_CHUNK, max(1, self.max_line - len(self._buf)))
         try:
             chunk = self._out.read_nonblocking(size, timeout=0)
         except pexpect.TIMEOUT:
@@ -261,12 +268,12 @@ class Bot:
             self._watch_stdout(False)
             return
         self._buf += chunk
-        if len(self._buf) > self.max_line:
+        if len(self._buf) >= self.max_line:
             self._watch_stdout(False)  # stop reading: memory stays bounded, no busy loop
 
     def _watch_stdout(self, on: bool) -> None:
         """(Un)register stdout with the poller; reading resumes when the buffer drains."""
-        on = on and self._out_open and len(self._buf) <= self.max_line
+        on = on and self._out_open and len(self._buf) < self.max_line
         if on != self._out_watched:
             if on:
                 self._poller.register(self._out_fd, select.POLLIN)
@@ -338,7 +345,7 @@ class Bot:
             self._pidfd = None
         # The bot is gone: whatever it wrote is in the pipes now; take it, but do not
         # wait for EOF, which a child holding the pipes could hold back for ever.
-        while self._out_open and self._stdout_ready() and len(self._buf) <= self.max_line:
+        while self._out_open and self._stdout_ready() and len(self._buf) < self.max_line:
             self._read_stdout()
         self._watch_stdout(False)
         self._out_open = False
@@ -360,6 +367,12 @@ class Bot:
             self._watch_stdout(True)
             return data
         return b""
+
+    def peek(self) -> bytes:
+        """What stdout holds right now, without waiting and without taking it."""
+        self._pump(0)
+        self._drop_pending_lf()
+        return bytes(self._buf)
 
     def drain(self, duration_ns: int) -> bytes:
         """Collect stdout and stderr for a while, e.g. after input closed."""
@@ -410,6 +423,22 @@ class Bot:
             if any(_task_waits_for_input(f"/proc/{pid}/task/{tid}") for tid in tasks):
                 return True
         return False
+
+    def cpu_ticks(self) -> int:
+        """The CPU time (clock ticks, user and system) the bot's process group has used
+        so far, every thread counted: a bot that computes shows it rising, one that sits
+        waiting for input does not."""
+        try:
+            pids = [self.pid] + [p for p in _group_members(self.pid) if p != self.pid]
+        except OSError:
+            pids = [self.pid]
+        total = 0
+        for pid in pids:
+            stat = _read_proc(f"/proc/{pid}/stat")
+            fields = stat[stat.rfind(")") + 2:].split()
+            if len(fields) > 12:
+                total += int(fields[11]) + int(fields[12])
+        return total
 
     def kill(self) -> None:
         """End the whole process group: SIGTERM, a moment, then SIGKILL for all.

@@ -15,6 +15,7 @@ import re
 import signal
 import termios
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, Sequence
@@ -34,6 +35,11 @@ FLUSH_PROBE_MS = 300
 OUT_OF_TURN_PROBE_MS = 100
 #: Whitespace as a referee that splits on it sees it (Rust's split_ascii_whitespace).
 _WHITESPACE = re.compile(r"[ \t\n\x0c\r]+")
+#: With no game chosen, the bot's first answer is given up on once the bot has sat idle in
+#: a read of its input over this many probes, this far apart (times a time scale over 1).
+IDLE_PROBE_MS = 100
+IDLE_PROBES = 3
+_CHAR_NAMES = {" ": "space", "\t": "tab", ";": "semicolon", ",": "comma"}
 
 
 class StopGame(Exception):
@@ -81,6 +87,9 @@ class GameConfig:
     #: the bot has answered this many turns.
     max_plies: int | None = None
     max_bot_turns: int | None = None
+    #: Give up on the first answer once the bot sits idle in a read of its input (no game
+    #: was chosen: a bot waiting for another protocol's input must not cost the whole clock).
+    stop_when_idle: bool = False
     #: Keep every exchange (what the judge sent, clock values masked, and the answer):
     #: for comparing runs of the same game (fuzzing, replays).
     log_exchanges: bool = False
@@ -170,6 +179,12 @@ class Referee:
         self.bot: process.Bot | None = None
         self.opponent = cfg.opponent
         self._diagram = getattr(cfg.rules_module, "diagram", None)
+        #: The rest of an answer that the referee's own reader left for its next read
+        #: (read.referee_line_ends): (the character, the rest), until that read fails.
+        self._broken_read: tuple[str, str] | None = None
+        #: Whether the answer being read was written before the judge's request
+        #: (read.between_turns = "answer": the runner reads it as this turn's answer).
+        self._written_before = False
 
     # -- helpers --------------------------------------------------------------------------
     def _budget_ns(self) -> int | None:
@@ -306,8 +321,8 @@ class Referee:
         ]
         try:
             bot = process.Bot(self.cfg.argv, env=self.cfg.env, transcript=report.transcript,
-                              max_line=self.spec.game.max_line_bytes, cwd=self.cfg.cwd,
-                              cr_ends_line=self.spec.game.cr_ends_line)
+                              max_line=self.spec.read.max_bytes, cwd=self.cfg.cwd,
+                              cr_ends_line=self.spec.read.line_end == "cr_lf")
         except OSError as exc:
             self._note(self._finding("crash", "fail", f"the bot could not be started: {exc.strerror or exc}"))
             report.result = "forfeit"
@@ -322,7 +337,8 @@ class Referee:
                 try:
                     self._start()
                     self._play()
-                    self._check_silence("after the game ended")
+                    if report.result == "stopped":  # the game goes on for the bot: output now is out of turn
+                        self._check_silence("when the judge stopped the game", always=True)
                 except Forfeit as forfeit:
                     self._note(forfeit.finding)
                     for finding in forfeit.also:
@@ -361,18 +377,19 @@ class Referee:
         r = self.bot.read_line(self.bot.started_ns + limit_ns)
         elapsed = (r.t_ns - self.bot.started_ns) / _MS
         if r.kind == "line":
-            self.report.transcript.received(r.data.decode("utf-8", "replace"), r.t_ns)
-            text = r.data.decode("utf-8", "replace")
+            shown = _shown(r)
+            self.report.transcript.received(shown, r.t_ns)
+            text = self._text_of(r, shown, "handshake", f"the {expected!r} line", elapsed_ms=elapsed)
             if text == expected:
                 self.report.startup_ms = elapsed
                 return
             if text.strip().lower() == expected.lower():
                 raise Forfeit(self._finding(
                     "handshake", "fail", f"the first line must be exactly {expected!r}, got {text!r}",
-                    expected=expected, got=show(text), elapsed_ms=elapsed))
+                    expected=expected, got=show(shown), elapsed_ms=elapsed))
             raise Forfeit(self._finding(
                 "early_output", "fail", f"wrote {text!r} before {expected!r}: the first line must be {expected!r}",
-                expected=expected, got=show(text), elapsed_ms=elapsed))
+                expected=expected, got=show(shown), elapsed_ms=elapsed))
         if r.kind == "eof":
             self._crashed("before its handshake")
         partial = r.data.decode("utf-8", "replace")
@@ -416,6 +433,8 @@ class Referee:
             if outcome is not None:
                 self._ended(outcome)
                 return
+            if self._broken_read is not None:  # the referee's next read fails: so does the game
+                raise Forfeit(self._broken_read_finding())
             if self.position.ply() >= MAX_PLIES:
                 self._ended(Outcome(None, f"stopped by prototest after {MAX_PLIES} plies"))
                 return
@@ -455,6 +474,8 @@ class Referee:
         self.report.result = outcome.result_for(self.cfg.seat)
         self.report.reason = outcome.reason
         self.report.transcript.note(f"game over after {self.position.ply()} plies: {outcome.reason}")
+        if self.cfg.seat in outcome.blamed:  # the result stands; the referee calls it the bot's error
+            self._soft("rule_loss", "rule_loss", f"{self.report.result} by {outcome.fault}", got=outcome.reason)
 
     # -- one turn of the bot --------------------------------------------------------------
     def _turn_limit_ns(self) -> tuple[int, str]:
@@ -478,13 +499,14 @@ class Referee:
         lines, masked = self._render(templates)
         for attempt in range(10):
             limit_ns, limit_what = self._turn_limit_ns()
+            self._written_before = self._line_waiting()
             t_sent = self._send(lines, masked, limit_ns)
-            text, elapsed_ns = self._read_answer(t_sent, limit_ns, limit_what)
+            r, text, elapsed_ns = self._read_answer(t_sent, limit_ns, limit_what)
             if self.clock_ns is not None:
                 self.clock_ns[self.cfg.seat] -= elapsed_ns
             self.answer_ms = elapsed_ns / _MS
             try:
-                self._answer(text, elapsed_ns, limit_ns)
+                self._answer(r, text, elapsed_ns, limit_ns)
                 return
             except Forfeit as forfeit:
                 if forfeit.finding.kind == "malformed":
@@ -502,64 +524,96 @@ class Referee:
                 self.answer_ms = None
         raise Forfeit(self._finding("illegal_move", "fail", "ten illegal answers in one turn"))
 
-    def _read_answer(self, t_sent: int, limit_ns: int, limit_what: str) -> tuple[str, int]:
+    def _read_answer(self, t_sent: int, limit_ns: int, limit_what: str) -> tuple[process.Read, str, int]:
+        """The answer line as read, as shown (decoded with replacement, a \\r line end
+        kept), and its time; every way of not answering is a Forfeit."""
         assert self.bot is not None
         budget_ns = self._budget_ns()
         if budget_ns is not None and budget_ns < t_sent + limit_ns:
             r = self.bot.read_line(budget_ns)  # a fuzzing budget that ends before the limit
             if r.kind == "timeout":
                 raise StopGame("the time budget ran out while the bot was thinking")
+        elif self.cfg.stop_when_idle and self.bot_turns == 1:
+            r = self._read_or_idle(t_sent + limit_ns)
         else:
             r = self.bot.read_line(t_sent + limit_ns)
         elapsed_ns = r.t_ns - t_sent
+        shown = _shown(r) if r.kind == "line" else ""
         if self._unanswered is not None:
-            answer = r.data.decode("utf-8", "replace") if r.kind == "line" and elapsed_ns <= limit_ns else None
+            answer = shown if r.kind == "line" and elapsed_ns <= limit_ns else None
             self.report.exchanges.append(
                 Exchange(tuple(self._unanswered), answer, self.position.ply(), elapsed_ns / _MS))
             self._unanswered = []
         if r.kind == "line" and elapsed_ns > limit_ns:
             self._too_late(r, elapsed_ns, limit_ns, limit_what)
-        if r.kind == "timeout":
-            self._timed_out(r.data, elapsed_ns, limit_ns, limit_what)
+        if r.kind in ("timeout", "idle"):
+            self._timed_out(r.data, elapsed_ns, limit_ns, limit_what, idle=r.kind == "idle")
         if r.kind == "eof":
             self._crashed(f"on its turn {self.bot_turns}, before answering", partial=r.data)
         if r.kind == "overflow":
-            raise Forfeit(self._finding(
-                "malformed", "fail",
-                f"sent more than {self.spec.game.max_line_bytes} bytes without a newline "
-                f"(the answer line is limited to {self.spec.game.max_line_bytes} bytes)",
-                expected=self.spec.turn.answer_help, got=show(r.data.decode('utf-8', 'replace')) + "...",
-                elapsed_ms=elapsed_ns / _MS), bot_usable=False)
-        try:
-            text = r.data.decode("utf-8")
-        except UnicodeDecodeError:
-            text = r.data.decode("utf-8", "replace")
-            self.report.transcript.received(text, r.t_ns, elapsed_ns)
-            raise Forfeit(self._finding("malformed", "fail", "the answer is not valid UTF-8 text",
-                                        got=show(text), elapsed_ms=elapsed_ns / _MS)) from None
-        self.report.transcript.received(text, r.t_ns, elapsed_ns)
+            self._overflow(r, elapsed_ns)
+        self.report.transcript.received(shown, r.t_ns, elapsed_ns)
         if self.bot_turns == 1 and self.report.startup_ms is None:
             self.report.startup_ms = elapsed_ns / _MS
         else:
             self.report.answer_ms.append(elapsed_ns / _MS)
-        return text, elapsed_ns
+        return r, shown, elapsed_ns
 
-    def _answer(self, raw: str, elapsed_ns: int, limit_ns: int) -> None:
-        """Judge one answer line; IllegalMove when the referee would refuse the move."""
-        text = self._clean(raw)
-        turn = self.spec.turn
-        match = turn.answer.fullmatch(text)
-        if match is None:
-            text, match = self._loose_whitespace(text, raw)
-        if match is None:
+    def _read_or_idle(self, deadline_ns: int) -> process.Read:
+        """Read the answer, but give up early (a Read of kind "idle") once the bot sits
+        idle in a read of its input: the whole request read, no CPU time used over
+        IDLE_PROBES probes. Nothing but more input can wake it, and none is coming: used
+        when no game was chosen, where a bot waiting for another protocol's input would
+        otherwise cost the whole clock."""
+        assert self.bot is not None
+        idle, ticks = 0, -1
+        while True:
+            probe_ns = int(IDLE_PROBE_MS * max(1.0, self.cfg.time_scale) * _MS)
+            step = min(deadline_ns, time.perf_counter_ns() + probe_ns)
+            r = self.bot.read_line(step)
+            if r.kind != "timeout" or step >= deadline_ns:
+                return r
+            now = self.bot.cpu_ticks()
+            if not r.data and now == ticks and not _unread_bytes(self.bot) and self.bot.waiting_for_input():
+                idle += 1
+                if idle >= IDLE_PROBES:
+                    return process.Read("idle", b"", time.perf_counter_ns())
+            else:
+                idle = 0
+            ticks = now
+
+    def _overflow(self, r: process.Read, elapsed_ns: int) -> None:
+        """No line end within read.max_bytes: a timeout or a malformed answer (read.over_max)."""
+        limit = self.spec.read.max_bytes
+        end = "newline" if self.spec.read.line_end == "lf" else "line end"
+        got = show(r.data.decode("utf-8", "replace")) + "..."
+        said = f"sent {limit} bytes without a {end}: the referee reads at most {limit} bytes of "
+        if self.spec.read.over_max == "timeout":
             raise Forfeit(self._finding(
-                "malformed", "fail", self._grammar_message(text),
-                expected=turn.answer_help, got=show(raw), elapsed_ms=elapsed_ns / _MS))
-        move = match.group("move")
-        comment = match.groupdict().get("comment")
-        if comment and turn.comment_max and len(comment) > turn.comment_max:
+                "timeout", "fail", said + f"a turn, its {end} included, and counts a turn without one as a timeout",
+                expected=self.spec.turn.answer_help, got=got, elapsed_ms=elapsed_ns / _MS, rule="over_max"),
+                bot_usable=False)
+        raise Forfeit(self._finding(
+            "malformed", "fail", said + f"a line, its {end} included ({limit - 1} before it), and refuses a longer one",
+            expected=self.spec.turn.answer_help, got=got, elapsed_ms=elapsed_ns / _MS), bot_usable=False)
+
+    def _line_waiting(self) -> bool:
+        """With read.between_turns = "answer": whether a whole line already waits in the
+        bot's output, written before the request it will be read as the answer to."""
+        if self.spec.read.between_turns != "answer" or self.bot is None:
+            return False
+        waiting = self.bot.peek()
+        return b"\n" in waiting or (self.spec.read.line_end == "cr_lf" and b"\r" in waiting)
+
+    def _answer(self, r: process.Read, raw: str, elapsed_ns: int, limit_ns: int) -> None:
+        """Judge one answer line; IllegalMove when the referee would refuse the move."""
+        turn = self.spec.turn
+        text = self._referee_cut(self._text_of(r, raw, "malformed", "the answer line"), raw)
+        move, comment = self._parse(text, raw, elapsed_ns)
+        if comment is not None and turn.comment_max and len(comment) > turn.comment_max:
+            shown = repr(comment) if len(comment) <= 40 else f"{comment[:40]!r}..."
             self._warn("comment_too_long", "malformed",
-                       f"comment {comment!r} is {len(comment)} characters; the referee keeps {turn.comment_max}",
+                       f"the comment {shown} is {len(comment)} characters; the referee keeps {turn.comment_max}",
                        got=show(raw))
         if turn.random_keyword and move == turn.random_keyword:
             self._warn("random", "random_move",
@@ -577,18 +631,103 @@ class Referee:
         if self.spec.after_move.own:
             self._say(self.spec.after_move.own)
 
+    def _text_of(self, r: process.Read, raw: str, kind: str, what: str, **evidence: Any) -> str:
+        """The line as the referee reads it: decoded (read.decode) and without its line end
+        (read.line_end, read.strip_cr); a \\r taken as part of the line end is a warning."""
+        cr_end = r.end[:1] == b"\r"
+        text = raw[:-1] if cr_end else raw  # decoded with replacement: valid UTF-8 has no U+FFFD then
+        if "\ufffd" in text:
+            try:
+                r.data.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                self._invalid_utf8(r.data, exc.start, raw, kind, what, **evidence)
+        if cr_end:
+            self._warn("crlf", kind, f"{what} ends with \\r (\\r\\n or a bare \\r): the referee ends a "
+                       f"line there too; write a plain \\n line ending", got=show(raw), **evidence)
+        elif self.spec.read.strip_cr and text[-1:] == "\r":
+            text = text[:-1]
+            self._warn("crlf", kind, f"{what} ends with \\r\\n: the referee removes one \\r before the "
+                       f"\\n; write a plain \\n line ending", got=show(raw), **evidence)
+        return text
+
+    def _invalid_utf8(self, data: bytes, start: int, raw: str, kind: str, what: str, **evidence: Any) -> None:
+        bad = f"byte 0x{data[start]:02x} at offset {start}"
+        sep = self.spec.read.comment_separator.encode()
+        in_comment = bool(sep) and 0 <= data.find(sep) < start
+        if self.spec.read.decode == "strict":
+            raise Forfeit(self._finding(kind, "fail", f"{what} is not valid UTF-8 text ({bad}): the referee refuses it",
+                                        got=show(raw), **evidence))
+        where = "the comment" if in_comment else what
+        self._warn("invalid_utf8", kind,
+                   f"{where} holds bytes that are not UTF-8 ({bad}): the referee decodes them as U+FFFD"
+                   + (" and plays the move" if in_comment else "")
+                   + "; a stricter runner may refuse the line", got=show(raw), **evidence)
+
+    def _referee_cut(self, text: str, raw: str) -> str:
+        """The referee's own reader also ends a line at read.referee_line_ends: it takes
+        the text before the first one as the answer and leaves the rest for its next read."""
+        ends = self.spec.read.referee_line_ends
+        if not ends or not any(c in text for c in ends):
+            return text
+        cut = min(i for i in (text.find(c) for c in ends) if i >= 0)
+        self._broken_read = (text[cut], text[cut + 1:])
+        return text[:cut]
+
+    def _broken_read_finding(self) -> Finding:
+        assert self._broken_read is not None
+        char, rest = self._broken_read
+        name = unicodedata.name(char, "a line separator")
+        return self._finding(
+            "malformed", "fail",
+            f"the answer before held U+{ord(char):04X} ({name}): the referee's own reader ends a line there "
+            f"too, took the text before it as the answer, and reads the rest, {rest!r}, as its next command: "
+            f"the game breaks on the next turn. Keep such characters out of comments",
+            expected="an answer without " + ", ".join(f"U+{ord(c):04X}" for c in self.spec.read.referee_line_ends),
+            got=show(rest))
+
+    def _parse(self, text: str, raw: str, elapsed_ns: int) -> tuple[str, str | None]:
+        """The move and the comment the referee reads; a line it cannot read is a Forfeit."""
+        if not self.spec.read.comment_separator:
+            text = self._clean(text)
+        parsed = self.spec.parse_answer(text)
+        if parsed is None:
+            text, parsed = self._loose_whitespace(text, raw)
+        if parsed is None:
+            raise Forfeit(self._finding(
+                "malformed", "fail", self._grammar_message(text) + self._before_request(),
+                expected=self.spec.turn.answer_help, got=show(raw), elapsed_ms=elapsed_ns / _MS))
+        move, comment = parsed
+        if self.spec.read.comment_separator and comment is not None and not comment.strip():
+            self._warn("trailing_space", "malformed",
+                       f"the comment after {move!r} is empty ({text!r}): the referee accepts it; a stricter "
+                       f"judge compares the whole line", got=show(raw))
+        return move, comment
+
+    def _before_request(self) -> str:
+        return (" (a line the bot wrote before this request: the referee reads it as this turn's answer)"
+                if self._written_before else "")
+
     def _judge(self, move: str, raw: str):
         try:
             return self.position.judge(move)
         except IllegalMove:
-            if self.spec.turn.match != "prefix":
-                raise
-            for legal in self.position.legal_moves():
-                if move.startswith(legal):
-                    self._warn("prefix_match", "malformed",
-                               f"{move!r} is accepted by the referee as {legal!r} (it compares prefixes); "
-                               f"write the move alone", got=show(raw))
-                    return self.position.judge(legal)
+            legal = self.position.legal_moves()
+            if self.spec.turn.match == "prefix":
+                for candidate in legal:
+                    if move.startswith(candidate):
+                        self._warn("prefix_match", "malformed",
+                                   f"{move!r} is accepted by the referee as {candidate!r} (it compares prefixes"
+                                   + (f"; {_whitespace_found(move)} does not start a comment" if
+                                      _WHITESPACE.search(move) else "")
+                                   + "); write the move alone", got=show(raw))
+                        return self.position.judge(candidate)
+            bare = move.split()
+            if bare and bare[0] != move and bare[0] in legal:
+                sep = self.spec.read.comment_separator
+                until = f"all the text before the first {_CHAR_NAMES.get(sep, repr(sep))}" if sep else "the whole line"
+                raise IllegalMove(move, f"the referee compares {until} with the listed moves, "
+                                        f"{_whitespace_found(move)} included: write {bare[0]!r}",
+                                  malformed=True) from None
             raise
 
     def _warn_rule(self, warning: str, raw: str) -> None:
@@ -599,11 +738,7 @@ class Referee:
         self._note(self._finding(kind, "warn", message, got=show(raw), rule=_shape_rule(message)))
 
     def _clean(self, text: str) -> str:
-        """Strip what a lenient referee strips, warning as the spec says."""
-        if text.endswith("\r"):
-            text = text.rstrip("\r")
-            self._warn("crlf", "malformed", "the answer line ends with \\r (\\r\\n or a bare \\r): "
-                       "write a plain \\n line ending", got=show(text + "\r"))
+        """Trailing blanks, which a lenient judge strips (severity.trailing_space)."""
         stripped = text.rstrip(" \t")
         if stripped != text:
             self._warn("trailing_space", "malformed",
@@ -611,23 +746,27 @@ class Referee:
                        got=show(text))
         return stripped
 
-    def _loose_whitespace(self, text: str, raw: str) -> tuple[str, re.Match[str] | None]:
+    def _loose_whitespace(self, text: str, raw: str) -> tuple[str, tuple[str, str | None] | None]:
         """An answer that fits the grammar once its whitespace is tidied (leading blanks,
-        two spaces, a tab): a referee that splits the line on whitespace reads it so. The
-        spec's severity.loose_whitespace says whether the judge does (warn) or not (fail)."""
+        two spaces, a tab, a \\r): a referee that splits the line on whitespace reads it so.
+        The spec's severity.loose_whitespace says whether the judge does (warn) or not (fail)."""
         tidy = " ".join(_WHITESPACE.split(text.strip(" \t\n\x0c\r")))
-        match = self.spec.turn.answer.fullmatch(tidy) if tidy != text else None
-        if match is None:
+        parsed = self.spec.parse_answer(tidy) if tidy != text else None
+        if parsed is None:
             return text, None
         found = _whitespace_found(text)
-        if self.spec.severity["loose_whitespace"] == "fail":
+        sep = self.spec.read.comment_separator
+        if sep and text.startswith(sep) and self.spec.severity["loose_whitespace"] == "fail":
+            message = (f"{text!r} starts with a {_CHAR_NAMES.get(sep, repr(sep))}: the referee takes the text "
+                       f"before the first one as the move, an empty one here; write {tidy!r}")
+        elif self.spec.severity["loose_whitespace"] == "fail":
             message = f"{text!r} has {found}: the judge reads the line as written; write {tidy!r}"
         else:
             message = (f"{text!r} has {found}: the referee splits the line on whitespace and reads "
                        f"{tidy!r}; a stricter judge would not: write single spaces")
         self._warn("loose_whitespace", "malformed", message, got=show(raw),
                    expected=self.spec.turn.answer_help)
-        return tidy, match
+        return tidy, parsed
 
     def _grammar_message(self, text: str) -> str:
         for hint in self.spec.turn.hints:
@@ -642,7 +781,7 @@ class Referee:
         kind = "malformed" if exc.malformed else "illegal_move"
         legal = self.position.legal_moves()
         shown = show_moves(list(legal[:40]) + (["..."] if len(legal) > 40 else []))
-        return self._finding(kind, "fail", f"{exc.move!r}: {exc.reason}",
+        return self._finding(kind, "fail", f"{exc.move!r}: {exc.reason}{self._before_request()}",
                              expected=f"one of {len(legal)} legal moves: {shown}",
                              got=show(raw), elapsed_ms=elapsed_ns / _MS)
 
@@ -661,8 +800,12 @@ class Referee:
                        elapsed_ms=ms, rule="slow:near_limit", limit_ms=limit_ns / _MS)
 
     # -- faults ---------------------------------------------------------------------------
-    def _check_silence(self, when: str) -> None:
+    def _check_silence(self, when: str, *, always: bool = False) -> None:
+        """Output between turns is out of turn; unless the spec's runner reads it as the
+        bot's next answer (read.between_turns), which its next turn then judges."""
         assert self.bot is not None
+        if self.spec.read.between_turns == "answer" and not always:
+            return
         data = self.bot.pending()
         if data:
             text = data.decode("utf-8", "replace").split("\n")[0]
@@ -687,7 +830,7 @@ class Referee:
             follow = r.data.decode("utf-8", "replace")
             self.report.transcript.received(follow, r.t_ns, r.t_ns - t_sent)
             extra.append((follow, r.t_ns - t_sent))
-        if not extra:
+        if not extra or self._written_before:  # a line written earlier, then the real answer: no extra line
             return []
         follow, elapsed_ns = extra[0]
         more = f" and {len(extra) - 1} more lines" if len(extra) > 1 else ""
@@ -697,10 +840,12 @@ class Referee:
             f"nothing out of turn (debug output belongs on stderr)",
             expected=f"one line: {self.spec.turn.answer_help}", got=show(follow), elapsed_ms=elapsed_ns / _MS)]
 
-    def _timed_out(self, partial: bytes, elapsed_ns: int, limit_ns: int, limit_what: str) -> None:
+    def _timed_out(self, partial: bytes, elapsed_ns: int, limit_ns: int, limit_what: str,
+                   idle: bool = False) -> None:
         """A missing answer. Before giving up, tell a slow bot from one whose answer sits in
         an unflushed buffer: the latter is asleep in a read of its input (wchan), and its
-        answer appears at once when that input is closed (exit flushes the buffer)."""
+        answer appears at once when that input is closed (exit flushes the buffer). `idle`:
+        the judge gave up early, the bot sitting idle in a read (see _read_or_idle)."""
         assert self.bot is not None
         unread = _unread_bytes(self.bot)
         input_closed = self.bot.input_closed()
@@ -709,6 +854,10 @@ class Referee:
         # The partial line is still in the buffer, so what comes back starts with it.
         late = self.bot.drain(FLUSH_PROBE_MS * _MS)[len(partial):]
         message = f"no answer within {limit_ns / _MS:.0f} ms ({limit_what})"
+        if idle:
+            message = (f"no answer: {elapsed_ns / _MS:.0f} ms after the request the bot sat idle in a read of "
+                       f"its input, so the judge stopped waiting before its {limit_ns / _MS:.0f} ms "
+                       f"({limit_what}) ran out (no game was chosen)")
         got = None
         cause = ""  # kept as the finding's rule: protocol detection reads it
         if partial:
@@ -786,14 +935,19 @@ class Referee:
         assert self.bot is not None
         bot = self.bot
         stderr_mark = bot.stderr_count
+        # Written after the last move, before or after the input was closed: the real
+        # referees stop reading at the game's end, so when it came does not matter.
+        late = bot.pending()
         bot.close_stdin()
         grace_ns = self._scaled(self.spec.end.exit_grace_ms)
-        code, late = bot.wait_exit(grace_ns)
+        code, more = bot.wait_exit(grace_ns)
+        late += more
         if late:
             text = late.decode("utf-8", "replace").split("\n")[0]
             self.report.transcript.received(late.decode("utf-8", "replace").rstrip("\n"), time.perf_counter_ns())
         if late and not after_forfeit:
-            self._soft("output_after_end", "unexpected_output", f"wrote {text!r} after the game ended",
+            self._soft("output_after_end", "unexpected_output",
+                       f"wrote {text!r} after the game ended (the referee reads nothing more: the result stands)",
                        got=show(text))
         if code is None:
             self._soft("no_exit", "no_exit",
@@ -827,7 +981,16 @@ def _whitespace_found(text: str) -> str:
         found.append(f"{max(runs)} spaces in a row")
     if "\x0c" in text.lstrip(" \t\x0c"):
         found.append("a form feed")
+    if "\r" in text:
+        found.append("a carriage return")
     return " and ".join(found) or "loose whitespace"
+
+
+def _shown(r: process.Read) -> str:
+    """An answer line as it crossed the pipe, for transcripts and messages: decoded with
+    replacement, a \\r that ended it kept (the \\n is the line's end)."""
+    data = r.data + b"\r" if r.end[:1] == b"\r" else r.data
+    return data.decode("utf-8", "replace")
 
 
 def _shape_rule(message: str) -> str:

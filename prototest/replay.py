@@ -51,37 +51,81 @@ class Replayed:
     lines: list[str] = field(default_factory=list)
 
 
-def replay(fixture: Fixture, setup: Setup) -> Replayed:
-    """Play the fixture's game against `setup`'s bot and judge the difference."""
+def replay(fixture: Fixture, setup: Setup, *, exact_lines: bool = False) -> Replayed:
+    """Play the fixture's game against `setup`'s bot and judge the difference. Where the
+    protocol has comments (read.comment_separator), answers compare by their move and a
+    comment that differs is only noted; `exact_lines` compares whole lines."""
     report = setup.play(ForcedOpponent(fixture.header.opponent_moves))
     now = dialogue(report)
     if report.interrupted is not None:
         return Replayed(fixture, report, now, "interrupted", True)
     recorded = fixture.body
-    first = first_difference(recorded, now)
+    separator = "" if exact_lines else setup.spec.read.comment_separator
+    first = first_difference(recorded, now, separator)
+    notes = comment_notes(fixture, now, separator)
     if _first_fail(recorded) is not None:
-        return _reproducer(fixture, setup, report, now, first)
+        return _reproducer(fixture, setup, report, now, first, notes)
     if first is None:
-        return Replayed(fixture, report, now, "pass", False)
+        return Replayed(fixture, report, now, "pass", False, notes)
     lines = explain(fixture, setup, report, now, first)
     fail = _first_fail(now)
     if fail is not None:
         lines.append(f"the bot fails the game now: FAIL {fail[2:]}")
-    return Replayed(fixture, report, now, "differs", True, lines)
+    return Replayed(fixture, report, now, "differs", True, lines + notes)
 
 
-def first_difference(recorded: Sequence[str], now: Sequence[str]) -> int | None:
-    """The index of the first line that differs (one dialogue may end first), or None."""
-    for i, (a, b) in enumerate(zip(recorded, now)):
-        if _comparable(a) != _comparable(b):
-            return i
-    return None if len(recorded) == len(now) else min(len(recorded), len(now))
+def first_difference(recorded: Sequence[str], now: Sequence[str], separator: str = "") -> tuple[int, int] | None:
+    """Where the first line that differs is, in each dialogue (one may end first), or
+    None. With a comment separator, answers compare by their move, and the warnings
+    about comments are left out of the comparison."""
+    a, b = _compared(recorded, separator), _compared(now, separator)
+    for (i, x), (j, y) in zip(a, b):
+        if x != y:
+            return i, j
+    if len(a) == len(b):
+        return None
+    n = min(len(a), len(b))
+    return (a[n][0] if n < len(a) else len(recorded)), (b[n][0] if n < len(b) else len(now))
 
 
-def _comparable(line: str) -> str:
-    """A timing finding compares by its kind: its message holds the machine's speed."""
+def _compared(lines: Sequence[str], separator: str) -> list[tuple[int, str]]:
+    """(index, what is compared) for each line that takes part in the comparison."""
+    out = []
+    for i, line in enumerate(lines):
+        if separator and _COMMENT_WARNING.match(line):
+            continue
+        out.append((i, _comparable(line, separator)))
+    return out
+
+
+#: A warning about a comment (its length, its bytes, an empty one): the referee's
+#: messages about comments all start so.
+_COMMENT_WARNING = re.compile(r"W \w+: the comment ")
+
+
+def _comparable(line: str, separator: str = "") -> str:
+    """A timing finding compares by its kind: its message holds the machine's speed. An
+    answer, given a comment separator, by its move."""
+    if separator and line.startswith("< "):
+        return line.split(separator, 2)[1] if separator == " " else line.split(separator, 1)[0]
     m = re.match(r"([FW]) (\w+): ", line)
     return f"{m[1]} {m[2]}" if m and m[2] in TIMING_KINDS else line
+
+
+def comment_notes(fixture: Fixture, now: Sequence[str], separator: str) -> list[str]:
+    """What differs in comments only, said without failing: how many answers, and the first."""
+    if not separator:
+        return []
+    answers = [(i, line) for i, line in enumerate(fixture.body) if line.startswith("< ")]
+    current = [line for line in now if line.startswith("< ")]
+    changed = [(i, was, is_) for (i, was), is_ in zip(answers, current)
+               if was != is_ and _comparable(was, separator) == _comparable(is_, separator)]
+    if not changed:
+        return []
+    i, was, is_ = changed[0]
+    return [f"note: {len(changed)} answer(s) differ from the fixture in their comment only (not a failure; "
+            f"--exact-lines compares whole lines); the first at line {fixture.first_line + i}: "
+            f"fixture {was!r}, now {is_!r}"]
 
 
 def _first_fail(lines: Sequence[str]) -> str | None:
@@ -93,33 +137,35 @@ def _kind(line: str) -> str:
 
 
 def _reproducer(fixture: Fixture, setup: Setup, report: GameReport, now: list[str],
-                first: int | None) -> Replayed:
+                first: tuple[int, int] | None, notes: list[str]) -> Replayed:
     """A fixture that recorded a failure: does it come back?"""
     recorded_fail, now_fail = _first_fail(fixture.body), _first_fail(now)
     assert recorded_fail is not None
     if now_fail is not None and _kind(now_fail) == _kind(recorded_fail):
         lines = [f"the recorded failure came back: FAIL {now_fail[2:]}"]
-        return Replayed(fixture, report, now, "came back", True, lines)
+        return Replayed(fixture, report, now, "came back", True, lines + notes)
     if now_fail is not None:
         lines = [f"the recorded failure (FAIL {recorded_fail[2:]}) did not come back, "
                  f"but the bot now fails otherwise: FAIL {now_fail[2:]}"]
         if first is not None:
             lines += explain(fixture, setup, report, now, first)
-        return Replayed(fixture, report, now, "fails", True, lines)
+        return Replayed(fixture, report, now, "fails", True, lines + notes)
     lines = [f"the recorded failure did not come back (FAIL {recorded_fail[2:]}): the bot passes "
              f"this game now; `prototest record --update` records it as it goes now"]
     if first is not None:
         lines += explain(fixture, setup, report, now, first)
-    return Replayed(fixture, report, now, "did not come back", False, lines)
+    return Replayed(fixture, report, now, "did not come back", False, lines + notes)
 
 
 # -- explaining a difference ---------------------------------------------------------------
 
-def explain(fixture: Fixture, setup: Setup, report: GameReport, now: list[str], i: int) -> list[str]:
+def explain(fixture: Fixture, setup: Setup, report: GameReport, now: list[str], at: tuple[int, int]) -> list[str]:
+    """`at`: the first difference, its index in the fixture's dialogue and in today's."""
     recorded = fixture.body
+    i, j = at
     was = recorded[i] if i < len(recorded) else None
-    is_ = now[i] if i < len(now) else None
-    turn, exchange = exchange_at(report, now, i)
+    is_ = now[j] if j < len(now) else None
+    turn, exchange = exchange_at(report, now, j)
     where = f"line {fixture.first_line + i}"
     if exchange is not None:
         where += f" (the bot's turn {turn}, ply {exchange.ply})"

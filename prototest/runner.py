@@ -56,9 +56,11 @@ def run_check(
     start_moves: Sequence[str] = (), opponent_moves: Sequence[str] | None = None,
     cwd: str | None = None,
     stop: Callable[[GameReport], bool] | None = None,
+    stop_when_idle: bool = False,
 ) -> CheckRun:
     """Play the games in turn. `stop`, asked after each game, ends the run early (the
-    rest are counted in `skipped`); `cwd` is the folder the bot runs in."""
+    rest are counted in `skipped`); `cwd` is the folder the bot runs in; `stop_when_idle`
+    as GameConfig's."""
     run = CheckRun(spec, list(argv), seed, time_scale)
     seats = list(seats) if seats else list(range(len(spec.game.seats)))
     for index in range(1, games + 1):
@@ -66,7 +68,7 @@ def run_check(
         cfg = GameConfig(spec=spec, rules=rules, rules_module=module, argv=argv, seat=seat,
                          seed=game_seed(seed, index), index=index, time_scale=time_scale,
                          start_delay_ms=start_delay_ms, env=env, start_position=start_position,
-                         start_moves=start_moves, cwd=cwd,
+                         start_moves=start_moves, cwd=cwd, stop_when_idle=stop_when_idle,
                          opponent=ForcedOpponent(opponent_moves, builtin_opponent(module, spec, game_seed(seed, index)))
                          if opponent_moves else None)
         referee = Referee(cfg)

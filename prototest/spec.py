@@ -154,6 +154,20 @@ def _list_of(item: Callable[[Any], Any], *, min_len: int = 0) -> Callable[[Any],
     return check
 
 
+def _separator(v: Any) -> str:
+    text = _str(v)
+    if len(text) > 1:
+        raise ValueError(f"one character or none, got {text!r}")
+    return text
+
+
+def _answer_format(v: Any) -> str:
+    text = _str(v)
+    if _fields_of(text) != ["move"]:
+        raise ValueError(f"needs the field {{move}} exactly once and no other, in {text!r}")
+    return text
+
+
 def _table(v: Any) -> dict:
     if not isinstance(v, dict):
         raise ValueError(f"expected a table, got {v!r}")
@@ -197,8 +211,32 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
         "title": (_str, ""),
         "rules": (_nonempty_str, REQUIRED),
         "seats": (_list_of(_nonempty_str, min_len=2), REQUIRED),
-        "max_line_bytes": (_int_at_least(8), 4096),
-        "cr_ends_line": (_bool, False),
+    },
+    # How the referee reads the bot's output, byte by byte (see README, "Reading the
+    # bot's line"): what ends a line, how long one may be, how bytes become text, where
+    # the move ends, and what happens to output written between turns.
+    "read": {
+        # "lf": only \n ends a line; "cr_lf": \r, \n and \r\n each end one (the \n of a
+        # \r\n is skipped), so a lone \r inside a line splits it in two.
+        "line_end": (_choice("lf", "cr_lf"), "lf"),
+        # With "lf": one \r right before the \n is removed (a warning, severity.crlf);
+        # otherwise it stays on the line and the referee sees it.
+        "strip_cr": (_bool, False),
+        # The most bytes of one answer, its line end included; going over is a timeout
+        # (the referee waits for a line end that never counts) or a malformed line.
+        "max_bytes": (_int_at_least(8), 4097),
+        "over_max": (_choice("malformed", "timeout"), "malformed"),
+        # "strict": bytes that are not UTF-8 are refused; "replace": they become U+FFFD
+        # and the move still counts (a warning, severity.invalid_utf8).
+        "decode": (_choice("strict", "replace"), "strict"),
+        # The character that ends the move and starts a comment ("": no comments).
+        "comment_separator": (_separator, ""),
+        # Characters the referee's own reader also ends a line at, after decoding: the
+        # rest of the line is left for its next read, which it breaks.
+        "referee_line_ends": (_str, ""),
+        # Output written between the bot's turns: "out_of_turn" (a failure, the referee
+        # reads all the time) or "answer" (read as the bot's next answer).
+        "between_turns": (_choice("out_of_turn", "answer"), "out_of_turn"),
     },
     "rules": {},  # free-form: checked by the rules module itself
     "start": {
@@ -216,6 +254,8 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
         "match": (_choice("exact", "prefix"), "exact"),
         "random_keyword": (_str, ""),
         "comment_max": (_int_at_least(0), 0),
+        # How the `moves` command writes a move as an answer: "move {move}" for Halma.
+        "answer_format": (_answer_format, "{move}"),
         "accepted": (_list_of(_template), ()),
         "denied": (_list_of(_template), ()),
         "on_illegal": (_choice("forfeit", "retry"), "forfeit"),
@@ -252,6 +292,10 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
         # An answer that fits the grammar once its whitespace is tidied (leading blanks,
         # two spaces, a tab). "fail" unless the spec says its referee splits on whitespace.
         "loose_whitespace": (_severity, "fail"),
+        # Bytes that are not UTF-8, decoded as U+FFFD (read.decode = "replace").
+        "invalid_utf8": (_severity, "warn"),
+        # A loss the referee reports as the player's error (Halma's blocker rule).
+        "rule_loss": (_severity, "warn"),
     },
     "opponent": {
         # "swarm" draws a style (and move classes never played) per game from the rules
@@ -265,8 +309,25 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
 }
 
 
+#: Keys that moved, and what to write instead (a spec of one's own may still use them).
+MOVED = {
+    ("game", "max_line_bytes"): "read.max_bytes (the line end included: one more byte)",
+    ("game", "cr_ends_line"): 'read.line_end = "cr_lf"',
+}
+
+
+#: Section's attribute reading needs it (see there).
+assert not any(hasattr(dict, key) for keys in SCHEMA.values() for key in keys), "a spec key named like a dict method"
+
+
 class Section(dict):
-    """A validated table: keys readable as attributes (`spec.time.clock_ms`)."""
+    """A validated table: keys readable as attributes (`spec.time.clock_ms`). The table is
+    its own attribute dictionary, so that reading one costs what reading any attribute does
+    (the referee reads several per exchange); no key is named like a dict method."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.__dict__ = self
 
     def __getattr__(self, name: str) -> Any:
         try:
@@ -279,6 +340,7 @@ class Section(dict):
 class Spec:
     path: str
     game: Section
+    read: Section
     rules: dict[str, Any]
     start: Section
     turn: Section
@@ -295,6 +357,25 @@ class Spec:
     @property
     def name(self) -> str:
         return self.game.name
+
+    def parse_answer(self, text: str) -> tuple[str, str | None] | None:
+        """The move and the comment the referee reads in an answer line (already framed
+        and decoded), or None when it does not fit the grammar. The line is cut at the
+        first read.comment_separator, and turn.answer reads the part before it; without
+        a separator, turn.answer reads the whole line (its `comment` group, if any)."""
+        sep = self.read.comment_separator
+        comment = None
+        if sep:
+            text, found, rest = text.partition(sep)
+            comment = rest if found else None
+        match = self.turn.answer.fullmatch(text)
+        if match is None:
+            return None
+        return match.group("move"), comment if sep else match.groupdict().get("comment")
+
+    def answer_for(self, move: str) -> str:
+        """A move written as an answer, as the `moves` command lists it."""
+        return self.turn.answer_format.format(move=move)
 
     @property
     def sends_position(self) -> bool:
@@ -313,6 +394,9 @@ def _validate(path: str, data: dict[str, Any]) -> Spec:
             sections[section] = dict(raw)
             continue
         unknown = sorted(set(raw) - set(keys))
+        moved = [key for key in unknown if (section, key) in MOVED]
+        if moved:
+            raise SpecError(path, f"{section}.{moved[0]}", f"moved: write {MOVED[section, moved[0]]}")
         if unknown:
             known = ", ".join(sorted(keys))
             raise SpecError(path, f"{section}.{unknown[0]}", f"unknown key (known: {known})")
@@ -356,6 +440,25 @@ def _cross_check(spec: Spec) -> None:
         raise SpecError(spec.path, "start.handshake_ms", "a handshake needs a time limit")
     if spec.turn.on_illegal == "forfeit" and not spec.turn.denied and spec.turn.accepted:
         raise SpecError(spec.path, "turn.denied", "accepted replies are sent, so a denied reply is needed too")
+    read = spec.read
+    if read.strip_cr and read.line_end == "cr_lf":
+        raise SpecError(spec.path, "read.strip_cr", 'with read.line_end = "cr_lf" a \\r ends the line: '
+                                                    "there is none left to strip")
+    if spec.turn.comment_max and not read.comment_separator:
+        raise SpecError(spec.path, "turn.comment_max", "a comment needs read.comment_separator")
+    if any(c in "\r\n" for c in read.referee_line_ends):
+        raise SpecError(spec.path, "read.referee_line_ends", "\\r and \\n are read.line_end's business")
+
+
+def check_answer_format(spec: Spec, move: str) -> None:
+    """turn.answer_format must write a move (`move`, a legal one) as an answer that
+    turn.answer reads back as the same move: otherwise `moves` would list answers the
+    judge refuses."""
+    answer = spec.answer_for(move)
+    read = spec.parse_answer(answer)
+    if read is None or read[0] != move:
+        raise SpecError(spec.path, "turn.answer_format",
+                        f"writes the move {move!r} as {answer!r}, which turn.answer does not read back as {move!r}")
 
 
 def parse_value(text: str) -> Any:
@@ -455,4 +558,5 @@ def bind(spec: Spec) -> tuple[ModuleType, Any]:
     problem = opponents.check_style(module, spec.opponent.style)
     if problem:
         raise SpecError(spec.path, "opponent.style", problem)
+    check_answer_format(spec, rules.initial().legal_moves()[0])
     return module, rules

@@ -2,7 +2,7 @@
 
 A crash reported as "exited with status 1" sends the bot's author to the transcript, when
 the error line ("ReferenceError: board is not defined", "panic: runtime error: index out
-of range") usually says it all. Each runtime writes its trace its own way, and the error
+of range", a C `assert()`'s "Assertion 'ind != -1' failed.") usually says it all. Each runtime writes its trace its own way, and the error
 line is not always the last one: Python writes it after the frames, Node and Java before
 them, C++ splits it over two lines. So each runtime has its own rule here, tried in a
 fixed order; `find` returns the first that matches.
@@ -23,7 +23,7 @@ MAX_ERROR = 300
 
 @dataclass(frozen=True)
 class Trace:
-    runtime: str  # "Python", "Node.js", "Java", "C++", "Rust", "Go", ".NET", "Deno", or ""
+    runtime: str  # "Python", "Node.js", "Java", "C++", "C/C++" (assert), "Rust", "Go", ".NET", "Deno", or ""
     error: str | None  # the line that names the error, when the trace has one
 
     def describe(self) -> str:
@@ -36,6 +36,7 @@ class Trace:
 _NAMES = {
     "Python": "a Python traceback",
     "C++": "an uncaught C++ exception",
+    "C/C++": "a failed assert()",
     "Rust": "a Rust panic",
     "Go": "a Go panic",
     ".NET": "an unhandled .NET exception",
@@ -114,6 +115,19 @@ def _cpp(lines: list[str]) -> Trace | None:
     return None
 
 
+#: glibc: `prog: file.c:50: int f(): Assertion 'ind != -1' failed.` (older glibc quotes with
+#: a backquote); musl: `Assertion failed: ind != -1 (file.c: f: 50)`.
+_ASSERT = re.compile(r"^(?:.+: .+:\d+: .+: Assertion [`'\u2018].*['\u2019] failed\.|Assertion failed: .+ \(.+: .+: \d+\))$")
+
+
+def _c_assert(lines: list[str]) -> Trace | None:
+    """The C library's line for a failed assert(), after which the program aborts."""
+    for line in lines:
+        if _ASSERT.match(line):
+            return Trace("C/C++", _cut(line))
+    return None
+
+
 _RUST = re.compile(r"^thread '[^']*'(?: \(\d+\))? panicked at (.*)$")
 
 
@@ -163,7 +177,7 @@ def _signal_report(lines: list[str]) -> Trace | None:
 
 #: Most specific first: a Python or Java header decides before a frame pattern is tried.
 _RULES: tuple[Callable[[list[str]], Trace | None], ...] = (
-    _python, _cpp, _rust, _go, _dotnet, _deno, _java, _node, _signal_report,
+    _python, _cpp, _c_assert, _rust, _go, _dotnet, _deno, _java, _node, _signal_report,
 )
 
 

@@ -51,8 +51,10 @@ class CliResult:
         return {f["kind"] for f in self.findings(severity)}
 
 
-def run_cli(*args: str, tmp_path: Path | None = None, timeout: float = 120) -> CliResult:
-    """Run `python -m prototest ARGS`; with tmp_path, ask for a JSON report and read it."""
+def run_cli(*args: str, tmp_path: Path | None = None, timeout: float = 120, transcripts: bool = True) -> CliResult:
+    """Run `python -m prototest ARGS`; with tmp_path, ask for a JSON report and read it
+    (and, for check, for the transcripts in tmp_path/transcripts, unless `transcripts`
+    is False: then they go where prototest puts them by default)."""
     argv = [sys.executable, "-m", "prototest", *args]
     if tmp_path is not None:
         tmp_path.mkdir(parents=True, exist_ok=True)
@@ -60,7 +62,7 @@ def run_cli(*args: str, tmp_path: Path | None = None, timeout: float = 120) -> C
     if tmp_path is not None and args and args[0] in ("check", "fuzz"):
         report_path = tmp_path / "report.json"
         argv[4:4] = ["--json", str(report_path)]
-        if args[0] == "check":
+        if args[0] == "check" and transcripts:
             argv[4:4] = ["--transcripts", str(tmp_path / "transcripts")]
     if args and args[0] in ("check", "fuzz"):
         argv[4:4] = ["--env", RUN_TOKEN]

@@ -103,6 +103,20 @@ def test_failure_carries_its_evidence(tmp_path):
     assert "FAIL illegal_move" in result.stdout and "position:" in result.stdout
 
 
+def test_castling_after_the_rook_was_captured_names_the_capture(tmp_path):
+    """Black's bishop takes the h1 rook on its corner (ply 6), f1 and g1 are cleared, and the
+    bot, which judges its right from its own moves alone, castles: refused, and the reason
+    is the capture (not "the king or that rook has moved")."""
+    moves = "g2g3,b7b6,g1h3,c8b7,e2e3,b7h1,f1e2,a7a6"
+    result = check(tmp_path, "castles_after_rook_captured.py", "--seat", "white", "--moves", moves)
+    assert result.code == 1, result.stdout + result.stderr
+    [f] = result.findings()
+    assert (f["kind"], f["severity"], f["turn"], f["got"]) == ("illegal_move", "fail", 1, "O-O")
+    assert f["message"] == ("'O-O': no kingside castling right (the rook on h1 was captured there by the "
+                            "opponent's bishop on ply 6)"), f["message"]
+    assert f["moves"] == moves.split(",") and f["position"].endswith(" w Qkq - 0 5")
+
+
 def test_crash_shows_the_stderr_tail(tmp_path):
     result = check(tmp_path, "crash_third_turn.py")
     [f] = result.findings("fail")

@@ -351,3 +351,24 @@ def test_a_signal_at_the_exit_reads_as_a_sentence(tmp_path):
                                 "'std::invalid_argument'; what(): stoi"), f["message"]
         assert f["got"].startswith("killed by SIGABRT")
     assert "ended with" not in result.stdout
+
+
+GCC = shutil.which("gcc")
+
+
+@pytest.mark.skipif(GCC is None, reason="gcc is not installed")
+def test_a_failed_c_assert_is_quoted(tmp_path):
+    """glibc's line for a failed assert() is the trace's error line: the FAIL quotes it."""
+    binary = tmp_path / "asserts_on_turn_two"
+    subprocess.run([GCC or "gcc", "-O1", "-o", str(binary), str(LOA / "asserts_on_turn_two.c")],
+                   check=True, timeout=120)
+    result = check(tmp_path, "loa", [str(binary)], "--seed", "1")
+    assert result.code == 1, result.stdout + result.stderr
+    found = result.findings()
+    assert [(f["kind"], f["severity"], f["turn"]) for f in found] == [("crash", "fail", 2)] * 2, result.stdout
+    for f in found:
+        assert re.fullmatch(r"asserts_on_turn_two: .*asserts_on_turn_two\.c:\d+: find: Assertion [`']ind != -1' "
+                            r"failed\.", f["stderr_error"]), f["stderr_error"]
+        assert f["message"] == ("the bot was killed by SIGABRT on its turn 2, before answering; stderr shows a "
+                                f"failed assert(): {f['stderr_error']}")
+    assert "stderr shows a failed assert(): asserts_on_turn_two: " in result.stdout

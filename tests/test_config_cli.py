@@ -139,3 +139,20 @@ def test_an_explicit_config_file_and_no_config(tmp_path):
     assert "no bot given" in one_line_error(run_cli("check", "--no-config", tmp_path=root))
     assert "has no [tool.prototest] table" in one_line_error(
         run_cli("check", "--config", str(Path(__file__).resolve().parent.parent / "pyproject.toml"), tmp_path=root))
+
+
+def test_transcripts_go_beside_the_config_file(tmp_path):
+    """Run from a subfolder of the bot's repository, the transcripts of games with findings
+    land in the repository's prototest-transcripts/, beside the config file, not in the
+    current folder."""
+    root = repo(tmp_path, CONFIG.replace('game = "halma"', 'game = "impasse"'))  # a Halma bot: it fails
+    deep = root / "src" / "deep"
+    result = run_cli("check", "--games", "1", tmp_path=deep, transcripts=False)
+    assert result.code == 1, result.stdout + result.stderr
+    [f] = result.findings()
+    transcript = Path(f["transcript"])
+    assert not transcript.is_absolute() or transcript.is_relative_to(root)
+    written = list((root / "prototest-transcripts").glob("impasse-*/impasse-001-w.txt"))
+    assert len(written) == 1 and (deep / transcript).resolve() == written[0].resolve(), (transcript, written)
+    assert not (deep / "prototest-transcripts").exists()
+    assert f"transcript: {transcript}" in result.stdout

@@ -16,6 +16,17 @@ import pytest
 from conftest import BOTS, CHESS_FAST, run_cli
 
 DEFAULTED = "game: chess, the default: no --game, --spec or config file chose one"
+#: The default 10 s clock, a short silence before the colour line: a bot waiting for its
+#: CodinGame board must be concluded on long before the clock runs out.
+FULL_CLOCK = ("--start-delay", "150")
+STOPPED_EARLY = "sat idle in a read of its input, so the judge stopped waiting before its 10000 ms"
+
+
+def concluded_early(result) -> None:
+    """The first game's timeout came from the bot sitting idle, not from the clock."""
+    [f] = result.findings()
+    assert f["kind"] == "timeout" and STOPPED_EARLY in f["message"], f["message"]
+    assert f["elapsed_ms"] < 5000, f  # IDLE_PROBES x IDLE_PROBE_MS after the bot sat down
 
 
 def python_bot(module: str) -> list[str]:
@@ -52,18 +63,36 @@ def test_a_java_codingame_bot_is_named(tmp_path):
     """A JVM reads stdin in a thread of its own: the wait is seen there."""
     classes = tmp_path / "classes"
     subprocess.run(["javac", "-d", str(classes), str(BOTS / "impasse" / "Player.java")], check=True, timeout=120)
-    result = run_cli("check", *CHESS_FAST, "--", "java", "-cp", str(classes), "Player", tmp_path=tmp_path)
+    result = run_cli("check", *FULL_CLOCK, "--", "java", "-cp", str(classes), "Player", tmp_path=tmp_path)
     assert result.code == 1 and len(result.report["games"]) == 1
     [hint] = result.report["hints"]
     assert hint.endswith("--game impasse or --game loa")
+    concluded_early(result)
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_a_javascript_codingame_bot_is_named(tmp_path):
     shim, bot = BOTS / "impasse" / "_codingame_readline.js", BOTS / "impasse" / "readline_bot.js"
-    result = run_cli("check", *CHESS_FAST, "--", "node", "-r", str(shim), str(bot), tmp_path=tmp_path)
+    result = run_cli("check", *FULL_CLOCK, "--", "node", "-r", str(shim), str(bot), tmp_path=tmp_path)
     assert result.code == 1 and len(result.report["games"]) == 1
     assert result.report["hints"][0].endswith("--game impasse or --game loa")
+    concluded_early(result)
+
+
+def test_a_python_codingame_bot_is_concluded_on_early(tmp_path):
+    result = run_cli("check", *FULL_CLOCK, *python_bot("prototest.bots.loa_bot"), tmp_path=tmp_path)
+    assert result.code == 1 and result.report["hints"], result.stdout
+    concluded_early(result)
+
+
+def test_a_bot_thinking_while_a_thread_reads_its_input_is_not_cut_short(tmp_path):
+    """An engine's input thread sits in a read the whole time the engine thinks; the CPU
+    time it uses tells it from a bot that waits for more input: it gets its whole clock."""
+    result = run_cli("check", *FULL_CLOCK, "--games", "1", str(BOTS / "chess" / "thinks_with_a_reader_thread.py"),
+                     tmp_path=tmp_path)
+    assert result.code == 0, result.stdout + result.stderr
+    assert result.findings() == [] and result.report["hints"] == []
+    assert result.report["games"][0]["startup_ms"] >= 1500
 
 
 def test_an_answer_like_a_halma_move_is_named(tmp_path):

@@ -49,9 +49,11 @@ def test_cr_ends_a_line_only_where_the_spec_says():
     with start(code) as bot:
         bot.cr_ends_line = True
         first = bot.read_line(deadline(5))
-        assert (first.kind, first.data) == ("line", b"e2e4\r")
+        assert (first.kind, first.data, first.end) == ("line", b"e2e4", b"\r")
         time.sleep(0.2)
-        assert bot.read_line(deadline(5)).data == b"d2d4"  # the "\n" after "\r" is no empty line
+        second = bot.read_line(deadline(5))  # the "\n" after "\r" is no empty line
+        assert (second.data, second.end) == (b"d2d4", b"\n")
     with start(code) as bot:
-        assert bot.read_line(deadline(5)).data == b"e2e4\r"  # ends at "\n", keeps the "\r"
+        first = bot.read_line(deadline(5))
+        assert (first.data, first.end) == (b"e2e4\r", b"\n")  # ends at "\n", keeps the "\r"
         assert bot.read_line(deadline(5)).data == b"d2d4"

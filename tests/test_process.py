@@ -53,6 +53,21 @@ def test_stdout_flood_without_newline_is_cut_at_the_line_limit():
         assert len(bot._buf) <= 4097 + 65536
 
 
+@pytest.mark.parametrize("cr_ends_line", [False, True])
+def test_the_line_limit_counts_the_line_end(cr_ends_line):
+    """max_line bytes, the line end included: a line of max_line - 1 bytes and its \\n is
+    read, one byte more is an overflow; with cr_ends_line a \\r ends it (its \\n skipped)."""
+    end = "\\r\\n" if cr_ends_line else "\\n"
+    code = (f"import sys, time; sys.stdout.write('x' * 1024 + '{end}' + 'y' * 1025 + '{end}'); sys.stdout.flush(); "
+            "time.sleep(5)")
+    with start(code, max_line=1025) as bot:
+        bot.cr_ends_line = cr_ends_line
+        first = bot.read_line(deadline(5))
+        assert (first.kind, first.data, first.end[:1]) == ("line", b"x" * 1024, b"\r" if cr_ends_line else b"\n")
+        second = bot.read_line(deadline(5))
+        assert second.kind == "overflow" and second.data == b"y" * 64
+
+
 def test_exit_is_seen_even_when_a_child_holds_the_pipes():
     code = "import os, time\nif os.fork() == 0:\n    time.sleep(60)\nos._exit(3)"
     with start(code) as bot:

@@ -301,3 +301,54 @@ def test_an_interrupted_replay_ends_with_the_signal_status(tmp_path):
     assert code == 128 + signal.SIGINT, out + err
     assert "interrupted (SIGINT)" in err and "Traceback" not in err
     assert "PASS" not in out and "FAIL:" not in out
+
+
+# -- comments ----------------------------------------------------------------------------------
+
+def test_a_comment_that_changed_is_noted_not_failed_unless_whole_lines_are_compared(tmp_path):
+    """A bot that prints something else in its comment (its depth, its time) still replays
+    its fixture: the moves are compared, the comments only noted. The fixture here was
+    recorded with a 30-character comment (and its warnings); the bot now writes a short
+    one, the same moves. --exact-lines compares whole lines, and then it differs."""
+    impasse = BOTS / "impasse"
+    result = run_cli("record", "--game", "impasse", "--seed", "1", "--seat", "w", "-o", "fx", "--env", RUN_TOKEN,
+                     "--", "python3", str(impasse / "long_comment.py"), tmp_path=tmp_path)
+    assert result.code == 0, result.stdout + result.stderr
+    [fixture] = (tmp_path / "fx").glob("*.txt")
+    body = fixture.read_text()
+    assert "< " in body and " thinking about it very hard..." in body and "W malformed: the comment " in body
+    shorter = ("--", "python3", str(impasse / "comment.py"))
+    result = replay(tmp_path, str(fixture), *shorter)
+    assert result.code == 0, result.stdout + result.stderr
+    first = next(i for i, line in enumerate(body.splitlines(), 1) if line.startswith("< "))
+    move = body.splitlines()[first - 1][2:].split(" ")[0]
+    assert f"{fixture}: pass (" in result.stdout
+    assert re.search(rf"  note: \d+ answer\(s\) differ from the fixture in their comment only \(not a failure; "
+                     rf"--exact-lines compares whole lines\); the first at line {first}: fixture "
+                     rf"'< {move} thinking about it very hard\.\.\.', now '< {move} hello :\)'", result.stdout), \
+        result.stdout
+    assert result.stdout.splitlines()[-1] == "PASS: 1 fixture replayed"
+    exact = replay(tmp_path, "--exact-lines", str(fixture), *shorter)
+    assert exact.code == 1, exact.stdout + exact.stderr
+    assert f"{fixture}: DIFFERS" in exact.stdout and f"first difference at line {first} " in exact.stdout
+    assert f"fixture: < {move} thinking about it very hard..." in exact.stdout
+    assert f"now:     < {move} hello :)" in exact.stdout
+    assert "note:" not in exact.stdout
+
+
+def test_a_move_that_changed_still_fails_where_comments_are_noted(tmp_path):
+    """Only the comment is forgiven: an answer whose move differs is a difference."""
+    impasse = BOTS / "impasse"
+    result = run_cli("record", "--game", "impasse", "--seed", "1", "--seat", "w", "-o", "fx", "--env", RUN_TOKEN,
+                     "--", "python3", str(impasse / "comment.py"), tmp_path=tmp_path)
+    assert result.code == 0, result.stdout + result.stderr
+    [fixture] = (tmp_path / "fx").glob("*.txt")
+    lines = fixture.read_text().splitlines()
+    i = next(i for i, line in enumerate(lines) if line.startswith("< "))
+    listed = [line[2:] for line in lines[:i] if re.fullmatch(r"> [a-h][1-8][a-h][1-8]\w*", line)]
+    other = next(m for m in listed if m != lines[i][2:].split(" ")[0])
+    lines[i] = f"< {other} hello :)"
+    fixture.write_text("\n".join(lines) + "\n")
+    result = replay(tmp_path, str(fixture))
+    assert result.code == 1, result.stdout + result.stderr
+    assert f"first difference at line {i + 1} " in result.stdout and f"fixture: < {other} hello :)" in result.stdout

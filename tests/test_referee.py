@@ -46,5 +46,5 @@ def test_an_answer_read_after_the_deadline_is_a_timeout():
 def test_an_answer_on_the_deadline_is_in_time():
     ref = referee()
     ref.bot = LateBot(late_ms=0)  # type: ignore[assignment]
-    text, elapsed_ns = ref._read_answer(0, 100 * MS, "the answer limit")
-    assert (text, elapsed_ns) == ("e2e4", 100 * MS)
+    read, text, elapsed_ns = ref._read_answer(0, 100 * MS, "the answer limit")
+    assert (read.data, text, elapsed_ns) == (b"e2e4", "e2e4", 100 * MS)

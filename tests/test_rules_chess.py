@@ -101,6 +101,45 @@ def test_illegal_moves_say_why(fen, move, reason):
     assert reason in info.value.reason
 
 
+#: White's h1 rook is taken on its corner by the b7 bishop (ply 6); f1 and g1 are then cleared.
+ROOK_TAKEN = ["g2g3", "b7b6", "g1h3", "c8b7", "e2e3", "b7h1", "f1e2", "a7a6"]
+
+
+@pytest.mark.parametrize("moves,reason", [
+    (ROOK_TAKEN, "no kingside castling right (the rook on h1 was captured there by the opponent's bishop on ply 6)"),
+    (ROOK_TAKEN[:-1] + ["h1b7"], "the rook on h1 was captured there by the opponent's bishop on ply 6"),  # gone again
+    (["e2e4", "e7e5", "e1e2", "a7a6", "e2e1", "a6a5"], "no kingside castling right (the king moved on ply 3)"),
+    (["h2h4", "a7a6", "h1h3", "a6a5", "h3h1", "a5a4", "g2g3", "b7b6", "g1f3", "b6b5", "f1g2", "b5b4"],
+     "no kingside castling right (the rook on h1 moved on ply 3)"),
+])
+def test_a_lost_castling_right_is_told_by_what_lost_it(moves, reason):
+    position = RULES.initial()
+    for move in moves:
+        position = position.play(move)
+    with pytest.raises(IllegalMove) as info:
+        position.judge("O-O")
+    assert reason in info.value.reason, info.value.reason
+    if moves == ROOK_TAKEN:  # f1 and g1 are empty: the king's two-square move gets the same reason
+        with pytest.raises(IllegalMove) as info:
+            position.judge("e1g1")
+        assert info.value.reason == "castling is written O-O or O-O-O, and here it is not legal: " + reason
+
+
+def test_a_captured_rook_is_named_without_the_history_too():
+    """From a FEN the game before is unknown: the board still shows the capture."""
+    position = RULES.initial()
+    for move in ROOK_TAKEN:
+        position = position.play(move)
+    with pytest.raises(IllegalMove) as info:
+        RULES.parse(position.notation()).judge("O-O")
+    assert info.value.reason == ("no kingside castling right (no rook of yours on h1: the opponent's bishop "
+                                 "stands there, so that rook was captured)")
+    with pytest.raises(IllegalMove) as info:
+        RULES.parse("4k3/8/8/8/8/8/8/4K2R w - - 0 1").judge("O-O")
+    assert info.value.reason == ("no kingside castling right (the king or that rook has moved, or the rook "
+                                 "was captured)")
+
+
 def test_king_into_check_reason():
     with pytest.raises(IllegalMove, match="king would move into check on d8"):
         RULES.parse("4k3/8/8/8/8/8/8/3RK3 b - - 0 1").judge("e8d8")

@@ -72,6 +72,11 @@ Traceback (most recent call last):
   File "bot.py", line 6, in <module>
 KeyError: 'k'"""
 
+#: glibc's line for a failed assert() (the quote style of glibc 2.36 and of later ones), musl's.
+C_ASSERT = "main: game.cpp:50: int f(): Assertion 'ind != -1' failed.\nAborted (core dumped)"
+C_ASSERT_OLD = "bot: game.c:12: pick: Assertion `n > 0' failed."
+C_ASSERT_MUSL = "Assertion failed: ind != -1 (game.c: f: 50)"
+
 DOTNET = """Unhandled exception. System.IndexOutOfRangeException: Index was outside the bounds of the array.
    at Player.Main(String[] args) in /bots/Player.cs:line 9"""
 
@@ -88,8 +93,11 @@ DOTNET = """Unhandled exception. System.IndexOutOfRangeException: Index was outs
     (GO, "Go", "panic: runtime error: index out of range [5] with length 3"),
     (PYTHON_CHAINED, "Python", "KeyError: 'k'"),
     (DOTNET, ".NET", "Unhandled exception. System.IndexOutOfRangeException: Index was outside the bounds of the array."),
+    (C_ASSERT, "C/C++", "main: game.cpp:50: int f(): Assertion 'ind != -1' failed."),
+    (C_ASSERT_OLD, "C/C++", "bot: game.c:12: pick: Assertion `n > 0' failed."),
+    (C_ASSERT_MUSL, "C/C++", "Assertion failed: ind != -1 (game.c: f: 50)"),
 ], ids=["node", "node-missing-module", "java", "java-printed", "cpp", "rust", "rust-before-1.73", "go",
-        "python-chained", "dotnet"])
+        "python-chained", "dotnet", "c-assert", "c-assert-older-glibc", "c-assert-musl"])
 def test_each_runtime_and_its_error_line(text, runtime, error):
     trace = traces.find(text.split("\n"))
     assert trace is not None
@@ -106,3 +114,5 @@ def test_describe_names_the_runtime_as_its_users_do():
         "a Node.js stack trace: ReferenceError: undefinedThing is not defined")
     assert traces.find(CPP.split("\n")).describe().startswith("an uncaught C++ exception: terminate called")
     assert traces.find(PYTHON_CHAINED.split("\n")).describe() == "a Python traceback: KeyError: 'k'"
+    assert traces.find(C_ASSERT.split("\n")).describe() == (
+        "a failed assert(): main: game.cpp:50: int f(): Assertion 'ind != -1' failed.")

@@ -76,6 +76,11 @@ class Outcome:
 
     winner: int | None
     reason: str  # "checkmate", "stalemate", "turn limit", "all checkers off", ...
+    #: Seats whose result the real referee reports as that player's error (Proglad's
+    #: blocker rule: "blocking another players home"), and the rule they broke, said
+    #: for a bot author: the referee adds a warning (severity.rule_loss), the result stands.
+    blamed: tuple[int, ...] = ()
+    fault: str = ""
 
     def result_for(self, seat: int) -> str:
         if self.winner is None:

@@ -10,8 +10,7 @@ never re-implements a rule: legality, check and the end of the game come from
 from __future__ import annotations
 
 import random
-
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import chess
 
@@ -90,7 +89,7 @@ class ChessPosition:
             return Judged(self._after(self._chosen[1]), move)
         candidate = self._parse(move)
         if candidate is None or not self.board.is_legal(candidate):
-            raise IllegalMove(move, explain(self.board, move), malformed=_malformed(move))
+            raise IllegalMove(move, explain(self.board, move, self.history()), malformed=_malformed(move))
         if self.board.is_castling(candidate) and move not in ("O-O", "O-O-O"):
             written = move_string(self.board, candidate)
             policy = self._options["king_move_castling"]
@@ -123,6 +122,14 @@ class ChessPosition:
 
     def play(self, move: str) -> "ChessPosition":
         return self.judge(move).position
+
+    def history(self) -> list[chess.Board]:
+        """The boards before this one, the latest first, as far as the game is known."""
+        boards, node = [], self._parent
+        while node is not None:
+            boards.append(node.board)
+            node = node._parent
+        return boards
 
     def outcome(self) -> Outcome | None:
         """The endings that need no claim, as `Board.outcome(claim_draw=False)` has them."""
@@ -208,10 +215,12 @@ def _malformed(move: str) -> bool:
     return False
 
 
-def explain(board: chess.Board, move: str) -> str:
-    """Why the judge refuses `move` in `board`: one sentence a bot author can act on."""
+def explain(board: chess.Board, move: str, history: Sequence[chess.Board] = ()) -> str:
+    """Why the judge refuses `move` in `board`: one sentence a bot author can act on.
+    `history`, the boards before it (the latest first), lets a lost castling right be
+    told by what lost it."""
     if move in ("O-O", "O-O-O"):
-        return _explain_castling(board, move)
+        return _explain_castling(board, move, history)
     if len(move) == 5 and move[4] in "qrbnQRBN":
         return f"promotion needs four characters: write {move[:4]} (the pawn becomes a queen)"
     if len(move) != 4:
@@ -234,7 +243,7 @@ def explain(board: chess.Board, move: str) -> str:
     uci = chess.Move(frm, to, promotion=chess.QUEEN if _reaches_last_rank(piece, to) else None)
     if piece.piece_type == chess.KING and abs(chess.square_file(frm) - chess.square_file(to)) == 2:
         return "castling is written O-O or O-O-O, and here it is not legal: " + _explain_castling(
-            board, "O-O" if to > frm else "O-O-O")
+            board, "O-O" if to > frm else "O-O-O", history)
     if not board.is_pseudo_legal(uci):
         return f"a {chess.piece_name(piece.piece_type)} cannot move from {move[:2]} to {move[2:]}" + _pawn_detail(board, piece, frm, to)
     return _explain_check(board, uci)
@@ -270,14 +279,15 @@ def _explain_check(board: chess.Board, move: chess.Move) -> str:
     return "this move leaves your own king in check (the piece is pinned)"
 
 
-def _explain_castling(board: chess.Board, move: str) -> str:
+def _explain_castling(board: chess.Board, move: str, history: Sequence[chess.Board] = ()) -> str:
     side = board.turn
     king = board.king(side)
     rank = 0 if side == chess.WHITE else 7
     kingside = move == "O-O"
     rights = board.has_kingside_castling_rights(side) if kingside else board.has_queenside_castling_rights(side)
     if not rights:
-        return f"no {'kingside' if kingside else 'queenside'} castling right (the king or that rook has moved)"
+        wing = "kingside" if kingside else "queenside"
+        return f"no {wing} castling right ({_right_lost(board, side, kingside, history)})"
     if board.is_check():
         return "castling out of check is not allowed"
     path = [chess.square(f, rank) for f in ((5, 6) if kingside else (1, 2, 3))]
@@ -289,6 +299,39 @@ def _explain_castling(board: chess.Board, move: str) -> str:
         if board.is_attacked_by(not side, s):
             return f"castling through or into an attacked square ({chess.square_name(s)})"
     return f"castling is not legal here (king on {chess.square_name(king) if king is not None else '?'})"
+
+
+def _right_lost(board: chess.Board, side: chess.Color, kingside: bool, history: Sequence[chess.Board]) -> str:
+    """What took a castling right away: the move that lost it, found in the history, or
+    failing that what the board shows now."""
+    corner = chess.square(7 if kingside else 0, 0 if side == chess.WHITE else 7)
+    corner_name = chess.square_name(corner)
+    after = board
+    for before in history:  # the latest first: find the move after which the right was gone
+        if _has_right(before, side, kingside):
+            return _what_moved(before, after, side, corner)
+        after = before
+    piece = board.piece_at(corner)
+    if piece is not None and piece.color != side:
+        return (f"no rook of yours on {corner_name}: the opponent's {chess.piece_name(piece.piece_type)} "
+                f"stands there, so that rook was captured")
+    return "the king or that rook has moved, or the rook was captured"
+
+
+def _has_right(board: chess.Board, side: chess.Color, kingside: bool) -> bool:
+    return board.has_kingside_castling_rights(side) if kingside else board.has_queenside_castling_rights(side)
+
+
+def _what_moved(before: chess.Board, after: chess.Board, side: chess.Color, corner: chess.Square) -> str:
+    """What the move from `before` to `after` did that took the right."""
+    corner_name, ply = chess.square_name(corner), before.ply() + 1
+    taker = after.piece_at(corner)
+    if before.piece_at(corner) == chess.Piece(chess.ROOK, side) and taker is not None and taker.color != side:
+        return (f"the rook on {corner_name} was captured there by the opponent's "
+                f"{chess.piece_name(taker.piece_type)} on ply {ply}")
+    if before.king(side) != after.king(side):
+        return f"the king moved on ply {ply}"
+    return f"the rook on {corner_name} moved on ply {ply}"
 
 
 class ChessRules:

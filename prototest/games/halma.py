@@ -323,6 +323,16 @@ def _is_blocker(seat: int, pieces: Sequence[int]) -> bool:
     return any(c in zone for c in pieces)
 
 
+def _blocker_fault(config: _Config, pieces: tuple[Sequence[int], Sequence[int]], seats: Sequence[int],
+                   ply: int) -> str:
+    """The blocker rule as the referee applies it, with the pieces that broke it."""
+    left = "; ".join(f"player {seat + 1} still has " + ", ".join(_show(c) for c in sorted(pieces[seat]) if c in ZONE[seat])
+                     for seat in seats)
+    return (f"the blocker rule, which Proglad reports as a player error (\"blocking another players home\"): from ply "
+            f"{config.blocker_from_ply} on, a player with a piece in its own 34-cell zone (its camp and the "
+            f"strip next to it) is removed; at ply {ply} {left} there")
+
+
 def _end_of_game(
     config: _Config, pieces: tuple[Sequence[int], Sequence[int]], ply: int
 ) -> Outcome | None:
@@ -335,10 +345,11 @@ def _end_of_game(
     if ply >= config.blocker_from_ply:
         blockers = [seat for seat in (0, 1) if _is_blocker(seat, pieces[seat])]
         if len(blockers) == 2:
-            return Outcome(None, "both blockers")
+            return Outcome(None, "both blockers", tuple(blockers), _blocker_fault(config, pieces, blockers, ply))
         if blockers:
             b = blockers[0]
-            return Outcome(1 - b, f"blocker: player {b + 1} still has a piece in its own zone")
+            return Outcome(1 - b, f"blocker: player {b + 1} still has a piece in its own zone",
+                           (b,), _blocker_fault(config, pieces, blockers, ply))
     if ply >= config.max_plies:
         return Outcome(None, "move limit")
     return None
