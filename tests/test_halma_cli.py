@@ -21,8 +21,10 @@ CHAIN = "/".join(["1" + "." * 15, ".2" + "." * 14, "." * 16, "...2" + "." * 12] 
 
 
 def check(tmp_path: Path, bot: str, *extra: str):
-    """Both seats by default: game 1 as player 1, game 2 as player 2."""
-    return run_cli("check", *GAME, *extra, str(HALMA / bot), tmp_path=tmp_path)
+    """Both seats by default: game 1 as player 1, game 2 as player 2. The opponent is the
+    greedy style, every game (not a style drawn per game): the broken bots' faults were
+    placed, and their turns noted, in games against it."""
+    return run_cli("check", *GAME, "--set", "opponent.style=greedy", *extra, str(HALMA / bot), tmp_path=tmp_path)
 
 
 def swap(move: str) -> str:

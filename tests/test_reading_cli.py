@@ -157,13 +157,14 @@ def test_halma_refuses_ready_with_a_space_or_a_second_cr(tmp_path, bot, read):
 
 
 def test_output_after_the_last_move_is_one_verdict_whatever_the_timing(tmp_path):
-    """`gg` right after the echo of the bot's winning move (seed 1: player 1 wins), at once
-    (it usually comes before the judge closes the input) or 300 ms later (after): always a
-    WARN quoting it, and the win stands, as the real referee stops reading at the end."""
+    """`gg` right after the echo of the bot's winning move (seed 1, a greedy opponent: player
+    1 wins), at once (it usually comes before the judge closes the input) or 300 ms later
+    (after): always a WARN quoting it, and the win stands, as the real referee stops reading
+    at the end."""
     verdicts = []
     for run, delay in enumerate((0, 0, 0, 300)):
         result = check(tmp_path / str(run), "halma", HALMA / "gg_after_win.py", "--seat", "1",
-                       "--env", f"GG_DELAY_MS={delay}")
+                       "--set", "opponent.style=greedy", "--env", f"GG_DELAY_MS={delay}")
         assert result.code == 0, result.stdout + result.stderr
         [game] = result.report["games"]
         verdicts.append((game["result"], game["reason"], game["plies"],
