@@ -6,10 +6,11 @@ The corpus is the 16 planted-fault bots under tests/bots (4 per game), each corr
 from one fault that shows only in rare situations a real game can reach. For each bot and
 each seed, in the same run and one process at a time (the machine is shared):
 
-- fuzz's time to find: `prototest fuzz --game G --seed S --no-database --quiet --json OUT
-  [--fuzz-args] -- BOT`; the JSON's `first_failure_s` when it has one (seconds from the
-  run's start to the first failing example), else the wall time of the whole run when it
-  failed; a run that finds nothing, or is still going at the cap, counts as the cap;
+- fuzz's time to find: `prototest fuzz --game G --seed S --no-database --json OUT
+  [--fuzz-args] -- BOT` (its defaults: the 60 s budget, one worker per core), reading its
+  progress lines on stderr as they arrive: the wall time at the first line that counts a
+  failing kind (said at once); a run that finds nothing, or is still going at the cap,
+  counts as the cap;
 - random games' time to find: `prototest check --game G --seed S --games N --start-delay 0
   [--check-args] BOT`, reading its per-game progress lines on stderr as they arrive
   (`game 3/100000 as w: FAIL  forfeit (crash), ...`); the wall time at the first failing
@@ -30,6 +31,7 @@ import argparse
 import atexit
 import json
 import os
+import re
 import selectors
 import shlex
 import signal
@@ -131,30 +133,59 @@ def sweep() -> None:
 
 
 def fuzz(game: str, bot: Path, seed: int, cap: float, extra: list[str], folder: Path) -> Run:
+    """Fuzz's time to find: the wall time from the command's start to its progress line
+    that first counts a failing kind (said at once on stderr, as check's game lines are),
+    so both tools are timed alike, interpreter start included."""
     report = folder / f"fuzz-{game}-{bot.stem}-{seed}.json"
     report.unlink(missing_ok=True)
     argv = [sys.executable, "-m", "prototest", "fuzz", "--game", game, "--seed", str(seed),
-            "--no-database", "--quiet", "--json", str(report), "--env", TOKEN, *extra, "--", str(bot)]
+            "--no-database", "--json", str(report), "--env", TOKEN, *extra, "--", str(bot)]
     t0 = time.monotonic()
-    proc = start(argv, folder, subprocess.DEVNULL)
+    proc = start(argv, folder, subprocess.PIPE)
+    found = _first_line(proc, t0, cap, lambda text: bool(re.search(r"\b[1-9]\d* failing kinds?\b", text)))
     try:
-        code = proc.wait(cap)
+        code = proc.wait(max(1.0, cap - (time.monotonic() - t0)) + 60)
     except subprocess.TimeoutExpired:
         code = None
-    wall = time.monotonic() - t0
     stop(proc)
     data = json.loads(report.read_text()) if report.exists() else {}
     fails = [f for f in data.get("findings", []) if f.get("severity") == "fail"]
     kinds = sorted({f["kind"] for f in fails})
     if code not in (None, 0, 1):
         return Run(cap, False, kinds, f"exit {code}")
-    if not fails:
+    if found is None or not fails:
         return Run(cap, False, kinds, "nothing found" if code == 0 else "cap reached")
-    seconds = data.get("first_failure_s")
-    if seconds is None:
-        seconds = min(wall, cap)
-    note = "" if code is not None else "stopped at the cap"
-    return Run(min(float(seconds), cap), float(seconds) < cap, kinds, note)
+    seconds = found[0]
+    plies = fails[0].get("reproducer", {}).get("plies")
+    return Run(min(seconds, cap), seconds < cap, kinds, f"reproducer {plies} plies")
+
+
+def _first_line(proc: subprocess.Popen, t0: float, cap: float, wanted) -> tuple[float, str] | None:
+    """The time (since t0) and text of the first stderr line that `wanted`, within the cap;
+    None when none came (stderr is drained to its end either way)."""
+    assert proc.stderr is not None
+    selector = selectors.DefaultSelector()
+    selector.register(proc.stderr, selectors.EVENT_READ)
+    buffer, found = b"", None
+    try:
+        while True:
+            left = cap - (time.monotonic() - t0)
+            if left <= 0 or not selector.select(left):
+                break
+            chunk = os.read(proc.stderr.fileno(), 65536)
+            if not chunk:
+                break
+            buffer += chunk
+            *lines, buffer = buffer.split(b"\n")
+            for line in lines:
+                text = line.decode(errors="replace")
+                if found is None and wanted(text):
+                    found = (time.monotonic() - t0, text)
+            if found is not None:
+                break
+    finally:
+        selector.close()
+    return found
 
 
 def check(game: str, bot: Path, seed: int, cap: float, games: int, extra: list[str], folder: Path) -> Run:
@@ -163,33 +194,16 @@ def check(game: str, bot: Path, seed: int, cap: float, games: int, extra: list[s
             "--transcripts", str(folder / "transcripts"), *extra, "--", str(bot)]
     t0 = time.monotonic()
     proc = start(argv, folder, subprocess.PIPE)
-    assert proc.stderr is not None
-    selector = selectors.DefaultSelector()
-    selector.register(proc.stderr, selectors.EVENT_READ)
-    buffer, found = b"", None
     try:
-        while found is None:
-            left = cap - (time.monotonic() - t0)
-            if left <= 0 or not selector.select(left):
-                break
-            chunk = os.read(proc.stderr.fileno(), 65536)
-            if not chunk:
-                break  # the run ended without a failing game
-            buffer += chunk
-            *lines, buffer = buffer.split(b"\n")
-            for line in lines:
-                text = line.decode(errors="replace")
-                if text.startswith("game ") and ": FAIL" in text:
-                    found = (time.monotonic() - t0, text)
-                    break
+        found = _first_line(proc, t0, cap, lambda text: text.startswith("game ") and ": FAIL" in text)
     finally:
-        selector.close()
         stop(proc)
         proc.stderr.close()
     if found is None:
         return Run(cap, False, [], "no failing game")
     seconds, text = found
-    inside = text.rsplit("  [", 1)[-1].rstrip("]") if text.endswith("]") else ""  # [fail crash, warn slow]
+    bracket = re.search(r"  \[([^\]]*)\]", text)  # [fail crash, warn slow]
+    inside = bracket.group(1) if bracket else ""
     kinds = sorted({part.split(" ", 1)[1] for part in inside.split(", ") if part.startswith("fail ")})
     game_no = text.split()[1]
     return Run(min(seconds, cap), seconds < cap, kinds, f"game {game_no}")

@@ -50,7 +50,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable, Sequence
 
-from hypothesis import HealthCheck, Phase, Verbosity, given, seed as hypothesis_seed, settings, target
+from hypothesis import HealthCheck, Phase, Verbosity, given, reject, seed as hypothesis_seed, settings, target
 from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase
 from hypothesis.errors import Flaky
@@ -136,8 +136,6 @@ class Options:
     shrink_examples: int = 80
     #: This campaign's seed stream (see worker_seed); set by prototest.workers
     worker: int = 0
-    #: Whether the state probe ran (the parallel runner runs it once, before its workers)
-    probed: bool = False
 
 
 @dataclass(frozen=True)
@@ -323,15 +321,22 @@ class Campaign:
         self.deadline: float | None = None
         self._stopping = False
         self.run.modes = self._modes(options.mode)
+        #: Hypothesis's modes (position mode stays drawn for a bot that keeps state: its
+        #: position examples are played as games from the start)
+        self._search_modes = self.run.modes
+        #: Whether this campaign runs the state probe (one worker of several does), and
+        #: how it learns the verdict when another does (see prototest.workers)
+        self.may_probe = True
+        self.state_verdict: Callable[[], bool | None] = lambda: self._verdict
+        self.publish: Callable[[bool], None] | None = None
+        self._verdict: bool | None = None  # True: keeps state; None: not known yet
 
     # -- the whole run ------------------------------------------------------------------
     def execute(self) -> FuzzRun:
         """Probe, search, then shorten and confirm what was found."""
         self._start_clock()
         try:
-            if not self.options.probed:
-                self.probe_state()
-            self.search(self.run.modes)
+            self.search(self._search_modes)
             if self._found is not None and self.run.interrupted is None:
                 self.finish(self._found)
         except KeyboardInterrupt as exc:
@@ -375,6 +380,11 @@ class Campaign:
         """Play one example; stop the run at its first failure."""
         self._check_stop()
         plan = data.draw(self._plans(modes), label="plan")
+        if _simplest(plan.script):
+            # Hypothesis opens with "simplest" examples (every choice after a short prefix
+            # zero): here the same near-identical game again and again. Refused before any
+            # bot runs, five in a row end that phase, and generation proper begins.
+            reject()
         example = self.play_plan(plan)
         for label, value in example.measures.items():
             target(value, label=label)
@@ -426,10 +436,21 @@ class Campaign:
         return plans()
 
     def play_plan(self, plan: Plan) -> Example:
+        """One example: a position plan starts the bot cold, once the state probe found
+        that it keeps no state; until then (or for a bot that does) it is played as a game
+        from the start, its path left out."""
+        cold = plan.mode == "position" and self._stateless()
         self.run.examples += 1
         self.run.styles[plan.style.name] += 1
-        return self.play(plan.seat, start_moves=plan.path, mode=plan.mode, plan=plan,
-                         opponent=ScriptedOpponent(self.target.module, plan.style, plan.script))
+        return self.play(plan.seat, start_moves=plan.path if cold else (), mode="position" if cold else "game",
+                         plan=plan, opponent=ScriptedOpponent(self.target.module, plan.style, plan.script))
+
+    def _stateless(self) -> bool:
+        verdict = self.state_verdict()
+        if verdict is None and self.may_probe:
+            self.probe_state()
+            verdict = self.state_verdict()
+        return verdict is False
 
     def play(self, seat: int, *, start_moves: Sequence[str] = (), mode: str = "game",
              opponent: Callable[[Position], str] | None = None, max_turns: int | None = None,
@@ -549,9 +570,11 @@ class Campaign:
         if self.run.first_failure_example is None:
             self.run.first_failure_example = self.run.examples
             self.run.first_failure_s = time.monotonic() - self.run.started
-        self.run.failing_kinds.add(failure.finding.kind)
+        if failure.confirmed:  # the progress line counts the failures that are verdicts
+            self.run.failing_kinds.add(failure.finding.kind)
         self.run.confirmed_found = self.run.confirmed_found or failure.confirmed
         self._found = failure
+        self._tick()  # said at once (the progress line; the other workers stop)
 
     def _tick(self) -> None:
         self.run.elapsed_s = time.monotonic() - self.run.started
@@ -565,9 +588,16 @@ class Campaign:
         short real game from the start, then fresh bots shown two of the positions the
         running bot answered. A fresh bot that fails there, or answers otherwise (twice
         alike, so it is no random choice), keeps state: position mode is turned off."""
-        self.options.probed = True
-        if "position" not in self.run.modes or self._out_of_time():
-            return
+        self.may_probe = False
+        self._verdict = False  # no evidence of state, unless the probe finds some
+        try:
+            if not self._out_of_time():
+                self._probe()
+        finally:
+            if self.publish is not None:
+                self.publish(self._verdict)
+
+    def _probe(self) -> None:
         seat = 1 if len(self.target.spec.game.seats) > 1 else 0
         warm = self.play(seat, mode="probe", max_turns=6,
                          opponent=opponents.Opponent(self.target.module, "random", game_seed(self.options.seed, 0)))
@@ -581,6 +611,7 @@ class Campaign:
                 continue
             verdict = self._cold_verdict(seat, moves, answered[turn].answer)
             if verdict is not None:
+                self._verdict = True
                 self.run.probe = StateProbe(True, verdict + ": it keeps state between turns, so position mode "
                                             "(a fresh bot started mid-game) is off for it; every example is a "
                                             "game from the start")
@@ -797,7 +828,7 @@ class Campaign:
     def test(self, modes: tuple[str, ...] | None = None, *, own_settings: bool = True) -> Callable[[], None]:
         """The Hypothesis test: with `own_settings` False it keeps the settings of the
         active profile (max_examples, database), as a pytest test should."""
-        modes = modes or self.run.modes
+        modes = modes or self._search_modes
 
         def fuzz_example(data: st.DataObject) -> None:
             self.episode(data, modes)
@@ -808,7 +839,7 @@ class Campaign:
             if self.options.examples is not None:
                 left = max(1, self.options.examples - self.run.examples)
             # The seed first: @seed turns the database off, the settings turn it back on.
-            seed = worker_seed(self.options.seed, self.options.worker) + (0 if modes == self.run.modes else 1)
+            seed = worker_seed(self.options.seed, self.options.worker) + (0 if modes == self._search_modes else 1)
             test = self.settings(left)(hypothesis_seed(seed)(test))
         else:
             test = settings(deadline=None, suppress_health_check=list(HealthCheck),
@@ -820,7 +851,7 @@ class Campaign:
     def database_key(self, modes: tuple[str, ...] | None = None) -> bytes:
         """Failures are stored per game, modes, bot command and move cap."""
         t, o = self.target, self.options
-        text = "\0".join([t.spec.name, ",".join(modes or self.run.modes), str(o.max_plies), *t.argv])
+        text = "\0".join([t.spec.name, ",".join(modes or self._search_modes), str(o.max_plies), *t.argv])
         return hashlib.sha256(text.encode()).digest()
 
     def _interrupted(self, exc: KeyboardInterrupt) -> None:
@@ -914,6 +945,12 @@ def _keyed(exchanges: Sequence[Exchange]):
             digest.update(line.encode("utf-8", "replace") + b"\n")
         yield digest.digest(), exchange
         digest.update(b"< " + (exchange.answer or "").encode("utf-8", "replace") + b"\n")
+
+
+def _simplest(script: Sequence[int]) -> bool:
+    """A script of mostly zero choices: Hypothesis's simplest extension of a prefix (a
+    uniform draw has one chance in 65,536 a choice of being zero)."""
+    return len(script) > 1 and script.count(0) * 2 > len(script)
 
 
 def _cut_short(example: Example) -> bool:

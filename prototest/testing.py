@@ -75,7 +75,6 @@ def _run(campaign: Campaign) -> FuzzRun:
     """The campaign as pytest runs it: Hypothesis's examples from the active profile."""
     campaign._start_clock()
     try:
-        campaign.probe_state()
         inner = campaign.test(own_settings=False)
         examples = hypothesis_settings.default.max_examples
         campaign.options.examples = examples

@@ -3,8 +3,8 @@
 Each worker is a forked process running its own `fuzz.Campaign` on its own seed stream
 (`fuzz.worker_seed`), so the same `--seed` gives the same examples whatever else runs;
 all share the example database (a folder: Hypothesis's directory database is safe across
-processes) and the run's deadline. The state probe runs once, here, before the workers
-start. The first worker to find a confirmed failure stops the others at their next
+processes) and the run's deadline. The state probe runs once, in worker 0, and its verdict
+is shared. The first worker to find a confirmed failure stops the others at their next
 example and shortens its failure alone; its report, the others' examples, situations,
 warnings and timings are merged into one `FuzzRun`.
 
@@ -39,35 +39,30 @@ def share(examples: int | None, jobs: int, worker: int) -> int | None:
 
 
 def run_workers(target: Target, options: Options, progress: Callable[[FuzzRun], None] | None = None) -> FuzzRun:
-    """Probe once, then run `options.jobs` campaigns at once and merge them."""
+    """Run `options.jobs` campaigns at once and merge them."""
     main = Campaign(target, options, progress)
     main._start_clock()
-    try:
-        main.probe_state()
-    except KeyboardInterrupt as exc:
-        main._interrupted(exc)
-        return main.close()
-    probe_runs = main.run.runs
     ctx = multiprocessing.get_context("fork")
     jobs = options.jobs
     runs = ctx.Array("i", jobs)  # runs of each worker, for the progress line
     owner = ctx.Value("i", -1)  # the worker that found a confirmed failure first
+    state = ctx.Value("i", -1)  # the state probe's verdict: -1 not known yet, 0 no state, 1 keeps state
     children = []
     for worker in range(jobs):
         if options.examples is not None and not share(options.examples, jobs, worker):
             continue
-        opts = replace(options, worker=worker, probed=True, examples=share(options.examples, jobs, worker))
+        opts = replace(options, worker=worker, examples=share(options.examples, jobs, worker))
         recv, send = ctx.Pipe(duplex=False)
-        child = ctx.Process(target=_worker, args=(target, opts, main.run.modes, main.deadline, send, runs, owner, worker),
+        child = ctx.Process(target=_worker, args=(target, opts, main.deadline, send, runs, owner, state, worker),
                             daemon=True)
         child.start()
         send.close()
         children.append((worker, child, recv))
-    results = _gather(children, main, runs, owner, probe_runs)
-    return _merge(main, results, probe_runs)
+    results = _gather(children, main, runs, owner)
+    return _merge(main, results)
 
 
-def _gather(children, main: Campaign, runs, owner, probe_runs: int) -> dict[int, Any]:
+def _gather(children, main: Campaign, runs, owner) -> dict[int, Any]:
     """Each worker's result, with the merged progress line while they run; a signal here
     is passed on to the workers, which stop and still send what they have."""
     results: dict[int, Any] = {}
@@ -88,7 +83,7 @@ def _gather(children, main: Campaign, runs, owner, probe_runs: int) -> dict[int,
                     results[worker] = ("error", f"worker {worker} ended without a report "
                                        f"(exit status {child.exitcode})")
                     del pending[worker]
-            main.run.runs = probe_runs + sum(runs[:])
+            main.run.runs = sum(runs[:])
             main.run.failing_kinds |= {"failure"} if owner.value >= 0 else set()
             main._tick()
         except KeyboardInterrupt as exc:
@@ -105,8 +100,10 @@ def _gather(children, main: Campaign, runs, owner, probe_runs: int) -> dict[int,
     return results
 
 
-def _worker(target: Target, options: Options, modes, deadline, conn, runs, owner, worker: int) -> None:
-    """A worker process: one campaign, its run sent back as data, then a quick exit."""
+def _worker(target: Target, options: Options, deadline, conn, runs, owner, state, worker: int) -> None:
+    """A worker process: one campaign, its run sent back as data, then a quick exit.
+    Worker 0 runs the state probe (when a position example first comes up) and publishes
+    its verdict; until then the others play their position examples as whole games."""
     status = 0
     try:
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
@@ -120,9 +117,14 @@ def _worker(target: Target, options: Options, modes, deadline, conn, runs, owner
                     if owner.value < 0:
                         owner.value = worker
 
+        def publish(stateful: bool) -> None:
+            state.value = int(stateful)
+
         campaign = Campaign(target, options, progress, should_stop=lambda: owner.value not in (-1, worker))
         campaign.deadline = deadline
-        campaign.run.modes = modes
+        campaign.may_probe = worker == 0
+        campaign.publish = publish
+        campaign.state_verdict = lambda: None if state.value < 0 else bool(state.value)
         run = campaign.execute()
         run.target = None  # type: ignore[assignment]  # the parent has it (and a module does not pickle)
         for failure in run.failures:
@@ -142,15 +144,18 @@ def _worker(target: Target, options: Options, modes, deadline, conn, runs, owner
             os._exit(status)
 
 
-def _merge(main: Campaign, results: dict[int, Any], probe_runs: int) -> FuzzRun:
-    """One run: the probe's figures, then each worker's, in worker order."""
+def _merge(main: Campaign, results: dict[int, Any]) -> FuzzRun:
+    """One run: each worker's figures, in worker order."""
     run = main.run
     run.workers = len(results)
     errors = [value for kind, value in results.values() if kind == "error"]
     if errors:
         raise RuntimeError(errors[0].strip().splitlines()[-1])
     parts: list[FuzzRun] = [value for _, (kind, value) in sorted(results.items())]
-    run.runs = probe_runs + sum(p.runs for p in parts)
+    run.runs = sum(p.runs for p in parts)
+    run.probe = next((p.probe for p in parts if p.probe is not None), None)
+    if run.probe is not None and run.probe.stateful:
+        run.modes = ("game",)
     run.examples = sum(p.examples for p in parts)
     run.shrink_runs = sum(p.shrink_runs for p in parts)
     for p in parts:
