@@ -43,6 +43,7 @@ from __future__ import annotations
 import hashlib
 import shlex
 import signal
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -257,8 +258,10 @@ class FuzzRun:
     first_failure_s: float | None = None
     #: why the run ended before its examples were all run (besides a signal)
     stopped_early: str | None = None
-    #: kinds of failure met so far (the progress line)
+    #: kinds of failure met so far in games from the start (the progress line), and
+    #: after cold starts only
     failing_kinds: set[str] = field(default_factory=set)
+    cold_kinds: set[str] = field(default_factory=set)
     shrinking: bool = False
     probe: StateProbe | None = None
     #: the modes examples were drawn from (position mode is off for a bot that keeps state)
@@ -330,6 +333,10 @@ class Campaign:
         self.state_verdict: Callable[[], bool | None] = lambda: self._verdict
         self.publish: Callable[[bool], None] | None = None
         self._verdict: bool | None = None  # True: keeps state; None: not known yet
+        #: set once a failure was seen after a cold start: the examples that follow are
+        #: all games from the start, to confirm it (shared by the workers)
+        self.positions_off: Any = threading.Event()
+        self._cold_found: Failure | None = None
 
     # -- the whole run ------------------------------------------------------------------
     def execute(self) -> FuzzRun:
@@ -337,8 +344,8 @@ class Campaign:
         self._start_clock()
         try:
             self.search(self._search_modes)
-            if self._found is not None and self.run.interrupted is None:
-                self.finish(self._found)
+            if self.run.interrupted is None:
+                self.finish()
         except KeyboardInterrupt as exc:
             self._interrupted(exc)
         return self.close()
@@ -389,11 +396,18 @@ class Campaign:
         for label, value in example.measures.items():
             target(value, label=label)
         fail = first_fail(example)
-        if fail is not None:
-            self._record(Failure(example, fail, confirmed=plan.mode == "game"))
+        if fail is not None and not example.cold:  # a game from the start: a verdict
+            self._record(Failure(example, fail))
             self.run.ended = "failure"
             self._stopping = True
             raise _Stop()
+        if fail is not None and self._cold_found is None:
+            # Seen after a cold start only: it needs confirming in a game from the start,
+            # so from now on every example is one (in every worker).
+            self._cold_found = Failure(example, fail, confirmed=False)
+            self.run.cold_kinds.add(fail.kind)
+            self.positions_off.set()
+            self._tick()
         self._check_stop()
 
     def _check_stop(self) -> None:
@@ -439,7 +453,7 @@ class Campaign:
         """One example: a position plan starts the bot cold, once the state probe found
         that it keeps no state; until then (or for a bot that does) it is played as a game
         from the start, its path left out."""
-        cold = plan.mode == "position" and self._stateless()
+        cold = plan.mode == "position" and not self.positions_off.is_set() and self._stateless()
         self.run.examples += 1
         self.run.styles[plan.style.name] += 1
         return self.play(plan.seat, start_moves=plan.path if cold else (), mode="position" if cold else "game",
@@ -635,19 +649,15 @@ class Campaign:
         return f"{shown}, fresh bots answered {answer!r} where the running bot answered {warm_answer!r}"
 
     # -- after the first failure --------------------------------------------------------
-    def finish(self, failure: Failure) -> None:
-        """Confirm a cold start's failure in real games, then shorten and replay it."""
+    def finish(self) -> None:
+        """Shorten and replay what was found: the failure of a game from the start, and a
+        failure seen only after a cold start (a warning unless a game showed it too)."""
         self.run.shrinking = True
-        if not failure.confirmed:
-            failure = self._shrink(failure)
-            confirmed = self._confirm_in_games()
-            if confirmed is not None:
-                if confirmed.finding.kind != failure.finding.kind:
-                    self.run.failures.append(failure)
-                failure = self._shrink(confirmed)
-        else:
-            failure = self._shrink(failure)
-        self.run.failures.insert(0, failure)
+        cold = self._cold_found
+        if self._found is not None:
+            self.run.failures.append(self._shrink(self._found))
+        if cold is not None and (self._found is None or cold.finding.kind != self._found.finding.kind):
+            self.run.failures.append(self._shrink(cold))
 
     def _shrink_budget_left(self, share: float = 1.0) -> bool:
         """Whether shortening this failure may run the bot again (`share`: of its runs;
@@ -655,15 +665,6 @@ class Campaign:
         return (self._shrink_from is not None
                 and self.run.runs - self._shrink_from < (self.options.shrink_examples - 1) * share
                 and not self._out_of_time())
-
-    def _confirm_in_games(self) -> Failure | None:
-        """Games from the start, for the rest of the budget: a failure there is real."""
-        self._found = None
-        if self.options.examples is not None and self.run.examples >= self.options.examples:
-            return None
-        self.search(("game",))
-        found = self._found
-        return found if found is not None and found.confirmed else None
 
     def _shrink(self, failure: Failure) -> Failure:
         """Show the failing position cold; search for a shorter path to a position that
@@ -857,8 +858,9 @@ class Campaign:
     def _interrupted(self, exc: KeyboardInterrupt) -> None:
         """Ctrl-C: what was found so far stands."""
         self.run.interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
-        if self._found is not None and self._found not in self.run.failures:
-            self.run.failures.insert(0, self._found)
+        for found in (self._found, self._cold_found):
+            if found is not None and all(found.finding.kind != f.finding.kind for f in self.run.failures):
+                self.run.failures.append(found)
 
 
 def execute(target_: Target, options: Options, progress: Callable[[FuzzRun], None] | None = None) -> FuzzRun:

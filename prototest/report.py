@@ -272,7 +272,9 @@ def fuzz_progress(run: "FuzzRun") -> str:
     failures = len(run.failing_kinds)
     state = "shrinking" if run.shrinking else "searching"
     jobs = f", {run.options.jobs} jobs" if run.options.jobs > 1 else ""
-    return (f"fuzz: {run.runs} runs, {failures} failing kind{'s' if failures != 1 else ''}, "
+    cold = len(run.cold_kinds - run.failing_kinds)
+    cold_text = f" (+{cold} seen only after a cold start)" if cold else ""
+    return (f"fuzz: {run.runs} runs, {failures} failing kind{'s' if failures != 1 else ''}{cold_text}, "
             f"{run.rate:.1f} runs/s, {run.elapsed_s:.0f} s{jobs} ({state})")
 
 

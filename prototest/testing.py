@@ -84,8 +84,8 @@ def _run(campaign: Campaign) -> FuzzRun:
             pass
         except HypothesisException as exc:  # never a raw Hypothesis error instead of a verdict
             campaign.run.stopped_early = f"Hypothesis stopped: {type(exc).__name__}: {exc}"
-        if campaign._found is not None and campaign.run.interrupted is None:
-            campaign.finish(campaign._found)
+        if campaign.run.interrupted is None:
+            campaign.finish()
     except KeyboardInterrupt as exc:
         campaign._interrupted(exc)
         raise

@@ -47,13 +47,14 @@ def run_workers(target: Target, options: Options, progress: Callable[[FuzzRun], 
     runs = ctx.Array("i", jobs)  # runs of each worker, for the progress line
     owner = ctx.Value("i", -1)  # the worker that found a confirmed failure first
     state = ctx.Value("i", -1)  # the state probe's verdict: -1 not known yet, 0 no state, 1 keeps state
+    positions_off = ctx.Event()  # a failure after a cold start: from now on, games from the start
     children = []
     for worker in range(jobs):
         if options.examples is not None and not share(options.examples, jobs, worker):
             continue
         opts = replace(options, worker=worker, examples=share(options.examples, jobs, worker))
         recv, send = ctx.Pipe(duplex=False)
-        child = ctx.Process(target=_worker, args=(target, opts, main.deadline, send, runs, owner, state, worker),
+        child = ctx.Process(target=_worker, args=(target, opts, main.deadline, send, runs, owner, state, positions_off, worker),
                             daemon=True)
         child.start()
         send.close()
@@ -100,7 +101,7 @@ def _gather(children, main: Campaign, runs, owner) -> dict[int, Any]:
     return results
 
 
-def _worker(target: Target, options: Options, deadline, conn, runs, owner, state, worker: int) -> None:
+def _worker(target: Target, options: Options, deadline, conn, runs, owner, state, positions_off, worker: int) -> None:
     """A worker process: one campaign, its run sent back as data, then a quick exit.
     Worker 0 runs the state probe (when a position example first comes up) and publishes
     its verdict; until then the others play their position examples as whole games."""
@@ -125,6 +126,7 @@ def _worker(target: Target, options: Options, deadline, conn, runs, owner, state
         campaign.may_probe = worker == 0
         campaign.publish = publish
         campaign.state_verdict = lambda: None if state.value < 0 else bool(state.value)
+        campaign.positions_off = positions_off
         run = campaign.execute()
         run.target = None  # type: ignore[assignment]  # the parent has it (and a module does not pickle)
         for failure in run.failures:
@@ -165,6 +167,7 @@ def _merge(main: Campaign, results: dict[int, Any]) -> FuzzRun:
         run.first_answer_ms.extend(p.first_answer_ms)
         run.nondeterminism.extend(p.nondeterminism[:5 - len(run.nondeterminism)])
         run.failing_kinds |= p.failing_kinds
+        run.cold_kinds |= p.cold_kinds
         run.warnings = _merge_warnings(run.warnings, p.warnings)
         if p.interrupted is not None and run.interrupted is None:
             run.interrupted = p.interrupted
