@@ -221,6 +221,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100000, help="check's --games (the cap stops it)")
     parser.add_argument("--fuzz-args", default="", help='extra arguments for fuzz, e.g. "--budget 60s --jobs 2"')
     parser.add_argument("--check-args", default="", help="extra arguments for check")
+    parser.add_argument("--plain", action="store_true",
+                        help="also time plain random games: check with --set opponent.style=random (a uniformly "
+                             "random opponent, no style per game), the baseline check had before opponent styles")
     args = parser.parse_args()
     corpus = [entry for entry in CORPUS if args.bots in entry[1]]
     if not corpus:
@@ -235,41 +238,57 @@ def main() -> None:
         folder = Path(tmp)
         for game, name, expected in corpus:
             bot = BOTS / name
-            fuzz_runs, check_runs = [], []
+            fuzz_runs, check_runs, plain_runs = [], [], []
             for seed in args.seeds:
                 f = fuzz(game, bot, seed, args.cap, shlex.split(args.fuzz_args), folder)
                 c = check(game, bot, seed, args.cap, args.games, shlex.split(args.check_args), folder)
                 fuzz_runs.append(f)
                 check_runs.append(c)
-                print(f"{name:36} seed {seed}: fuzz {f.seconds:6.1f} s {'/'.join(f.kinds) or '-':14} {f.note:18} "
-                      f"check {c.seconds:6.1f} s {'/'.join(c.kinds) or '-':14} {c.note}", file=sys.stderr, flush=True)
-            rows.append((name, expected, fuzz_runs, check_runs))
+                line = (f"{name:36} seed {seed}: fuzz {f.seconds:6.1f} s {'/'.join(f.kinds) or '-':14} {f.note:18} "
+                        f"check {c.seconds:6.1f} s {'/'.join(c.kinds) or '-':14} {c.note}")
+                if args.plain:
+                    p = check(game, bot, seed, args.cap, args.games,
+                              ["--set", "opponent.style=random", *shlex.split(args.check_args)], folder)
+                    plain_runs.append(p)
+                    line += f"  plain {p.seconds:6.1f} s {p.note}"
+                print(line, file=sys.stderr, flush=True)
+            rows.append((name, expected, fuzz_runs, check_runs, plain_runs))
 
     print(f"fuzz against random games (check --games), seeds {' '.join(map(str, args.seeds))}, "
           f"cap {args.cap:.0f} s (a miss counts as the cap)")
     if args.fuzz_args or args.check_args:
         print(f"fuzz args: {args.fuzz_args or '-'}; check args: {args.check_args or '-'}")
     print()
-    print(f"{'bot':36} {'expected':12} {'fuzz found':14} {'fuzz s':>7} {'check s':>7} {'ratio':>6}  per seed (fuzz/check s)")
-    ratios = []
-    for name, expected, fuzz_runs, check_runs in rows:
+    plain = " plain s  ratio" if args.plain else ""
+    print(f"{'bot':36} {'expected':12} {'fuzz found':14} {'fuzz s':>7} {'check s':>7} {'ratio':>6}{plain}"
+          f"  per seed (fuzz/check{'/plain' if args.plain else ''} s)")
+    ratios, plain_ratios = [], []
+    for name, expected, fuzz_runs, check_runs, plain_runs in rows:
         fm, cm = median(fuzz_runs), median(check_runs)
         ratio = fm / cm if cm else float("inf")
         ratios.append(ratio)
         kinds = sorted({k for r in fuzz_runs for k in r.kinds}) or ["-"]
-        seeds = "  ".join(f"{'*' if not f.found else ''}{f.seconds:.0f}/{'*' if not c.found else ''}{c.seconds:.0f}"
-                          for f, c in zip(fuzz_runs, check_runs))
-        print(f"{name:36} {expected:12} {'/'.join(kinds):14} {fm:7.1f} {cm:7.1f} {ratio:6.2f}  {seeds}")
+        extra = ""
+        if args.plain:
+            pm = median(plain_runs)
+            plain_ratios.append(fm / pm if pm else float("inf"))
+            extra = f" {pm:7.1f} {plain_ratios[-1]:6.2f}"
+        seeds = "  ".join("/".join(f"{'*' if not r.found else ''}{r.seconds:.0f}" for r in runs)
+                          for runs in zip(fuzz_runs, check_runs, *([plain_runs] if args.plain else [])))
+        print(f"{name:36} {expected:12} {'/'.join(kinds):14} {fm:7.1f} {cm:7.1f} {ratio:6.2f}{extra}  {seeds}")
     print()
     print("* = not found within the cap (counted as the cap)")
-    fuzz_found = sum(1 for _, _, runs, _ in rows if median(runs) < args.cap)
-    check_found = sum(1 for _, _, _, runs in rows if median(runs) < args.cap)
-    fuzz_runs_found = sum(r.found for _, _, runs, _ in rows for r in runs)
-    check_runs_found = sum(r.found for _, _, _, runs in rows for r in runs)
     total = len(rows) * len(args.seeds)
-    print(f"median ratio fuzz/check: {statistics.median(ratios):.2f}")
-    print(f"bots found within the cap (median under it): fuzz {fuzz_found}/{len(rows)}, check {check_found}/{len(rows)}")
-    print(f"runs that found the fault: fuzz {fuzz_runs_found}/{total}, check {check_runs_found}/{total}")
+    print(f"median ratio fuzz/check: {statistics.median(ratios):.2f} (at most 1.0: {sum(r <= 1.0 for r in ratios)}"
+          f"/{len(ratios)} bots)")
+    if args.plain:
+        print(f"median ratio fuzz/plain random games: {statistics.median(plain_ratios):.2f} (at most 1.0: "
+              f"{sum(r <= 1.0 for r in plain_ratios)}/{len(plain_ratios)} bots)")
+    for label, index in (("fuzz", 2), ("check", 3)) + ((("plain random games", 4),) if args.plain else ()):
+        found = sum(1 for row in rows if median(row[index]) < args.cap)
+        runs_found = sum(r.found for row in rows for r in row[index])
+        print(f"{label}: {found}/{len(rows)} bots found within the cap (median under it), "
+              f"{runs_found}/{total} runs found the fault")
 
 
 if __name__ == "__main__":

@@ -41,6 +41,7 @@ fails or answers otherwise): such a bot is fuzzed with games from the start only
 from __future__ import annotations
 
 import hashlib
+import random
 import shlex
 import signal
 import threading
@@ -53,12 +54,12 @@ from typing import Any, Callable, Sequence
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, reject, seed as hypothesis_seed, settings, target
 from hypothesis import strategies as st
-from hypothesis.database import DirectoryBasedExampleDatabase
+from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase, choices_to_bytes
 from hypothesis.errors import Flaky
 
 from . import opponents, strategies
 from .findings import Finding, fold
-from .games.base import Position, Rules
+from .games.base import IllegalMove, Position, Rules
 from .opponents import ScriptedOpponent, Style
 from .referee import Exchange, GameConfig, GameReport, Referee
 from .runner import ForcedOpponent, game_seed
@@ -76,6 +77,15 @@ DEFAULT_START_PLIES = 160
 #: Positions per game whose measures and situations are computed (spread evenly, the
 #: last one always): enough to steer, cheap beside the game.
 SAMPLED_POSITIONS = 16
+#: A plan's branch draw ranges over BRANCH_CHOICES values, BRANCHING of which continue a
+#: kept game (once there are some): three examples in eight.
+BRANCH_CHOICES, BRANCHING = 8, 3
+#: Shorter versions of a failure tried (played or found unplayable), per run of the
+#: shrink budget: unplayable ones cost no run but still take time.
+SHRINK_TRIES = 20
+#: Games kept per measure, and how many opponent moves before the best point at most a
+#: branch goes back.
+ELITES, BRANCH_BACK = 6, 8
 
 
 def choose_mode(spec: Spec, mode: str | None) -> str:
@@ -149,6 +159,23 @@ class Plan:
     path: tuple[str, ...]  # position mode: the moves before the bot's first turn
     script: tuple[int, ...]  # the opponent's move choices, one a move
     path_style: Style | None = None  # position mode: the bot's side of the path
+    #: 0: a fresh game; otherwise, where one is kept, the game continues one of the games
+    #: that came nearest a boundary (see Campaign._branch)
+    branch: int = 0
+    config: int = 0  # the seed of the style, the path and the branch point
+
+
+@dataclass(frozen=True)
+class Elite:
+    """A game that came near a boundary (a measure's best value): its opponent moves up to
+    there, to replay and play on from somewhere before that point."""
+
+    seat: int
+    start_moves: tuple[str, ...]
+    opponent_moves: tuple[str, ...]
+    #: how many of the opponent's moves were played before the position of the best value
+    reached_after: int
+    value: float
 
 
 @dataclass
@@ -167,6 +194,8 @@ class Example:
     measures: dict[str, float] = field(default_factory=dict)
     #: the moves the judge played for the opponent during the run, in order
     opponent_moves: list[str] = field(default_factory=list)
+    #: it continued a kept game (see Campaign._branch)
+    branched: bool = False
 
     def __post_init__(self) -> None:
         report, start = self.report, len(self.start_moves)
@@ -273,6 +302,8 @@ class FuzzRun:
     confirmed_found: bool = False
     #: runs of the bot spent shortening failures (each has `shrink_examples` of them)
     shrink_runs: int = 0
+    #: examples that continued a kept game near a boundary
+    branches: int = 0
 
     @property
     def failed(self) -> bool:
@@ -318,8 +349,10 @@ class Campaign:
         self._unstable: set[bytes] = set()
         self._warned: dict[tuple, Finding] = {}
         self._found: Failure | None = None
-        #: the run count when shortening the current failure began
+        #: the run count when shortening the current failure began, and the shorter
+        #: versions tried since (played or not)
         self._shrink_from: int | None = None
+        self._shrink_tries = 0
         self._memo: dict[tuple, Example] = {}
         self.deadline: float | None = None
         self._stopping = False
@@ -337,6 +370,9 @@ class Campaign:
         #: all games from the start, to confirm it (shared by the workers)
         self.positions_off: Any = threading.Event()
         self._cold_found: Failure | None = None
+        #: measure label -> the games that came nearest its boundary, best first
+        self._elites: dict[str, list[Elite]] = {}
+        self._database: ExampleDatabase | None = None
 
     # -- the whole run ------------------------------------------------------------------
     def execute(self) -> FuzzRun:
@@ -397,6 +433,8 @@ class Campaign:
             target(value, label=label)
         fail = first_fail(example)
         if fail is not None and not example.cold:  # a game from the start: a verdict
+            if example.branched:
+                self._save_as_fresh(example, modes)
             self._record(Failure(example, fail))
             self.run.ended = "failure"
             self._stopping = True
@@ -427,6 +465,11 @@ class Campaign:
         return self.deadline is not None and time.monotonic() >= self.deadline
 
     def _plans(self, modes: tuple[str, ...]) -> st.SearchStrategy[Plan]:
+        """Plans: the mode, the bot's seat, a configuration number and the opponent's move
+        choices, all drawn by Hypothesis. The configuration number seeds the opponent's
+        style, the moves it never plays and, in position mode, the path to the start
+        (each side its own style): Hypothesis's own draws of small values repeat a lot,
+        a seeded draw spreads the configurations evenly, as swarm testing wants."""
         t = self.target
         seats = range(len(t.spec.game.seats))
         limit = t.ply_limit
@@ -437,27 +480,103 @@ class Campaign:
         def plans(draw: Callable) -> Plan:
             mode = draw(st.sampled_from(modes))
             seat = draw(st.sampled_from(seats))
-            style = draw(strategies.opponent_styles(t.module))
+            config = draw(st.integers(0, 2**32 - 1))
+            branch = draw(st.integers(0, BRANCH_CHOICES - 1))
+            script = draw(strategies.scripts(script_len))
+            rng = random.Random(f"{config}:{script[:4]}")
+            style = opponents.draw_style(t.module, rng) if config else Style("random")
             path: list[str] = []
             path_style = None
             if mode == "position":
-                path_style = draw(strategies.opponent_styles(t.module))
+                path_style = opponents.draw_style(t.module, rng)
                 sides = (path_style, style) if seat == 0 else (style, path_style)
-                path = draw(strategies.paths(t.rules, t.module, seat=seat, max_plies=start_plies, styles=sides))
-            script = draw(strategies.scripts(script_len))
-            return Plan(mode, seat, style, tuple(path), script, path_style)
+                path = opponents.path(t.rules, t.module, seat=seat, depth=rng.randrange(start_plies + 1),
+                                      styles=sides, rng=rng)
+            return Plan(mode, seat, style, tuple(path), script, path_style, branch, config)
 
         return plans()
 
     def play_plan(self, plan: Plan) -> Example:
         """One example: a position plan starts the bot cold, once the state probe found
         that it keeps no state; until then (or for a bot that does) it is played as a game
-        from the start, its path left out."""
-        cold = plan.mode == "position" and not self.positions_off.is_set() and self._stateless()
+        from the start, its path left out. A branch plan continues a kept game."""
         self.run.examples += 1
         self.run.styles[plan.style.name] += 1
+        scripted = ScriptedOpponent(self.target.module, plan.style, plan.script)
+        elite = self._branch(plan)
+        if elite is not None:
+            rng = random.Random(f"branch:{plan.config}:{plan.script[:4]}")
+            cut = max(0, elite.reached_after - rng.randrange(BRANCH_BACK))
+            self.run.branches += 1
+            example = self.play(elite.seat, start_moves=elite.start_moves, plan=plan,
+                                mode="position" if elite.start_moves else "game",
+                                opponent=ForcedOpponent(elite.opponent_moves[:cut], scripted, soft=True))
+            example.branched = True
+            return example
+        cold = plan.mode == "position" and not self.positions_off.is_set() and self._stateless()
         return self.play(plan.seat, start_moves=plan.path if cold else (), mode="position" if cold else "game",
-                         plan=plan, opponent=ScriptedOpponent(self.target.module, plan.style, plan.script))
+                         plan=plan, opponent=scripted)
+
+    def _branch(self, plan: Plan) -> Elite | None:
+        """The kept game a branch plan continues: one of those that came nearest some
+        boundary (a measure's best values), replayed from the start (for a deterministic
+        bot, the same game) up to a few opponent moves before that point, then played on
+        with the plan's own choices. Games near a boundary are where its faults are."""
+        if plan.branch < BRANCH_CHOICES - BRANCHING or not self._elites:
+            return None
+        cold_ok = not self.positions_off.is_set() and self.state_verdict() is False
+        labels = sorted(label for label, kept in self._elites.items()
+                        if any(cold_ok or not e.start_moves for e in kept))
+        if not labels:
+            return None
+        rng = random.Random(f"elite:{plan.config}:{plan.script[:4]}")
+        kept = [e for e in self._elites[rng.choice(labels)] if cold_ok or not e.start_moves]
+        return rng.choice(kept)
+
+    def _save_as_fresh(self, example: Example, modes: tuple[str, ...]) -> None:
+        """A failure found by continuing a kept game cannot be replayed from its own plan
+        in a later run (the kept games will differ): save, in the example database, the
+        plan of a fresh game that plays the same opponent moves (the plain random style:
+        a choice is the move's place in its listing), so that the next run replays it
+        first as it replays any other failure."""
+        database, t = self.database(), self.target
+        if database is None or example.start_moves:
+            return
+        limit = t.ply_limit
+        script_len = min(1000, limit // 2 + 1) if limit else DEFAULT_SCRIPT
+        report, plain = example.report, Style("random")
+        values = []
+        for i, move in enumerate(report.moves):
+            if report.positions[i].turn() == example.seat:
+                continue
+            allowed, _ = opponents.candidates(t.module, report.positions[i], plain)
+            text = getattr(t.module, "move_text", None)
+            listed = [text(report.positions[i], m) if text else m for m in allowed]
+            if move not in listed:
+                return
+            values.append(listed.index(move) + len(listed))  # never 0: not a "simplest" script
+        if len(values) > script_len:
+            return
+        values += [0x5555] * (script_len - len(values))
+        script = b"".join(v.to_bytes(2, "big") for v in values)
+        choices = ((modes.index("game"),) if len(modes) > 1 else ()) + (example.seat, 0, 0, script)
+        database.save(self.database_key(modes), choices_to_bytes(choices))
+
+    def _keep_elites(self, example: Example, best_at: dict[str, tuple[float, int]]) -> None:
+        """Keep the games with the best values of each measure (ELITES a measure)."""
+        if example.mode not in ("game", "position") or example.max_turns is not None:
+            return
+        report, start = example.report, len(example.start_moves)
+        for label, (value, index) in best_at.items():
+            kept = self._elites.setdefault(label, [])
+            if len(kept) >= ELITES and value <= kept[-1].value:
+                continue
+            reached = sum(1 for i in range(start, min(index, len(report.moves)))
+                          if report.positions[i].turn() != example.seat)
+            elite = Elite(example.seat, tuple(example.start_moves), tuple(example.opponent_moves), reached, value)
+            kept.append(elite)
+            kept.sort(key=lambda e: -e.value)
+            del kept[ELITES:]
 
     def _stateless(self) -> bool:
         verdict = self.state_verdict()
@@ -528,16 +647,19 @@ class Campaign:
                     f.examples = 1
                     self._warned[key] = f
                     self.run.warnings.append(f)
-        seen, example.measures = self._walk(example)
+        seen, best_at = self._walk(example)
+        example.measures = {label: value for label, (value, _) in best_at.items()}
+        self._keep_elites(example, best_at)
         for name in seen:
             self.run.situations[name] += 1
 
-    def _walk(self, example: Example) -> tuple[set[str], dict[str, float]]:
+    def _walk(self, example: Example) -> tuple[set[str], dict[str, tuple[float, int]]]:
         """The situations met (a sample of the positions shown to the bot, the moves
-        played, the end of the game) and the best value of each measure over them."""
+        played, the end of the game) and the best value of each measure over them, with
+        the index of the position where it was first seen."""
         report = example.report
         seen: set[str] = set()
-        best: dict[str, float] = {}
+        best: dict[str, tuple[float, int]] = {}
         if report.result not in ("forfeit", "stopped", "aborted", "interrupted") and report.reason:
             seen.add(f"game end: {report.reason}")
         if self._situations is None and self._measures is None:
@@ -559,7 +681,8 @@ class Campaign:
                         seen.update(self._situations(positions[j], moves[j]))
             if self._measures is not None:
                 for label, value in self._measures(position).items():
-                    best[label] = max(value, best.get(label, value))
+                    if label not in best or value > best[label][0]:
+                        best[label] = (value, i)
         return seen, best
 
     def _check_determinism(self, example: Example) -> None:
@@ -661,9 +784,11 @@ class Campaign:
 
     def _shrink_budget_left(self, share: float = 1.0) -> bool:
         """Whether shortening this failure may run the bot again (`share`: of its runs;
-        the last run of `shrink_examples` is kept for replaying the result)."""
+        the last run of `shrink_examples` is kept for replaying the result). Shorter
+        versions that cannot be played cost no run but some time: they are counted too."""
         return (self._shrink_from is not None
                 and self.run.runs - self._shrink_from < (self.options.shrink_examples - 1) * share
+                and self._shrink_tries < SHRINK_TRIES * self.options.shrink_examples
                 and not self._out_of_time())
 
     def _shrink(self, failure: Failure) -> Failure:
@@ -671,6 +796,7 @@ class Campaign:
         fails the same way; then delete what leads there; then replay it for real. Each
         failure has `shrink_examples` runs of the bot for this."""
         self._shrink_from = self.run.runs
+        self._shrink_tries = 0
         if self.target.spec.sends_position and failure.example.mode != "probe":
             failure = self._cold_retry(failure)
         if failure.cold == "reproduces":
@@ -707,6 +833,7 @@ class Campaign:
         rules, module = self.target.rules, self.target.module
 
         def shorter(data: st.DataObject) -> None:
+            self._shrink_tries += 1
             if not self._shrink_budget_left(0.5):
                 raise _Stop()
             limit = len(best[0].example.start_moves) - 1
@@ -779,6 +906,7 @@ class Campaign:
         if candidate in tried:
             return None
         tried.add(candidate)
+        self._shrink_tries += 1
         how, moves = candidate
         example = failure.example
         if how == "path":
@@ -815,13 +943,18 @@ class Campaign:
                        reproducible=not self._answered_differently(again))
 
     # -- Hypothesis ---------------------------------------------------------------------
+    def database(self) -> ExampleDatabase | None:
+        if self.options.database is None:
+            return None
+        if self._database is None:
+            self._database = DirectoryBasedExampleDatabase(str(self.options.database))
+        return self._database
+
     def settings(self, examples: int | None) -> settings:
-        database = None
-        if self.options.database is not None:
-            database = DirectoryBasedExampleDatabase(str(self.options.database))
+        database = self.database()
         return settings(
             max_examples=examples if examples is not None else 10**9, deadline=None, database=database,
-            phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.target),
+            phases=(Phase.explicit, Phase.reuse, Phase.generate),
             suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
             report_multiple_bugs=False, print_blob=False, derandomize=False,
         )
@@ -844,9 +977,9 @@ class Campaign:
             test = self.settings(left)(hypothesis_seed(seed)(test))
         else:
             test = settings(deadline=None, suppress_health_check=list(HealthCheck),
-                            phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.target))(test)
+                            phases=(Phase.explicit, Phase.reuse, Phase.generate))(test)
         # Stored failures are per game, modes, bot and move cap, not per this function.
-        test.hypothesis.inner_test._hypothesis_internal_add_digest = self.database_key(modes)  # type: ignore[attr-defined]
+        test._hypothesis_internal_database_key = self.database_key(modes)  # type: ignore[attr-defined]
         return test
 
     def database_key(self, modes: tuple[str, ...] | None = None) -> bytes:
@@ -984,9 +1117,12 @@ def _playable(rules: Rules, moves: Sequence[str]) -> bool:
     """Whether the moves can be played in order and leave a game still going."""
     position = rules.initial()
     for move in moves:
-        if position.outcome() is not None or move not in position.legal_moves():
+        if position.outcome() is not None:
             return False
-        position = position.play(move)
+        try:
+            position = position.judge(move).position
+        except IllegalMove:
+            return False
     return position.outcome() is None
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from .games.base import Position
 
@@ -61,6 +61,23 @@ def draw_style(module: ModuleType, rng: random.Random) -> Style:
     names = styles(module)
     name = names[rng.randrange(len(names))]
     return Style(name, frozenset(c for c in move_classes(module) if rng.random() < 0.5))
+
+
+def path(rules: Any, module: ModuleType, *, seat: int, depth: int, styles: tuple[Style, Style],
+         rng: random.Random) -> list[str]:
+    """Moves from the initial position to one where `seat` is to move and the game goes
+    on, about `depth` plies deep (fewer when the game ends sooner); `styles[s]` plays seat
+    `s`'s moves, so either side can be smothered, thinned out or left behind."""
+    position, moves, kept = rules.initial(), [], 0
+    while position.outcome() is None:
+        if position.turn() == seat:
+            kept = len(moves)
+            if kept >= depth:
+                break
+        move = pick(module, position, styles[position.turn()], rng.randrange(CHOICES))
+        position = position.play(move)
+        moves.append(move)
+    return moves[:kept]
 
 
 def candidates(module: ModuleType, position: Position, style: Style) -> tuple[Sequence[str], Sequence[str]]:

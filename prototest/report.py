@@ -316,7 +316,8 @@ def fuzz_summary(run: "FuzzRun") -> str:
                  f"included): median {_ms(first['median_ms'])}, max {_ms(first['max_ms'])}; later answers: "
                  f"median {_ms(later['median_ms'])}, p95 {_ms(later['p95_ms'])}, max {_ms(later['max_ms'])}")
     if run.styles:
-        lines.append("  opponent styles (examples): " + ", ".join(f"{n} {c}" for n, c in run.styles.most_common()))
+        lines.append("  opponent styles (examples): " + ", ".join(f"{n} {c}" for n, c in run.styles.most_common())
+                     + (f"; {run.branches} examples went on from games that came near a boundary" if run.branches else ""))
     lines.extend(_situation_lines(run))
     if run.probe is not None:
         lines.append(f"  state probe: {run.probe.message}")
@@ -452,6 +453,7 @@ def fuzz_to_json(run: "FuzzRun") -> dict[str, Any]:
         "examples": run.examples,
         "runs": run.runs,
         "shrink_runs": run.shrink_runs,
+        "branches": run.branches,
         "ended": run.ended,
         "first_failure_example": run.first_failure_example,
         "first_failure_s": round(run.first_failure_s, 3) if run.first_failure_s is not None else None,

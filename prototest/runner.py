@@ -101,10 +101,13 @@ class ForcedOpponent:
     without it, the game stops. A given move that is not legal when its turn comes means
     the game went another way than the one recorded: the game stops there."""
 
-    def __init__(self, moves: Sequence[str], then: Callable[[Position], str] | None = None) -> None:
+    def __init__(self, moves: Sequence[str], then: Callable[[Position], str] | None = None, *,
+                 soft: bool = False) -> None:
         self.moves = list(moves)
         self.then = then
         self.played = 0
+        #: a move that is no longer legal hands over to `then` instead of stopping the game
+        self.soft = soft
 
     def __call__(self, position: Position) -> str:
         if self.played >= len(self.moves):
@@ -114,6 +117,9 @@ class ForcedOpponent:
         move = self.moves[self.played]
         self.played += 1
         if move not in position.legal_moves():
+            if self.soft and self.then is not None:
+                self.played = len(self.moves)
+                return self.then(position)
             raise StopGame(f"the opponent's recorded move {self.played} {move!r} is not legal here: "
                            f"the game went another way than the one recorded")
         return move

@@ -160,6 +160,7 @@ def _merge(main: Campaign, results: dict[int, Any]) -> FuzzRun:
         run.modes = ("game",)
     run.examples = sum(p.examples for p in parts)
     run.shrink_runs = sum(p.shrink_runs for p in parts)
+    run.branches = sum(p.branches for p in parts)
     for p in parts:
         run.situations.update(p.situations)
         run.styles.update(p.styles)
