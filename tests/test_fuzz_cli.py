@@ -29,6 +29,32 @@ REFERENCE = {game: [sys.executable, "-m", f"prototest.bots.{game}_bot"]
 SEEDED = ("--jobs", "1", "--budget", "0", "--no-database")
 
 
+#: The planted-fault corpus of benchmarks/bench_fuzz_power.py (tests/bots/*/README.md says
+#: what each fault is): fuzz finds each one, as the kind the fault is, within a test-sized
+#: seeded budget (one campaign, a fixed number of examples, no time limit: the same run on
+#: any machine) and shrinks it to a reproducer no longer than the bound. The seeds are
+#: ones that find the fault early, to keep the suite fast; the benchmark times all seeds.
+#: (game, bot, kind, seed, examples, longest reproducer in plies, extra options)
+CORPUS = [
+    ("chess", "chess/en_passant.py", "illegal_move", 1, 60, 10, ()),
+    ("chess", "chess/king_next_to_king.py", "illegal_move", 1, 30, 130, ()),
+    ("chess", "chess/halfmove_clock_digits.py", "crash", 1, 80, 300, ()),
+    ("chess", "chess/thinks_on_forced_move.py", "timeout", 2, 60, 40, ("--time-scale", "0.3", "--shrink-examples", "3")),
+    ("impasse", "impasse/crown_after_bear_off.py", "illegal_move", 1, 30, 80, ()),
+    ("impasse", "impasse/transpose_bear_off_count.py", "crash", 4, 80, 40, ()),
+    ("impasse", "impasse/history_sixty_turns.py", "crash", 1, 30, 250, ()),
+    ("impasse", "impasse/slow_endgame.py", "timeout", 1, 30, 250, ()),
+    ("loa", "loa/crash_few_checkers.py", "crash", 1, 80, 40, ()),
+    ("loa", "loa/corner_diagonal_table.py", "crash", 1, 60, 30, ()),
+    ("loa", "loa/cache_own_checkers.py", "illegal_move", 1, 60, 40, ()),
+    ("loa", "loa/long_path_enemy.py", "illegal_move", 1, 160, 40, ()),
+    ("halma", "halma/short_move_buffer.py", "crash", 1, 30, 40, ()),
+    ("halma", "halma/corner_last_cell.py", "crash", 1, 30, 250, ()),
+    ("halma", "halma/straggler_path_buffer.py", "crash", 1, 60, 250, ()),
+    ("halma", "halma/slow_many_moves.py", "timeout", 3, 100, 200, ()),
+]
+
+
 def fuzz(tmp_path: Path, game: str, *bot_and_options: str, timeout: float = 300):
     return run_cli("fuzz", "--game", game, *bot_and_options, tmp_path=tmp_path, timeout=timeout)
 
@@ -38,6 +64,19 @@ def replay(command: str, tmp_path: Path):
     args = shlex.split(command)
     assert args[:2] == ["prototest", "check"], command
     return run_cli(*args[1:], tmp_path=tmp_path / "replay")
+
+
+@pytest.mark.parametrize("game,bot,kind,seed,examples,bound,extra", CORPUS, ids=[c[1] for c in CORPUS])
+def test_each_planted_fault_of_the_corpus_is_found_and_shrunk(tmp_path, game, bot, kind, seed, examples, bound, extra):
+    result = fuzz(tmp_path, game, "--jobs", "1", "--budget", "0", "--no-database", "--seed", str(seed),
+                  "--examples", str(examples), "--shrink-examples", "20", *extra, str(BOTS / bot))
+    assert result.code == 1, result.stdout + result.stderr
+    report = result.report
+    [f] = [f for f in report["findings"] if f["severity"] == "fail"]
+    r = f["reproducer"]
+    assert f["kind"] == kind, f
+    assert r["confirmed"] is True and r["plies"] <= bound, r
+    assert f"FAIL {kind}" in result.stdout and f"replay:   {r['command']}" in result.stdout
 
 
 @pytest.mark.parametrize("game", ["chess", "impasse", "loa", "halma"])
