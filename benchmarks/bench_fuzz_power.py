@@ -184,10 +184,11 @@ def check(game: str, bot: Path, seed: int, cap: float, games: int, extra: list[s
                     break
     finally:
         selector.close()
+        ended = proc.poll()  # before stop(): a run that ended by itself, and how
         stop(proc)
         proc.stderr.close()
     if found is None:
-        return Run(cap, False, [], "no failing game")
+        return Run(cap, False, [], "no failing game" if ended in (None, 0) else f"exit {ended}")
     seconds, text = found
     inside = text.rsplit("  [", 1)[-1].rstrip("]") if text.endswith("]") else ""  # [fail crash, warn slow]
     kinds = sorted({part.split(" ", 1)[1] for part in inside.split(", ") if part.startswith("fail ")})
@@ -216,21 +217,38 @@ def main() -> None:
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, lambda signum, frame: sys.exit(128 + signum))
 
-    rows = []
-    with tempfile.TemporaryDirectory(prefix="bench_fuzz_power-") as tmp:
-        folder = Path(tmp)
-        for game, name, expected in corpus:
-            bot = BOTS / name
-            fuzz_runs, check_runs = [], []
-            for seed in args.seeds:
-                f = fuzz(game, bot, seed, args.cap, shlex.split(args.fuzz_args), folder)
-                c = check(game, bot, seed, args.cap, args.games, shlex.split(args.check_args), folder)
-                fuzz_runs.append(f)
-                check_runs.append(c)
-                print(f"{name:36} seed {seed}: fuzz {f.seconds:6.1f} s {'/'.join(f.kinds) or '-':14} {f.note:18} "
-                      f"check {c.seconds:6.1f} s {'/'.join(c.kinds) or '-':14} {c.note}", file=sys.stderr, flush=True)
-            rows.append((name, expected, fuzz_runs, check_runs))
+    rows: list[tuple[str, str, list[Run], list[Run]]] = []
+    try:
+        with tempfile.TemporaryDirectory(prefix="bench_fuzz_power-", ignore_cleanup_errors=True) as tmp:
+            try:
+                measure(corpus, args, Path(tmp), rows)
+            finally:
+                sweep()  # before the folder goes: a stopped run may still be writing to it
+    except (KeyboardInterrupt, SystemExit):
+        if rows:
+            print(f"INTERRUPTED after {len(rows)} of {len(corpus)} bots; the bots measured so far:")
+            table(rows, args)
+        raise
+    table(rows, args)
 
+
+def measure(corpus: list[tuple[str, str, str]], args: argparse.Namespace, folder: Path,
+            rows: list[tuple[str, str, list[Run], list[Run]]]) -> None:
+    """Fuzz, then check, per bot and seed, one process at a time; a row per bot in `rows`."""
+    for game, name, expected in corpus:
+        bot = BOTS / name
+        fuzz_runs, check_runs = [], []
+        for seed in args.seeds:
+            f = fuzz(game, bot, seed, args.cap, shlex.split(args.fuzz_args), folder)
+            c = check(game, bot, seed, args.cap, args.games, shlex.split(args.check_args), folder)
+            fuzz_runs.append(f)
+            check_runs.append(c)
+            print(f"{name:36} seed {seed}: fuzz {f.seconds:6.1f} s {'/'.join(f.kinds) or '-':14} {f.note:18} "
+                  f"check {c.seconds:6.1f} s {'/'.join(c.kinds) or '-':14} {c.note}", file=sys.stderr, flush=True)
+        rows.append((name, expected, fuzz_runs, check_runs))
+
+
+def table(rows: list[tuple[str, str, list[Run], list[Run]]], args: argparse.Namespace) -> None:
     print(f"fuzz against random games (check --games), seeds {' '.join(map(str, args.seeds))}, "
           f"cap {args.cap:.0f} s (a miss counts as the cap)")
     if args.fuzz_args or args.check_args:
@@ -255,7 +273,7 @@ def main() -> None:
     total = len(rows) * len(args.seeds)
     print(f"median ratio fuzz/check: {statistics.median(ratios):.2f}")
     print(f"bots found within the cap (median under it): fuzz {fuzz_found}/{len(rows)}, check {check_found}/{len(rows)}")
-    print(f"runs that found the fault: fuzz {fuzz_runs_found}/{total}, check {check_runs_found}/{total}")
+    print(f"runs that found the fault: fuzz {fuzz_runs_found}/{total}, check {check_runs_found}/{total}", flush=True)
 
 
 if __name__ == "__main__":
