@@ -197,10 +197,11 @@ def check(game: str, bot: Path, seed: int, cap: float, games: int, extra: list[s
     try:
         found = _first_line(proc, t0, cap, lambda text: text.startswith("game ") and ": FAIL" in text)
     finally:
+        ended = proc.poll()  # before stop(): a run that ended by itself, and how
         stop(proc)
         proc.stderr.close()
     if found is None:
-        return Run(cap, False, [], "no failing game")
+        return Run(cap, False, [], "no failing game" if ended in (None, 0) else f"exit {ended}")
     seconds, text = found
     bracket = re.search(r"  \[([^\]]*)\]", text)  # [fail crash, warn slow]
     inside = bracket.group(1) if bracket else ""
@@ -233,27 +234,44 @@ def main() -> None:
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, lambda signum, frame: sys.exit(128 + signum))
 
-    rows = []
-    with tempfile.TemporaryDirectory(prefix="bench_fuzz_power-") as tmp:
-        folder = Path(tmp)
-        for game, name, expected in corpus:
-            bot = BOTS / name
-            fuzz_runs, check_runs, plain_runs = [], [], []
-            for seed in args.seeds:
-                f = fuzz(game, bot, seed, args.cap, shlex.split(args.fuzz_args), folder)
-                c = check(game, bot, seed, args.cap, args.games, shlex.split(args.check_args), folder)
-                fuzz_runs.append(f)
-                check_runs.append(c)
-                line = (f"{name:36} seed {seed}: fuzz {f.seconds:6.1f} s {'/'.join(f.kinds) or '-':14} {f.note:18} "
-                        f"check {c.seconds:6.1f} s {'/'.join(c.kinds) or '-':14} {c.note}")
-                if args.plain:
-                    p = check(game, bot, seed, args.cap, args.games,
-                              ["--set", "opponent.style=random", *shlex.split(args.check_args)], folder)
-                    plain_runs.append(p)
-                    line += f"  plain {p.seconds:6.1f} s {p.note}"
-                print(line, file=sys.stderr, flush=True)
-            rows.append((name, expected, fuzz_runs, check_runs, plain_runs))
+    rows: list[tuple] = []
+    try:
+        with tempfile.TemporaryDirectory(prefix="bench_fuzz_power-", ignore_cleanup_errors=True) as tmp:
+            try:
+                measure(corpus, args, Path(tmp), rows)
+            finally:
+                sweep()  # before the folder goes: a stopped run may still be writing to it
+    except (KeyboardInterrupt, SystemExit):
+        if rows:
+            print(f"INTERRUPTED after {len(rows)} of {len(corpus)} bots; the bots measured so far:")
+            table(rows, args)
+        raise
+    table(rows, args)
 
+
+def measure(corpus: list[tuple[str, str, str]], args: argparse.Namespace, folder: Path, rows: list[tuple]) -> None:
+    """Fuzz, then check (then plain random games), per bot and seed, one process at a
+    time; a row per bot in `rows`."""
+    for game, name, expected in corpus:
+        bot = BOTS / name
+        fuzz_runs, check_runs, plain_runs = [], [], []
+        for seed in args.seeds:
+            f = fuzz(game, bot, seed, args.cap, shlex.split(args.fuzz_args), folder)
+            c = check(game, bot, seed, args.cap, args.games, shlex.split(args.check_args), folder)
+            fuzz_runs.append(f)
+            check_runs.append(c)
+            line = (f"{name:36} seed {seed}: fuzz {f.seconds:6.1f} s {'/'.join(f.kinds) or '-':14} {f.note:18} "
+                    f"check {c.seconds:6.1f} s {'/'.join(c.kinds) or '-':14} {c.note}")
+            if args.plain:
+                p = check(game, bot, seed, args.cap, args.games,
+                          ["--set", "opponent.style=random", *shlex.split(args.check_args)], folder)
+                plain_runs.append(p)
+                line += f"  plain {p.seconds:6.1f} s {p.note}"
+            print(line, file=sys.stderr, flush=True)
+        rows.append((name, expected, fuzz_runs, check_runs, plain_runs))
+
+
+def table(rows: list[tuple], args: argparse.Namespace) -> None:
     print(f"fuzz against random games (check --games), seeds {' '.join(map(str, args.seeds))}, "
           f"cap {args.cap:.0f} s (a miss counts as the cap)")
     if args.fuzz_args or args.check_args:

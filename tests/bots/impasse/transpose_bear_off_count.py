@@ -10,14 +10,17 @@ from _common import Bot, checkers_taken_off, own_checkers  # noqa: E402
 
 
 class TransposeBearOffCount(Bot):
-    # The count (for its endgame plan) is checked against the board like a C++ assert.
-    # A transpose onto a single in its nearest row makes a double there, which bears off
-    # at once; the count misses it, and the next turn's check aborts.
+    # The count (for its endgame plan) starts from the first board it is shown and is
+    # checked against the board every turn like a C++ assert. A transpose onto a single in
+    # its nearest row makes a double there, which bears off at once; the count misses it,
+    # and the next turn's check aborts.
     def __init__(self):
         super().__init__()
-        self.off = 0
+        self.off = None
 
     def choose(self, turn):
+        if self.off is None:
+            self.off = 12 - own_checkers(turn)
         if self.off != 12 - own_checkers(turn):
             sys.stderr.write("transpose_bear_off_count.py: Assertion 'off == 12 - on_board' failed.\n")
             sys.stderr.flush()
