@@ -68,15 +68,35 @@ def _bool(v: Any) -> bool:
     return v
 
 
-def _int_at_least(low: int) -> Callable[[Any], int]:
+#: The largest time a spec may give, in milliseconds (a day): anything longer is a typo, and
+#: a number beyond a float's range would break the arithmetic of time limits.
+MAX_MS = 86_400_000
+#: The largest count or size a spec may give (bytes of a line, plies, units).
+MAX_COUNT = 1 << 30
+
+
+def _shown(v: int) -> str:
+    """An integer as a message shows it: a 400-digit one is not printed whole."""
+    text = str(v)
+    return text if len(text) <= 24 else f"a {len(text)}-digit number"
+
+
+def _int_at_least(low: int, high: int = MAX_COUNT) -> Callable[[Any], int]:
     def check(v: Any) -> int:
         if isinstance(v, bool) or not isinstance(v, int):
             raise ValueError(f"expected an integer, got {v!r}")
         if v < low:
-            raise ValueError(f"must be at least {low}, got {v}")
+            raise ValueError(f"must be at least {low}, got {_shown(v)}")
+        if v > high:
+            raise ValueError(f"must be at most {high:,}, got {_shown(v)}")
         return v
 
     return check
+
+
+def _ms(low: int = 0) -> Callable[[Any], int]:
+    """A time in milliseconds, at most a day."""
+    return _int_at_least(low, MAX_MS)
 
 
 def _choice(*options: str) -> Callable[[Any], str]:
@@ -196,14 +216,14 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
         "title": (_str, ""),
         "rules": (_nonempty_str, REQUIRED),
         "seats": (_list_of(_nonempty_str, min_len=2), REQUIRED),
-        "max_line_bytes": (_int_at_least(8), 4096),
+        "max_line_bytes": (_int_at_least(8, 1 << 26), 4096),
         "cr_ends_line": (_bool, False),
     },
     "rules": {},  # free-form: checked by the rules module itself
     "start": {
-        "silent_ms": (_int_at_least(0), 0),
+        "silent_ms": (_ms(), 0),
         "handshake": (_str, ""),
-        "handshake_ms": (_int_at_least(0), 0),
+        "handshake_ms": (_ms(), 0),
         "send": (_list_of(_template), ()),
     },
     "turn": {
@@ -214,7 +234,7 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
         "answer_help": (_str, "a move"),
         "match": (_choice("exact", "prefix"), "exact"),
         "random_keyword": (_str, ""),
-        "comment_max": (_int_at_least(0), 0),
+        "comment_max": (_int_at_least(0, 1 << 26), 0),
         "accepted": (_list_of(_template), ()),
         "denied": (_list_of(_template), ()),
         "on_illegal": (_choice("forfeit", "retry"), "forfeit"),
@@ -225,18 +245,18 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
         "opponent": (_list_of(_template), ()),
     },
     "time": {
-        "clock_ms": (_int_at_least(0), 0),
-        "clock_unit_ms": (_int_at_least(1), 1),
+        "clock_ms": (_ms(), 0),
+        "clock_unit_ms": (_ms(1), 1),
         "clock_max": (_int_at_least(0), 0),
-        "first_answer_ms": (_int_at_least(0), 0),
-        "answer_ms": (_int_at_least(0), 0),
-        "statement_answer_ms": (_int_at_least(0), 0),
-        "near_limit_percent": (_int_at_least(1), 90),
-        "grace_ms": (_int_at_least(0), 0),
+        "first_answer_ms": (_ms(), 0),
+        "answer_ms": (_ms(), 0),
+        "statement_answer_ms": (_ms(), 0),
+        "near_limit_percent": (_int_at_least(1, 100), 90),
+        "grace_ms": (_ms(), 0),
         "grace_count": (_int_at_least(0), 0),
     },
     "end": {
-        "exit_grace_ms": (_int_at_least(0), 1000),
+        "exit_grace_ms": (_ms(), 1000),
     },
     "severity": {
         "crlf": (_severity, "warn"),
@@ -257,7 +277,7 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
     },
     "fuzz": {
         # `prototest fuzz`: the longest game (game mode) or move list (position mode)
-        "max_plies": (_int_at_least(1), 60),
+        "max_plies": (_int_at_least(1, 20_000), 60),
     },
 }
 
