@@ -796,14 +796,13 @@ def main(argv: Optional[List[str]] = None) -> None:
         code = _internal(exc)
     if _signals.first is not None and not _signals.told:  # typer makes Ctrl-C a silent 130
         code = 128 + _signals.first
-        _say(f"prototest: interrupted ({signal.Signals(_signals.first).name})")
+        _say(f"prototest: interrupted ({interrupts.signal_name(_signals.first)})")
     process.reap_orphans(0.2)
     try:
         sys.stdout.flush()
     except OSError:  # what typer could not write is lost; do not fail again at exit
         _drop_stdout()
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # all is said: do not die now
-        signal.signal(signum, signal.SIG_IGN)
+    _signals.ignore_all()  # all is said: do not die now
     sys.exit(code if isinstance(code, int) else 0)
 
 

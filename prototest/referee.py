@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, Sequence
 
-from . import process, traces
+from . import conduct, process, traces
 from .findings import Finding, fold, show_moves
 from .games.base import IllegalMove, Outcome, Position, Rules
 from .spec import Spec
@@ -119,6 +119,11 @@ class GameReport:
     #: position before each move and after the last (positions[i] is where moves[i] was played).
     exchanges: list[Exchange] = field(default_factory=list)
     positions: list[Position] = field(default_factory=list)
+    #: How the bot's file operations were watched ("seccomp"), or None and why not; what
+    #: made its processes die with prototest ("keeper", "pid-namespace", "none").
+    file_watch: str | None = None
+    file_watch_missing: str = ""
+    containment: str = "none"
 
     @property
     def failed(self) -> bool:
@@ -163,6 +168,9 @@ class Referee:
         t = cfg.spec.time
         self.clock_ns = [self._scaled(t.clock_ms)] * 2 if t.clock_ms else None
         self.bot: process.Bot | None = None
+        #: When each turn began, so that an event (a file written, a signal) is placed in
+        #: the turn it happened in, whenever it is seen.
+        self._marks: list[conduct.Mark] = []
 
     # -- helpers --------------------------------------------------------------------------
     def _scaled(self, ms: int | float) -> int:
@@ -290,9 +298,13 @@ class Referee:
             f"seat: {report.seat_name} (seat {self.cfg.seat}), seed {self.cfg.seed}, time scale {self.cfg.time_scale}",
         ]
         try:
+            severity = self.spec.severity
             bot = process.Bot(self.cfg.argv, env=self.cfg.env, transcript=report.transcript,
                               max_line=self.spec.game.max_line_bytes, cwd=self.cfg.cwd,
-                              cr_ends_line=self.spec.game.cr_ends_line)
+                              cr_ends_line=self.spec.game.cr_ends_line,
+                              watch_files="ignore" not in (severity["file_operation"], severity["runtime_cache"]))
+            report.file_watch, report.file_watch_missing = bot.file_watch, bot.file_watch_missing
+            report.containment = bot.containment
         except OSError as exc:
             self._note(self._finding("crash", "fail", f"the bot could not be started: {exc.strerror or exc}"))
             report.result = "forfeit"
@@ -317,8 +329,10 @@ class Referee:
                     usable = forfeit.bot_usable
                 if usable:
                     self._finish(after_forfeit=report.result == "forfeit")
+            self._conduct(final=True)  # what the kill brought in (a signal sent meanwhile)
         except KeyboardInterrupt as exc:  # here too when it was held back during the kill
             self.interrupted(exc)
+            self._conduct(final=True)
         report.plies = self.position.ply()
         report.findings = fold(report.findings)
         report.transcript.note(f"result: {report.result}" + (f" ({report.reason})" if report.reason else ""))
@@ -451,6 +465,7 @@ class Referee:
         return min(limits)
 
     def _bot_turn(self) -> None:
+        self._conduct()
         self.bot_turns += 1
         self._check_silence(f"after the judge sent {self.last_sent!r}")
         templates = list(self.spec.turn.send)
@@ -460,7 +475,10 @@ class Referee:
         for attempt in range(10):
             limit_ns, limit_what = self._turn_limit_ns()
             t_sent = self._send(lines, masked, limit_ns)
+            if attempt == 0:
+                self._mark(t_sent, self.bot_turns, f"on its turn {self.bot_turns}")
             text, elapsed_ns = self._read_answer(t_sent, limit_ns, limit_what)
+            self._conduct()
             if self.clock_ns is not None:
                 self.clock_ns[self.cfg.seat] -= elapsed_ns
             self.answer_ms = elapsed_ns / _MS
@@ -761,6 +779,8 @@ class Referee:
         assert self.bot is not None
         bot = self.bot
         stderr_mark = bot.stderr_count
+        self._conduct(final=True)
+        self._mark(time.perf_counter_ns(), None, "after the game ended")
         bot.close_stdin()
         grace_ns = self._scaled(self.spec.end.exit_grace_ms)
         code, late = bot.wait_exit(grace_ns)
@@ -784,6 +804,49 @@ class Referee:
                 message += f", and its stderr shows {trace.describe()}"
             self._soft("exit_status", "exit_status", message, expected="exit status 0", got=got,
                        stderr_error=trace.error if trace else None)
+
+    # -- outside the dialogue: signals and files ---------------------------------------
+    def _mark(self, t_ns: int, turn: int | None, label: str) -> None:
+        self._marks.append(conduct.Mark(t_ns, turn, self.position.ply(), self.position.notation(),
+                                        len(self.report.moves), label))
+
+    def _conduct(self, final: bool = False) -> None:
+        """Findings for what the bot did outside the dialogue since the last look. A FAIL
+        ends the game (a Forfeit) unless the game is over already (`final`)."""
+        if self.bot is None:
+            return
+        findings = [f for f in map(self._event_finding, self.bot.take_events()) if f is not None]
+        fails = [f for f in findings if f.severity == "fail"]
+        for finding in findings:
+            if final or finding.severity != "fail":
+                self._note(finding)
+        if fails and not final:
+            raise Forfeit(fails[0], also=fails[1:])
+
+    def _event_finding(self, event: dict[str, Any]) -> Finding | None:
+        """The finding of one event, placed at the moment it happened."""
+        mark = conduct.when(self._marks, event.get("t", 0))
+        if event.get("e") == "signal":
+            finding = self._finding("signal", "fail", conduct.signal_message(event),
+                                    expected="no signal to the judge", rule="signal",
+                                    got=f"{conduct.signal_name(int(event.get('sig', 0)))} from {conduct.sender(event)}")
+        elif event.get("e") == "file":
+            what, key, rule, cache = conduct.file_operation(event)
+            severity = self.spec.severity[key]
+            if severity == "ignore":
+                return None
+            finding = self._finding(
+                "file_operation", severity, conduct.file_message(what, conduct.moment(mark), severity, cache),
+                expected="no file created, written, renamed or deleted", got=f"{what} (by {conduct.sender(event)})",
+                rule=rule, path=event.get("path"))
+        else:
+            return None
+        finding.elapsed_ms = None
+        finding.turn = mark.turn if mark else None
+        if mark is not None:
+            finding.ply, finding.position = mark.ply, mark.position
+            finding.moves = finding.moves[:mark.moves]
+        return finding
 
     def _soft(self, key: str, kind: str, message: str, **evidence: Any) -> None:
         severity = self.spec.severity[key]

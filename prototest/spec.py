@@ -271,6 +271,11 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
         # An answer that fits the grammar once its whitespace is tidied (leading blanks,
         # two spaces, a tab). "fail" unless the spec says its referee splits on whitespace.
         "loose_whitespace": (_severity, "fail"),
+        # A file the bot (or a process of its) creates, writes, renames or deletes.
+        "file_operation": (_severity, "warn"),
+        # The same, done by the bot's language runtime for itself: Python's bytecode cache
+        # (__pycache__), the JVM's performance data (hsperfdata).
+        "runtime_cache": (_severity, "warn"),
     },
     "opponent": {
         "style": (_choice("random", "greedy"), "random"),

@@ -5,10 +5,11 @@ from __future__ import annotations
 import os
 import sys
 import time
+import uuid
 
 import pytest
 
-from conftest import RUN_TOKEN
+from conftest import RUN_TOKEN, alive_with, none_alive_with
 from prototest import process
 from prototest.transcript import STDERR_KEEP_BYTES, Transcript
 
@@ -64,17 +65,17 @@ def test_exit_is_seen_even_when_a_child_holds_the_pipes():
 
 
 def test_kill_ends_the_whole_group_even_when_sigterm_is_ignored():
+    token = f"PROTOTEST_TEST_TOKEN={uuid.uuid4().hex}"
     code = ("import os, signal, sys, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
-            "pid = os.fork()\nprint(os.getpid() if pid == 0 else '', flush=True)\ntime.sleep(60)")
-    bot = start(code)
+            "pid = os.fork()\nprint('child' if pid == 0 else 'bot', flush=True)\ntime.sleep(60)")
+    bot = start(code, env=dict([token.split("=")]))
     try:
-        lines = [bot.read_line(deadline(5)) for _ in range(2)]
-        child = int(next(r.data for r in lines if r.data))
+        assert sorted(bot.read_line(deadline(5)).data for _ in range(2)) == [b"bot", b"child"]
+        assert len(alive_with(token)) == 2
     finally:
         bot.kill()
     assert bot.returncode is not None and bot.returncode < 0
-    time.sleep(0.1)
-    assert not os.path.exists(f"/proc/{child}") or open(f"/proc/{child}/stat").read().rsplit(")", 1)[1].split()[0] == "Z"
+    assert none_alive_with(token) == []
 
 
 def test_a_bot_that_never_reads_cannot_block_the_judge():
