@@ -302,7 +302,7 @@ class Referee:
             bot = process.Bot(self.cfg.argv, env=self.cfg.env, transcript=report.transcript,
                               max_line=self.spec.game.max_line_bytes, cwd=self.cfg.cwd,
                               cr_ends_line=self.spec.game.cr_ends_line,
-                              watch_files="ignore" not in (severity["file_operation"], severity["runtime_cache"]))
+                              watch_files=not severity["file_operation"] == severity["runtime_cache"] == "ignore")
             report.file_watch, report.file_watch_missing = bot.file_watch, bot.file_watch_missing
             report.containment = bot.containment
         except OSError as exc:
