@@ -31,12 +31,12 @@ _VERBS = {"create": "created", "write": "opened for writing", "delete": "deleted
 @dataclass(frozen=True)
 class Mark:
     """A moment of the game: from `t_ns` on, the bot works on `turn` (None: start-up or
-    after the game), in the position shown by `position` after `moves` plies."""
+    after the game), in `position` (a rules Position, shown only if a finding needs it)
+    after `moves` plies."""
 
     t_ns: int
     turn: int | None
-    ply: int
-    position: str
+    position: Any
     moves: int
     label: str
 

@@ -169,6 +169,8 @@ def start(argv: Sequence[str], env: dict[str, str], cwd: str | None, *, watch_fi
     from . import linux  # noqa: F401  (imported here, before the fork, once)
 
     namespace = namespace_missing() == ""
+    if watch_files:
+        _filter_code()  # before the fork: built once, not in every bot's process
     try:
         return _start(argv, env, cwd, watch_files=watch_files, restore_mask=restore_mask, namespace=namespace)
     except _NamespaceFailed as exc:
@@ -242,8 +244,8 @@ def _read_start(fd: int) -> dict[str, Any]:
             info.update(json.loads(line))
         except ValueError:
             pass
-    if "bot" not in info and "error" not in info:
-        info["error"] = 11  # EAGAIN: the keeper died before starting the bot
+    if info.get("bot", 0) <= 1 and "error" not in info:
+        info["error"] = 11  # EAGAIN: the keeper died, or lost the bot, before it started
     return info
 
 
@@ -279,6 +281,7 @@ class _Keeper:
         self.listener: int | None = None
         self.reported_killed: set[int] = set()
         self.namespace = namespace
+        self.filter_code = _filter_code() if watch_files else b""
         self.inner: int | None = None  # PID 1 of the bot's namespace, when there is one
         self.inner_r: int | None = None
         self._inner_buf = b""
@@ -312,7 +315,7 @@ class _Keeper:
                 _say(self.start_w, {"error": exc.errno or 1, "namespace": True})
                 return 70
             contain = "pid-namespace"
-            self.bot = self._start_inner(parent_sock, child_sock)
+            nspid = self._start_inner(parent_sock, child_sock)
         else:
             self.bot = os.fork()
             if self.bot == 0:
@@ -322,8 +325,18 @@ class _Keeper:
         for fd in self.bot_side:
             os.close(fd)
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # mirroring a SIGSEGV leaves no core
+        # The bot's process waits for our go before its exec: it cannot be gone while we
+        # learn its pid (in a namespace, by its NSpid), and the file watch is in place.
+        message, fds = _receive(parent_sock)
+        if contain == "pid-namespace":
+            self.bot = (self._host_pid(nspid) or 0) if nspid else 0
+        try:
+            parent_sock.send(b"g")
+        except OSError:
+            pass
+        parent_sock.close()
         _say(self.start_w, {"bot": self.bot, "contain": contain})
-        self._take_listener(parent_sock)
+        self._take_listener(message, fds)
         os.close(self.start_w)
         return self._loop()
 
@@ -340,8 +353,7 @@ class _Keeper:
         os.close(inner_w)
         self.inner_r = inner_r
         first = _read_line(inner_r)
-        nspid = first.get("bot") if first else None
-        return (self._host_pid(nspid) or 0) if nspid else 0
+        return first.get("bot") if first else None
 
     def _inner_main(self, out: int, sock: socket.socket) -> None:
         """PID 1 of the bot's namespace: when it ends, the kernel kills every process
@@ -416,15 +428,10 @@ class _Keeper:
                               "pid": pid or message["nspid"], "cmd": _command(pid) if pid else "",
                               "to": "keeper"})
 
-    def _take_listener(self, sock: socket.socket) -> None:
+    def _take_listener(self, msg: bytes, fds: list[int]) -> None:
         if not self.watch_files:
             _say(self.start_w, {"watch": None, "why": "not asked for"})
             return
-        try:
-            msg, fds, _, _ = socket.recv_fds(sock, 256, 1)
-        except OSError:
-            msg, fds = b"", []
-        sock.close()
         if fds:
             self.listener = fds[0]
             os.set_blocking(self.listener, False)
@@ -450,14 +457,16 @@ class _Keeper:
                 except OSError as exc:
                     _say(self.start_w, {"error": exc.errno or 2, "cwd": True})
                     os._exit(code)
-            for signum in set(_KEEPER_SIGNALS) | {signal.SIGPIPE, signal.SIGXFSZ, signal.SIGCHLD}:
-                try:
-                    signal.signal(signum, signal.SIG_DFL)
-                except (OSError, ValueError):
-                    pass
+            # Handlers become SIG_DFL at exec by themselves; what Python ignores does not
+            # (as subprocess does with restore_signals).
+            for signum in (signal.SIGPIPE, signal.SIGXFSZ):
+                signal.signal(signum, signal.SIG_DFL)
             signal.pthread_sigmask(signal.SIG_SETMASK, self.restore_mask)
             if self.watch_files:
                 self._install_filter(sock)
+            else:
+                sock.send(b"started")
+            sock.recv(1)  # the keeper's go (or its end)
             sock.close()
             os.execvpe(self.argv[0], self.argv, self.env)
         except OSError as exc:
@@ -481,12 +490,11 @@ class _Keeper:
     def _install_filter(self, sock: socket.socket) -> None:
         from . import linux
 
-        abis = linux.machine_abis()
-        if not abis:
+        if not self.filter_code:
             sock.send(f"no system call table for {os.uname().machine}".encode())
             return
         try:
-            listener = linux.install_file_filter(abis)
+            listener = linux.install_file_filter(self.filter_code)
         except OSError as exc:
             sock.send(f"seccomp refused the filter ({exc.strerror})".encode())
             return
@@ -870,6 +878,29 @@ def _high(fd: int) -> int:
 def _alive(pid: int) -> bool:
     fields = _stat_fields(pid)
     return bool(fields) and fields[0] not in (b"Z", b"X")  # type: ignore[index]
+
+
+_filter: bytes | None = None
+
+
+def _filter_code() -> bytes:
+    """The file filter's BPF program for this machine, built once (b"" when unknown)."""
+    global _filter
+    if _filter is None:
+        from . import linux
+
+        abis = linux.machine_abis()
+        _filter = linux.file_filter(abis) if abis else b""
+    return _filter
+
+
+def _receive(sock: socket.socket) -> tuple[bytes, list[int]]:
+    """The bot process's message before its exec: the listener fd, or why there is none."""
+    try:
+        msg, fds, _, _ = socket.recv_fds(sock, 256, 1)
+    except OSError:
+        return b"", []
+    return msg, fds
 
 
 def _status_field(pid: int, name: str) -> list[str] | None:

@@ -255,13 +255,12 @@ def file_filter(abis: tuple[Calls, ...]) -> bytes:
     return b"".join(program)
 
 
-def install_file_filter(abis: tuple[Calls, ...]) -> int:
-    """Install `file_filter` on the calling process (and its future children); return
-    the listener fd the supervisor reads notifications from."""
+def install_file_filter(code: bytes) -> int:
+    """Install a filter built by `file_filter` on the calling process (and its future
+    children); return the listener fd the supervisor reads notifications from."""
     nr = SYS_SECCOMP.get(platform.machine())
     if nr is None:
         raise OSError(0, f"seccomp: no system call number known for {platform.machine()}")
-    code = file_filter(abis)
     buf = ctypes.create_string_buffer(code, len(code))
     prog = ctypes.create_string_buffer(struct.pack("<HxxxxxxQ", len(code) // 8, ctypes.addressof(buf)))
     lib = libc()

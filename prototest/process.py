@@ -157,6 +157,8 @@ class Bot:
         self.gone: set[int] = set()
         self._report_buf = bytearray()
         self._report_fd: int | None = None
+        self._side_poller: select.poll | None = None
+        self._side_poller_fds: list[int] = []
         self.keeper_pid: int | None = None
         self.file_watch: str | None = None
         self.file_watch_missing = "not asked for"
@@ -384,10 +386,16 @@ class Bot:
             self._on_signals(_guard.read())
 
     def take_events(self) -> list[dict]:
-        """The events so far (reading what is waiting, without blocking), and forget them."""
-        if self._report_fd is not None:
-            self._read_reports()
-        self._on_signals(_guard.read())
+        """The events so far (reading what is waiting, without blocking), and forget them.
+        One poll for both side channels: this runs twice an exchange."""
+        fds = self._side_fds()
+        if fds:
+            if self._side_poller is None or self._side_poller_fds != fds:
+                self._side_poller, self._side_poller_fds = select.poll(), fds
+                for fd in fds:
+                    self._side_poller.register(fd, select.POLLIN)
+            for fd, _ in self._side_poller.poll(0):
+                self._side_event(fd)
         events, self.events = self.events, []
         return events
 
@@ -659,9 +667,10 @@ class Bot:
         """The keeper's way: SIGTERM to the bot's group, a moment, SIGKILL; then the keeper
         kills whatever is left of the bot's processes (it is their subreaper, wherever
         they went), reports them, and ends as the bot ended."""
-        if self.proc.poll() is None:
+        group = self.pid if self.pid > 1 else None  # never killpg(0): that is our own group
+        if self.proc.poll() is None and group:
             try:
-                os.killpg(self.pid, signal.SIGTERM)
+                os.killpg(group, signal.SIGTERM)
             except OSError:
                 pass
             try:
@@ -669,7 +678,8 @@ class Bot:
             except subprocess.TimeoutExpired:
                 pass
         try:
-            os.killpg(self.pid, signal.SIGKILL)
+            if group:
+                os.killpg(group, signal.SIGKILL)
         except OSError:
             pass
         if self.proc.poll() is None:

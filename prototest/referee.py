@@ -807,8 +807,7 @@ class Referee:
 
     # -- outside the dialogue: signals and files ---------------------------------------
     def _mark(self, t_ns: int, turn: int | None, label: str) -> None:
-        self._marks.append(conduct.Mark(t_ns, turn, self.position.ply(), self.position.notation(),
-                                        len(self.report.moves), label))
+        self._marks.append(conduct.Mark(t_ns, turn, self.position, len(self.report.moves), label))
 
     def _conduct(self, final: bool = False) -> None:
         """Findings for what the bot did outside the dialogue since the last look. A FAIL
@@ -844,7 +843,7 @@ class Referee:
         finding.elapsed_ms = None
         finding.turn = mark.turn if mark else None
         if mark is not None:
-            finding.ply, finding.position = mark.ply, mark.position
+            finding.ply, finding.position = mark.position.ply(), mark.position.notation()
             finding.moves = finding.moves[:mark.moves]
         return finding
 
