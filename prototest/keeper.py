@@ -106,13 +106,25 @@ class KeeperProcess:
                     self.returncode = 0
             return self.returncode  # type: ignore[return-value]
         deadline = time.monotonic() + timeout
-        delay = 0.0005
-        while self.poll() is None:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise subprocess.TimeoutExpired([str(self.pid)], timeout)
-            time.sleep(min(delay, remaining))
-            delay = min(delay * 2, 0.02)
+        waiter = select.poll()
+        try:
+            pidfd = os.pidfd_open(self.pid)  # readable when the keeper ends: no sleeping in steps
+        except OSError:
+            pidfd = None
+        try:
+            if pidfd is not None:
+                waiter.register(pidfd, select.POLLIN)
+            while self.poll() is None:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise subprocess.TimeoutExpired([str(self.pid)], timeout)
+                if pidfd is not None:
+                    waiter.poll(max(1, int(remaining * 1000)))
+                else:
+                    time.sleep(min(0.002, remaining))
+        finally:
+            if pidfd is not None:
+                os.close(pidfd)
         return self.returncode  # type: ignore[return-value]
 
 
@@ -845,8 +857,43 @@ def _command(pid: int) -> str:
     return " ".join(os.fsdecode(part) for part in raw.rstrip(b"\0").split(b"\0"))
 
 
+def _children(pid: int) -> list[int] | None:
+    """The children of a process, from /proc/PID/task/*/children (None where the kernel
+    has no such file: then only a walk over all of /proc finds them)."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
+    found = []
+    for tid in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children", "rb") as fh:
+                found += [int(child) for child in fh.read().split()]
+        except FileNotFoundError:
+            if os.path.exists(f"/proc/{pid}/task/{tid}"):
+                return None
+        except OSError:
+            pass
+    return found
+
+
 def _descendants(root: int) -> list[tuple[int, int]]:
-    """(pid, process group) of every live process descended from `root`."""
+    """(pid, process group) of every live process descended from `root`: along the
+    children files (a few reads), else by a walk over all of /proc."""
+    found, stack = [], [root]
+    while stack:
+        children = _children(stack.pop())
+        if children is None:
+            return _descendants_by_walk(root)
+        for pid in children:
+            fields = _stat_fields(pid)
+            if fields and len(fields) > 2 and fields[0] != b"Z":
+                found.append((pid, int(fields[2])))
+            stack.append(pid)
+    return found
+
+
+def _descendants_by_walk(root: int) -> list[tuple[int, int]]:
     children: dict[int, list[int]] = {}
     groups: dict[int, int] = {}
     for entry in os.listdir("/proc"):

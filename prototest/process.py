@@ -845,7 +845,24 @@ def _group_members(group: int) -> list[int]:
 
 def _descendants(root: int, group: int) -> list[tuple[int, int]]:
     """(pid, parent) of the processes descended from `root` (by parent links in /proc)
-    outside process group `group`: those a group kill would miss. Empty without /proc."""
+    outside process group `group`: those a group kill would miss. Empty without /proc.
+    Along the children files where the kernel has them (a few reads, not all of /proc)."""
+    found: list[tuple[int, int]] = []
+    stack = [root]
+    while stack:
+        parent = stack.pop()
+        children = keeper._children(parent)
+        if children is None:
+            return _descendants_by_walk(root, group)
+        for pid in children:
+            fields = keeper._stat_fields(pid)
+            if fields and len(fields) > 2 and int(fields[2]) != group and pid != os.getpid():
+                found.append((pid, parent))
+            stack.append(pid)
+    return found
+
+
+def _descendants_by_walk(root: int, group: int) -> list[tuple[int, int]]:
     children: dict[int, list[int]] = {}
     groups: dict[int, int] = {}
     parents: dict[int, int] = {}
