@@ -123,14 +123,20 @@ _guard = _SignalGuard()
 
 
 def _outside_signal(signum: int) -> None:
-    """A signal from outside the bot: what its handler would have done."""
-    if signum in interrupts.INTERRUPTS:
-        interrupts.signals.handle(signum, None)  # raises Interrupted (the first time)
-    elif signum in interrupts.STOPS:
-        os.kill(os.getpid(), signal.SIGSTOP)  # Ctrl-Z: stop, as the user asked
-    elif signum in interrupts.FAULTS:  # sent with kill(1) by someone: an interrupt too
-        interrupts.signals.handle(signum, None)
-    # a user's real-time signal: ignored, as outside games
+    """A signal from outside the bot, read from the signalfd: what it would have done had
+    it not been blocked. The command line's handlers raise Interrupted (the first time);
+    a library caller's handler runs (Python's SIGINT handler raises KeyboardInterrupt); a
+    signal left to its default action gets it (the bot then dies with us, by its death
+    signal); an ignored one is ignored."""
+    handler = signal.getsignal(signum)
+    if callable(handler):
+        handler(signum, None)
+    elif handler == signal.SIG_DFL:
+        if signum in interrupts.STOPS:
+            os.kill(os.getpid(), signal.SIGSTOP)  # Ctrl-Z: stop, as the user asked
+        elif signum not in (signal.SIGCHLD, signal.SIGURG, signal.SIGWINCH, signal.SIGCONT):
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signum})
+            signal.raise_signal(signum)
 
 
 class Bot:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 import uuid
@@ -123,3 +124,31 @@ def test_wait_exit_returns_what_the_bot_wrote_meanwhile():
         bot.close_stdin()
         code, data = bot.wait_exit(5 * SECOND)
         assert (code, data) == (0, b"bye\n")
+
+
+def test_in_a_library_a_users_signals_keep_their_own_meaning(tmp_path):
+    """prototest used as a library (no CLI handlers): while a bot runs, Ctrl-C still raises
+    KeyboardInterrupt at once, and a SIGTERM left to its default action still ends the
+    caller (the bot dies with it)."""
+    import subprocess
+    token = f"PROTOTEST_TEST_TOKEN={uuid.uuid4().hex}"
+    script = tmp_path / "caller.py"
+    script.write_text(
+        "import os, signal, sys, time\n"
+        "from prototest import process\n"
+        "from prototest.transcript import Transcript\n"
+        f"env = {{**process.controlled_env(), {token.split('=')[0]!r}: {token.split('=')[1]!r}}}\n"
+        "with process.Bot([sys.executable, '-c', 'import time; time.sleep(60)'], env=env,\n"
+        "                 transcript=Transcript(), max_line=64) as bot:\n"
+        "    os.kill(os.getpid(), getattr(signal, sys.argv[1]))\n"
+        "    try:\n"
+        "        bot.read_line(time.perf_counter_ns() + 20_000_000_000)\n"
+        "    except KeyboardInterrupt:\n"
+        "        print('KeyboardInterrupt', flush=True)\n")
+    started = time.monotonic()
+    ctrl_c = subprocess.run([sys.executable, str(script), "SIGINT"], capture_output=True, text=True, timeout=60)
+    assert ctrl_c.stdout == "KeyboardInterrupt\n", ctrl_c.stderr
+    term = subprocess.run([sys.executable, str(script), "SIGTERM"], capture_output=True, text=True, timeout=60)
+    assert term.returncode == -signal.SIGTERM and term.stdout == ""
+    assert time.monotonic() - started < 15
+    assert none_alive_with(token) == []
