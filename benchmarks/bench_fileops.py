@@ -68,9 +68,9 @@ def referee(argv: list[str], index: int, overrides: list[str]) -> Referee:
     return Referee(cfg)
 
 
-def exchanges(games: int, scripts: list[Path], bot: Path, overrides: list[str]) -> dict[str, list[float]]:
+def exchanges(indexes: range, scripts: list[Path], bot: Path, overrides: list[str]) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {"turnaround": [], "answer": []}
-    for index in range(games):
+    for index in indexes:
         report = referee([sys.executable, str(bot), str(scripts[index])], index, overrides).run()
         assert not report.failed, [f.message for f in report.findings]
         out["answer"].extend(ms * 1000 for ms in report.answer_ms)
@@ -112,24 +112,38 @@ def main() -> None:
         scripts.append(path)
     figures: dict[str, dict[str, list[float]]] = {m: {"turnaround": [], "answer": [], "py": [], "sh": []}
                                                   for m in MODES}
-    for _ in range(args.rounds):  # interleaved, so a busy moment of the machine hits every mode
+    rounds: dict[str, list[float]] = {m: [] for m in MODES}  # each round's median turnaround
+    for _ in range(args.rounds):  # interleaved game by game: a busy moment of the machine hits every mode
+        per_round: dict[str, list[float]] = {m: [] for m in MODES}
+        for game in range(args.games):
+            for mode in MODES:
+                overrides = set_mode(mode)
+                for key, values in exchanges(range(game, game + 1), scripts, bot, overrides).items():
+                    figures[mode][key] += values
+                    if key == "turnaround":
+                        per_round[mode] += values
         for mode in MODES:
+            rounds[mode].append(statistics.median(per_round[mode]))
             overrides = set_mode(mode)
-            for key, values in exchanges(args.games, scripts, bot, overrides).items():
-                figures[mode][key] += values
             watch = not overrides
             figures[mode]["py"] += starts([sys.executable, "-c", "print('ready', flush=True)"], args.starts, watch)
             figures[mode]["sh"] += starts(["/bin/sh", "-c", "echo ready"], args.starts, watch)
     set_mode("keeper+ns")
     print(f"chess, {args.games} games x {args.rounds} rounds per mode, instant replay bot; "
           f"PID namespace here: {keeper.namespace_missing() or 'yes'}")
-    print(f"{'mode':<17} {'turnaround':>22} {'answer time charged':>22} {'start, python bot':>19} "
-          f"{'start, sh bot':>15}")
+    print(f"{'mode':<17} {'turnaround':>22} {'rounds':>11} {'answer time charged':>22} "
+          f"{'start, python bot':>19} {'start, sh bot':>15}")
     for mode, f in figures.items():
         def fig(values: list[float]) -> str:
             return f"{statistics.median(values):6.0f} us (p90 {bench_harness.percentile(values, 0.9):5.0f})"
-        print(f"{mode:<17} {fig(f['turnaround']):>22} {fig(f['answer']):>22} "
+        spread = f"{min(rounds[mode]):.0f}-{max(rounds[mode]):.0f} us"
+        print(f"{mode:<17} {fig(f['turnaround']):>22} {spread:>11} {fig(f['answer']):>22} "
               f"{statistics.median(f['py']):15.1f} ms {statistics.median(f['sh']):11.1f} ms")
+    base, watched = figures["keeper+ns"]["turnaround"], figures["keeper+ns+files"]["turnaround"]
+    cost = statistics.median(watched) - statistics.median(base)
+    print(f"file-operation watch: {cost:+.1f} us a turnaround ({100 * cost / statistics.median(base):+.1f} %), "
+          f"{statistics.median(figures['keeper+ns+files']['answer']) - statistics.median(figures['keeper+ns']['answer']):+.1f} us "
+          f"an answer")
 
 
 if __name__ == "__main__":

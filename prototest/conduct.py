@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .interrupts import signal_name
 
@@ -28,11 +27,10 @@ _VERBS = {"create": "created", "write": "opened for writing", "delete": "deleted
           "delete folder": "deleted the folder", "rename": "renamed"}
 
 
-@dataclass(frozen=True)
-class Mark:
+class Mark(NamedTuple):
     """A moment of the game: from `t_ns` on, the bot works on `turn` (None: start-up or
     after the game), in `position` (a rules Position, shown only if a finding needs it)
-    after `moves` plies."""
+    after `moves` plies. (A tuple: one is made every exchange.)"""
 
     t_ns: int
     turn: int | None

@@ -391,10 +391,12 @@ class Bot:
         elif fd == _guard.fd:
             self._on_signals(_guard.read())
 
-    def take_events(self) -> list[dict]:
-        """The events so far (reading what is waiting, without blocking), and forget them.
-        One poll for both side channels: this runs twice an exchange."""
-        fds = self._side_fds()
+    def take_events(self, look: bool = True) -> list[dict]:
+        """The events so far, and forget them; with `look`, first read what is waiting on
+        the side channels (one poll, without blocking). Without it, only what the waits
+        for the bot's lines brought in: an event that came before an answer line was read
+        with it (its report was written before the bot could go on)."""
+        fds = self._side_fds() if look else []
         if fds:
             if self._side_poller is None or self._side_poller_fds != fds:
                 self._side_poller, self._side_poller_fds = select.poll(), fds

@@ -807,14 +807,14 @@ class Referee:
 
     # -- outside the dialogue: signals and files ---------------------------------------
     def _mark(self, t_ns: int, turn: int | None, label: str) -> None:
-        self._marks.append(conduct.Mark(t_ns, turn, self.position, len(self.report.moves), label))
+        self._marks.append(conduct.Mark(t_ns, turn, self.position, len(self.report.moves), label))  # a tuple: cheap
 
     def _conduct(self, final: bool = False) -> None:
         """Findings for what the bot did outside the dialogue since the last look. A FAIL
         ends the game (a Forfeit) unless the game is over already (`final`)."""
-        if self.bot is None:
+        if self.bot is None or not (final or self.bot.events):  # the usual case: nothing, at once
             return
-        findings = [f for f in map(self._event_finding, self.bot.take_events()) if f is not None]
+        findings = [f for f in map(self._event_finding, self.bot.take_events(look=final)) if f is not None]
         fails = [f for f in findings if f.severity == "fail"]
         for finding in findings:
             if final or finding.severity != "fail":
