@@ -594,14 +594,15 @@ class _Keeper:
             left = _descendants(os.getpid())
             if not left:
                 break
-            for pid, pgid in left:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except OSError:
-                    continue
+            for pid, pgid in left:  # reported first: killing the inner keeper ends the rest with it
                 if pid not in (self.bot, self.inner) and pid not in self.reported_killed:
                     self.reported_killed.add(pid)
                     self._report({"e": "killed", "pid": pid, "pgid": pgid})
+            for pid, _ in reversed(left):  # the deepest first
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
             self._wait_children(0.2)
         self._wait_children(1.0)
         if self.dropped:

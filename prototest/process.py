@@ -163,6 +163,8 @@ class Bot:
         self.gone: set[int] = set()
         self._report_buf = bytearray()
         self._report_fd: int | None = None
+        self._killed: list[dict] = []  # the keeper's reports of processes left over and killed
+        self._dropped = 0
         self._side_poller: select.poll | None = None
         self._side_poller_fds: list[int] = []
         self.keeper_pid: int | None = None
@@ -433,10 +435,15 @@ class Bot:
                     event = json.loads(line)
                 except ValueError:
                     continue
-                if event.get("e") == "gone":
+                kind = event.get("e")
+                if kind == "gone":
                     self.gone.add(event.get("pid", 0))
-                elif event.get("e") == "exit":
+                elif kind == "exit":
                     self._on_exit(os.waitstatus_to_exitcode(event.get("status", 0)))
+                elif kind == "killed":
+                    self._killed.append(event)
+                elif kind == "dropped":
+                    self._dropped += event.get("n", 0)
                 else:
                     self.events.append(event)
 
@@ -703,9 +710,8 @@ class Bot:
             self.returncode = self.proc.wait()
             self.transcript.note(f"killed: {describe_status(self.returncode)}")
         self._read_reports()
-        escaped = [e["pid"] for e in self.events if e.get("e") == "killed" and e.get("pgid") != self.pid]
-        dropped = sum(e.get("n", 0) for e in self.events if e.get("e") == "dropped")
-        self.events = [e for e in self.events if e.get("e") not in ("killed", "dropped")]
+        escaped = [e["pid"] for e in self._killed if e.get("pgid") != self.pid]
+        dropped = self._dropped
         if _subreaper:  # the keeper's own orphans, if it was killed before it could finish
             for pid, _parent in _descendants(os.getpid(), self.pid):
                 try:
