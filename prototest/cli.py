@@ -11,6 +11,7 @@ import errno
 import math
 import os
 import re
+import shlex
 import shutil
 import signal
 import sys
@@ -106,6 +107,10 @@ def _check_interpreter(program: str, env: dict[str, str]) -> None:
         raise UsageProblem(f"bot {program!r} cannot be read: {exc.strerror}") from None
     if not head.strip():
         raise UsageProblem(f"bot {program!r} is an empty file")
+    if head.startswith(b"\xef\xbb\xbf#!"):
+        raise UsageProblem(f"bot {program!r} starts with a UTF-8 byte order mark before its #! line, so the "
+                           f"system cannot run it: save it without the mark (sed -i '1s/^\\xEF\\xBB\\xBF//' "
+                           f"{shlex.quote(program)})")
     if not head.startswith(b"#!"):
         if head[:4] != b"\x7fELF" and _not_runnable_alone(program):
             raise UsageProblem(f"bot {program!r} cannot run by itself: {usage.how_to_run(program, env)}")
@@ -114,14 +119,24 @@ def _check_interpreter(program: str, env: dict[str, str]) -> None:
             raise UsageProblem(f"bot {program!r} is a text file without a #! line: add one "
                                f"(#!/usr/bin/env {interpreter}), or {usage.how_to_run(program, env)}")
         return
+    if head.rstrip(b"\n").endswith(b"\r"):
+        raise UsageProblem(f"bot {program!r}: its #! line ends in \\r (the file has Windows line endings), so "
+                           f"the system looks for an interpreter whose name ends in \\r: convert the file: "
+                           f"sed -i 's/\\r$//' {shlex.quote(program)}")
     words = head[2:].decode("utf-8", "replace").split()
     if not words:
         raise UsageProblem(f"bot {program!r}: its #! line names no interpreter")
     interpreter = words[0]
+    if os.path.isdir(interpreter):
+        raise UsageProblem(f"bot {program!r}: its #! interpreter {interpreter!r} is a directory, not a program")
     if not os.access(interpreter, os.X_OK):
         raise UsageProblem(f"bot {program!r}: its #! interpreter {interpreter!r} does not exist "
                            f"or is not executable")
     if os.path.basename(interpreter) == "env":
+        if len(words) > 2 and not words[1].startswith(("-S", "--split-string")):
+            rest = " ".join(words[1:])
+            raise UsageProblem(f"bot {program!r}: its #! line gives env {rest!r} as one word (Linux passes the "
+                               f"rest of the line as one argument): write #!/usr/bin/env -S {rest}")
         names = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
         if names and shutil.which(names[0], path=env.get("PATH")) is None:
             raise UsageProblem(f"bot {program!r}: its #! line runs {names[0]!r}, which is not on "
@@ -143,7 +158,7 @@ def check(
     bot: List[str] = typer.Argument(None, metavar="BOT...", help="The bot: an executable path, or a command line after --."),
     game: Optional[str] = typer.Option(None, "--game", "-g", help="The protocol: a spec under specs/ (default: the config file's, else chess)."),
     spec_path: Optional[Path] = typer.Option(None, "--spec", help="A spec file of your own instead of the bundled one."),
-    games: int = typer.Option(0, "--games", "-n", min=0, help="Games to play; default: one per seat (both colours)."),
+    games: int = typer.Option(0, "--games", "-n", min=0, max=configmod.MAX_GAMES, help="Games to play; default: one per seat (both colours)."),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", help="The same seed gives the same games and opponent moves (default 1)."),
     time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Multiply every time limit (e.g. 3 on a slow CI machine; default 1)."),
     start_delay: Optional[int] = typer.Option(None, "--start-delay", min=0, max=3_600_000, help="Milliseconds of silence before the judge's first line (default: the spec's)."),
@@ -510,7 +525,7 @@ def record_command(
     bot: List[str] = typer.Argument(None, metavar="BOT... | --update FIXTURE...", help="The bot: an executable path, or a command line after --; with --update, fixture files or folders."),
     game: Optional[str] = typer.Option(None, "--game", "-g", help="The protocol: a spec under specs/ (default: the config file's, else chess)."),
     spec_path: Optional[Path] = typer.Option(None, "--spec", help="A spec file of your own instead of the bundled one."),
-    games: int = typer.Option(0, "--games", "-n", min=0, help="Games to record; default: one per seat."),
+    games: int = typer.Option(0, "--games", "-n", min=0, max=configmod.MAX_GAMES, help="Games to record; default: one per seat."),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", help="The games of `prototest check --seed S` (default 1)."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="The folder to write into (default: fixtures/ beside the bot's config file, else ./fixtures)."),
     seat: Optional[str] = typer.Option(None, "--seat", help="Record only this seat; default: alternate."),
@@ -799,14 +814,13 @@ def main(argv: Optional[List[str]] = None) -> None:
         code = _internal(exc)
     if _signals.first is not None and not _signals.told:  # typer makes Ctrl-C a silent 130
         code = 128 + _signals.first
-        _say(f"prototest: interrupted ({signal.Signals(_signals.first).name})")
+        _say(f"prototest: interrupted ({interrupts.signal_name(_signals.first)})")
     process.reap_orphans(0.2)
     try:
         sys.stdout.flush()
     except OSError:  # what typer could not write is lost; do not fail again at exit
         _drop_stdout()
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # all is said: do not die now
-        signal.signal(signum, signal.SIG_IGN)
+    _signals.ignore_all()  # all is said: do not die now
     sys.exit(code if isinstance(code, int) else 0)
 
 

@@ -107,12 +107,18 @@ def _bot(v: Any) -> tuple[str, ...]:
     return tuple(words)
 
 
-def _int(low: int | None) -> Callable[[Any], int]:
+#: More games than this is a typo (as --games's own limit).
+MAX_GAMES = 1_000_000
+
+
+def _int(low: int | None, high: int | None = None) -> Callable[[Any], int]:
     def check(v: Any) -> int:
         if isinstance(v, bool) or not isinstance(v, int):
             raise ValueError(f"expected an integer, got {v!r}")
         if low is not None and v < low:
-            raise ValueError(f"must be at least {low}, got {v}")
+            raise ValueError(f"must be at least {low}, got {specmod._shown(v)}")
+        if high is not None and v > high:
+            raise ValueError(f"must be at most {high:,}, got {specmod._shown(v)}")
         return v
 
     return check
@@ -177,7 +183,7 @@ SCHEMA: dict[str, Callable[[Any], Any]] = {
     "game": _game,
     "spec": _path,
     "bot": _bot,
-    "games": _int(1),
+    "games": _int(1, MAX_GAMES),
     "seed": _int(None),
     "time_scale": _scale,
     "env": _env,

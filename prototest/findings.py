@@ -26,8 +26,10 @@ KINDS: dict[str, str] = {
     "crash": "stability",
     "no_exit": "exit",
     "exit_status": "exit",
+    "signal": "sandbox",
+    "file_operation": "sandbox",
 }
-CHECKS = ("handshake", "protocol", "legality", "timing", "stability", "exit")
+CHECKS = ("handshake", "protocol", "legality", "timing", "stability", "exit", "sandbox")
 
 CHECK_TITLES = {
     "handshake": "start-up and handshake",
@@ -36,6 +38,7 @@ CHECK_TITLES = {
     "timing": "answers in time",
     "stability": "no crash mid-game",
     "exit": "exits when input closes",
+    "sandbox": "leaves its judge and the files alone",
 }
 
 
@@ -59,6 +62,8 @@ class Finding:
     limit_ms: float | None = None
     #: The error line of a stack trace on the bot's stderr ("ReferenceError: x is not defined").
     stderr_error: str | None = None
+    #: The file a file_operation finding is about (as the bot named it, made absolute).
+    path: str | None = None
     count: int = 1  # identical findings in one game are folded into one
     #: Where and how long each folded occurrence was (the first included): the folded
     #: message shows the first one's figures only.

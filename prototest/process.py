@@ -10,12 +10,19 @@ and the death of the bot is seen at once even when a child still holds its pipes
 Nothing here raises on a bot fault: reads return a `Read` saying what happened, writes
 return False when the bot stopped reading or is gone. Memory is bounded: a line is
 never kept past `max_line` bytes, stderr past the transcript's cap.
+
+On Linux the bot is started by a keeper of prototest's own (`prototest.keeper`), so that
+it dies with its judge and its file operations and signals are seen; those come back
+as `events`. While a bot runs, the signals that could stop prototest are blocked and
+read from a signalfd in the same `poll`: one sent by the bot's processes is an event,
+anyone else's an interrupt, as before.
 """
 
 from __future__ import annotations
 
 import ctypes
 import errno
+import json
 import os
 import platform
 import select
@@ -29,6 +36,7 @@ from typing import Sequence
 import pexpect
 from pexpect import fdpexpect
 
+from . import interrupts, keeper
 from .transcript import Transcript, show
 
 #: Environment variables passed to a bot; everything else (PYTHONUNBUFFERED among them)
@@ -47,7 +55,8 @@ _MS = 1_000_000
 #: The longest single wait in the kernel; longer waits loop (poll takes a C int of ms).
 MAX_WAIT_MS = 60_000
 PR_SET_CHILD_SUBREAPER = 36
-_INTERRUPTS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+#: Held back while a bot is killed (and, where a signalfd exists, read from it meanwhile).
+_INTERRUPTS = set(interrupts.HELD)
 
 
 def controlled_env(extra: dict[str, str] | None = None) -> dict[str, str]:
@@ -68,11 +77,75 @@ class Read:
     end: bytes = b""  # the line end that ended it: b"\n", b"\r" or b"\r\n" (cr_ends_line)
 
 
+class _SignalGuard:
+    """While any bot runs, the signals of `interrupts.HELD` are blocked and read from one
+    signalfd (each signal's sender is known: si_pid). Without a signalfd (not Linux),
+    nothing is blocked and the handlers of `interrupts` act as before."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.fd: int | None = None
+        self.saved: set[int] = set()
+        self.broken = False
+
+    def hold(self) -> None:
+        if self.depth == 0 and not self.broken:
+            saved = signal.pthread_sigmask(signal.SIG_BLOCK, interrupts.HELD)
+            if self.fd is None:
+                try:
+                    from . import linux
+                    self.fd = linux.signalfd(interrupts.HELD)
+                except (OSError, AttributeError):
+                    self.broken = True
+                    signal.pthread_sigmask(signal.SIG_SETMASK, saved)
+                    return
+            self.saved = set(saved)
+        self.depth += 1
+
+    @property
+    def active(self) -> bool:
+        return self.depth > 0 and self.fd is not None
+
+    def read(self) -> list:
+        if not self.active:
+            return []
+        from . import linux
+        return linux.read_signals(self.fd)  # type: ignore[arg-type]
+
+    def release(self) -> None:
+        if self.depth == 0:
+            return
+        self.depth -= 1
+        if self.depth == 0 and not self.broken:
+            signal.pthread_sigmask(signal.SIG_SETMASK, self.saved)
+
+
+_guard = _SignalGuard()
+
+
+def _outside_signal(signum: int) -> None:
+    """A signal from outside the bot, read from the signalfd: what it would have done had
+    it not been blocked. The command line's handlers raise Interrupted (the first time);
+    a library caller's handler runs (Python's SIGINT handler raises KeyboardInterrupt); a
+    signal left to its default action gets it (the bot then dies with us, by its death
+    signal); an ignored one is ignored."""
+    handler = signal.getsignal(signum)
+    if callable(handler):
+        handler(signum, None)
+    elif handler == signal.SIG_DFL:
+        if signum in interrupts.STOPS:
+            os.kill(os.getpid(), signal.SIGSTOP)  # Ctrl-Z: stop, as the user asked
+        elif signum not in (signal.SIGCHLD, signal.SIGURG, signal.SIGWINCH, signal.SIGCONT):
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signum})
+            signal.raise_signal(signum)
+
+
 class Bot:
     """One running bot. Use as a context manager: leaving it kills the process group."""
 
     def __init__(self, argv: Sequence[str], *, env: dict[str, str], transcript: Transcript,
-                 max_line: int, cwd: str | None = None, cr_ends_line: bool = False) -> None:
+                 max_line: int, cwd: str | None = None, cr_ends_line: bool = False,
+                 watch_files: bool = False) -> None:
         self.argv = list(argv)
         self.transcript = transcript
         #: The most bytes of one line, its line end included: no line end within them
@@ -86,12 +159,30 @@ class Bot:
         self.stderr_count = 0
         self._buf = bytearray()
         self._err_buf = bytearray()
+        #: What the keeper and the signalfd saw: dicts with "e" = "file", "signal",
+        #: "killed", "dropped" (see prototest.keeper), and "t" (perf_counter_ns).
+        self.events: list[dict] = []
+        #: Pids of the bot's processes that the keeper reaped (a signal's sender may be gone).
+        self.gone: set[int] = set()
+        self._report_buf = bytearray()
+        self._report_fd: int | None = None
+        self._killed: list[dict] = []  # the keeper's reports of processes left over and killed
+        self._dropped = 0
+        self._side_poller: select.poll | None = None
+        self._side_poller_fds: list[int] = []
+        self.keeper_pid: int | None = None
+        self.file_watch: str | None = None
+        self.file_watch_missing = "not asked for"
+        self.containment = "none"
+        self._held = False
+        _guard.hold()
+        self._held = True
         self.started_ns = time.perf_counter_ns()
-        self.proc = subprocess.Popen(
-            self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            env=env, cwd=cwd, start_new_session=True, bufsize=0, close_fds=True,
-        )
-        self.pid = self.proc.pid
+        try:
+            self._launch(env, cwd, watch_files)
+        except BaseException:
+            self._release()
+            raise
         self.returncode: int | None = None
         self._pidfd: int | None = None
         self._stdin_fd: int | None = self.proc.stdin.fileno()  # type: ignore[union-attr]
@@ -102,6 +193,38 @@ class Bot:
         except BaseException:  # e.g. Ctrl-C right after the start: never leave the bot running
             self.kill()
             raise
+
+    def _launch(self, env: dict[str, str], cwd: str | None, watch_files: bool) -> None:
+        """Through the keeper where the machine has one (Linux), else as a plain child."""
+        if keeper.supported():
+            started = keeper.start(self.argv, env, cwd, watch_files=watch_files,
+                                   restore_mask=_guard.saved if _guard.active else None)
+            self.proc = started.proc
+            self.pid = started.bot_pid
+            self.keeper_pid = started.proc.pid
+            self._report_fd = started.report_fd
+            self.file_watch = started.file_watch
+            self.file_watch_missing = started.file_watch_missing
+            self.containment = started.containment
+            return
+        held = _guard.active  # the bot must not inherit the blocked signals
+        if held:
+            signal.pthread_sigmask(signal.SIG_SETMASK, _guard.saved)
+        try:
+            self.proc = subprocess.Popen(
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                env=env, cwd=cwd, start_new_session=True, bufsize=0, close_fds=True,
+            )
+        finally:
+            if held:
+                signal.pthread_sigmask(signal.SIG_BLOCK, interrupts.HELD)
+        self.pid = self.proc.pid
+        self.file_watch_missing = "no keeper on this system" if watch_files else "not asked for"
+
+    def _release(self) -> None:
+        if self._held:
+            self._held = False
+            _guard.release()
 
     def _setup(self) -> None:
         assert self._stdin_fd is not None
@@ -117,11 +240,18 @@ class Bot:
         self._poller.register(self._err_fd, select.POLLIN)
         if self._pidfd is not None:
             self._poller.register(self._pidfd, select.POLLIN)
+        for fd in self._side_fds():
+            self._poller.register(fd, select.POLLIN)
         self.transcript.add("#", f"start pid {self.pid}: {' '.join(self.argv)}", self.started_ns)
+
+    def _side_fds(self) -> list[int]:
+        """The keeper's reports and the signalfd: watched in every wait, beside the pipes."""
+        fds = [self._report_fd] if self._report_fd is not None else []
+        return fds + ([_guard.fd] if _guard.active else [])  # type: ignore[list-item]
 
     def _open_pidfd(self) -> int | None:
         try:
-            return os.pidfd_open(self.pid)
+            return os.pidfd_open(self.proc.pid)  # the keeper's, which ends as the bot does
         except (AttributeError, OSError):
             return None
 
@@ -168,6 +298,8 @@ class Bot:
         poller.register(self._stdin_fd, select.POLLOUT)
         if self._err_fd is not None:
             poller.register(self._err_fd, select.POLLIN)
+        for fd in self._side_fds():
+            poller.register(fd, select.POLLIN)
         while True:
             remaining = deadline_ns - time.perf_counter_ns()
             if remaining <= 0:
@@ -175,10 +307,12 @@ class Bot:
             for fd, event in poller.poll(min(max(1, remaining // _MS), MAX_WAIT_MS)):
                 if fd == self._stdin_fd:
                     return not event & (select.POLLERR | select.POLLHUP)
+                if fd != self._err_fd:
+                    self._side_event(fd)
+                    continue
                 self._drain_stderr()
                 if self._err_fd is None:
-                    poller = select.poll()
-                    poller.register(self._stdin_fd, select.POLLOUT)
+                    poller.unregister(fd)
 
     def close_stdin(self) -> None:
         if self._stdin_fd is not None:
@@ -255,7 +389,107 @@ class Bot:
                 self._drain_stderr()
             elif fd == self._pidfd:
                 self._on_exit()
+            else:
+                self._side_event(fd)
         return bool(events)
+
+    # -- what the keeper and the signalfd report ---------------------------------------
+    def _side_event(self, fd: int) -> None:
+        if fd == self._report_fd:
+            self._read_reports()
+        elif fd == _guard.fd:
+            self._on_signals(_guard.read())
+
+    def take_events(self, look: bool = True) -> list[dict]:
+        """The events so far, and forget them; with `look`, first read what is waiting on
+        the side channels (one poll, without blocking). Without it, only what the waits
+        for the bot's lines brought in: an event that came before an answer line was read
+        with it (its report was written before the bot could go on)."""
+        fds = self._side_fds() if look else []
+        if fds:
+            if self._side_poller is None or self._side_poller_fds != fds:
+                self._side_poller, self._side_poller_fds = select.poll(), fds
+                for fd in fds:
+                    self._side_poller.register(fd, select.POLLIN)
+            for fd, _ in self._side_poller.poll(0):
+                self._side_event(fd)
+        events, self.events = self.events, []
+        return events
+
+    def _read_reports(self) -> None:
+        while self._report_fd is not None:
+            try:
+                chunk = os.read(self._report_fd, READ_CHUNK)
+            except BlockingIOError:
+                return
+            except OSError:
+                chunk = b""
+            if not chunk:
+                poller = getattr(self, "_poller", None)
+                if poller is not None:
+                    try:
+                        poller.unregister(self._report_fd)
+                    except KeyError:
+                        pass
+                os.close(self._report_fd)
+                self._report_fd = None
+                return
+            self._report_buf += chunk
+            *lines, rest = self._report_buf.split(b"\n")
+            self._report_buf = bytearray(rest)
+            for line in lines:
+                try:
+                    event = json.loads(line)
+                except ValueError:
+                    continue
+                kind = event.get("e")
+                if kind == "gone":
+                    self.gone.add(event.get("pid", 0))
+                elif kind == "exit":
+                    self._on_exit(os.waitstatus_to_exitcode(event.get("status", 0)))
+                elif kind == "killed":
+                    self._killed.append(event)
+                elif kind == "dropped":
+                    self._dropped += event.get("n", 0)
+                else:
+                    self.events.append(event)
+
+    def _on_signals(self, infos: list) -> None:
+        """Signals sent to prototest while the bot runs: the bot's are events; the first
+        from anyone else acts as before (an interrupt), once all are recorded."""
+        outside = []
+        for info in infos:
+            if info.sent_by_a_process and self._sent_by_bot(info.pid):
+                self.events.append(self._signal_event(info))
+            else:
+                outside.append(info.signo)
+        for signum in outside:
+            _outside_signal(signum)
+
+    def _signal_event(self, info) -> dict:
+        command = keeper._command(info.pid) or (" ".join(self.argv) if info.pid == self.pid else "")
+        return {"e": "signal", "t": time.perf_counter_ns(), "sig": info.signo, "pid": info.pid,
+                "cmd": command, "to": "prototest"}
+
+    def _sent_by_bot(self, pid: int) -> bool:
+        """Whether the sender is one of the bot's processes: it descends from the keeper
+        (or from the bot, without one), or the keeper reported it reaped meanwhile."""
+        root = self.keeper_pid or self.pid
+        if pid == root:
+            return self.keeper_pid is None
+        process = pid
+        for _ in range(256):
+            if process == root:
+                return True
+            parent = keeper._parent(process)
+            if parent is None:
+                break
+            if parent <= 1:
+                return False
+            process = parent
+        if self._report_fd is not None:
+            self._read_reports()  # a gone sender was reported before it was reaped
+        return pid in self.gone
 
     def _read_stdout(self) -> None:
         size = min(READ_CHUNK, max(1, self.max_line - len(self._buf)))
@@ -335,9 +569,11 @@ class Bot:
     def stdin_fd(self) -> int | None:
         return self._stdin_fd
 
-    def _on_exit(self) -> None:
+    def _on_exit(self, code: int | None = None) -> None:
+        """The bot is gone; `code` is its status when the keeper reported it (the keeper
+        itself ends a moment later, once it has killed what the bot left)."""
         if self.returncode is None:
-            self.returncode = self.proc.wait()
+            self.returncode = self.proc.wait() if code is None else code
             self.transcript.note(f"exited: {describe_status(self.returncode)}")
         if self._pidfd is not None:
             self._poller.unregister(self._pidfd)
@@ -444,12 +680,91 @@ class Bot:
         """End the whole process group: SIGTERM, a moment, then SIGKILL for all.
         Descendants that left the group (setsid) but are still children of its
         processes are found in /proc and killed too. Ctrl-C and SIGTERM wait until
-        this is done, so an interrupt cannot leave the bot running."""
+        this is done, so an interrupt cannot leave the bot running; a signal the bot
+        sent meanwhile is still told apart from a user's."""
         blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
+        outside: list[int] = []
         try:
-            self._kill()
+            if self.keeper_pid is not None:
+                self._kill_kept()
+            else:
+                self._kill()
         finally:
+            if self._held:
+                infos = _guard.read()
+                if self._report_fd is not None:
+                    self._read_reports()
+                for info in infos:  # who sent what, now that everything of the bot's is dead
+                    if info.sent_by_a_process and self._sent_by_bot(info.pid):
+                        self.events.append(self._signal_event(info))
+                    else:
+                        outside.append(info.signo)
+            if self._report_fd is not None:
+                os.close(self._report_fd)
+                self._report_fd = None
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+            self._release()  # after the line above: the mask from before the first bot
+        for signum in outside:
+            _outside_signal(signum)
+
+    def _kill_kept(self) -> None:
+        """The keeper's way: SIGTERM to the bot's group, a moment, SIGKILL; then the keeper
+        kills whatever is left of the bot's processes (it is their subreaper, wherever
+        they went), reports them, and ends as the bot ended."""
+        group = self.pid if self.pid > 1 else None  # never killpg(0): that is our own group
+        if self.proc.poll() is None and group:
+            try:
+                os.killpg(group, signal.SIGTERM)
+            except OSError:
+                pass
+            try:
+                self.proc.wait(timeout=0.1)
+            except subprocess.TimeoutExpired:
+                pass
+        try:
+            if group:
+                os.killpg(group, signal.SIGKILL)
+        except OSError:
+            pass
+        if self.proc.poll() is None:
+            try:
+                os.kill(self.proc.pid, signal.SIGTERM)  # the keeper: finish now
+            except OSError:
+                pass
+            try:
+                self.proc.wait(timeout=3.0)
+            except subprocess.TimeoutExpired:
+                os.kill(self.proc.pid, signal.SIGKILL)
+        if self.returncode is None:
+            self.returncode = self.proc.wait()
+            self.transcript.note(f"killed: {describe_status(self.returncode)}")
+        self._read_reports()
+        escaped = [e["pid"] for e in self._killed if e.get("pgid") != self.pid]
+        dropped = self._dropped
+        if _subreaper:  # the keeper's own orphans, if it was killed before it could finish
+            for pid, _parent in _descendants(os.getpid(), self.pid):
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    continue
+                escaped.append(pid)
+            reap_orphans(1.0)
+        if escaped:
+            self.transcript.note(f"killed {len(escaped)} process(es) that had left the bot's group: "
+                                 + " ".join(str(pid) for pid in escaped))
+        if dropped:
+            self.transcript.note(f"{dropped} report(s) of the bot's file operations or signals were lost "
+                                 f"(too many at once)")
+        self.close_stdin()
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            try:
+                stream.close()  # type: ignore[union-attr]
+            except OSError:
+                pass
+        if self._pidfd is not None:
+            os.close(self._pidfd)
+            self._pidfd = None
+        reap_orphans()
 
     def _kill(self) -> None:
         # Orphans of the bot are re-parented to this process when it is a subreaper.
@@ -573,7 +888,24 @@ def _group_members(group: int) -> list[int]:
 
 def _descendants(root: int, group: int) -> list[tuple[int, int]]:
     """(pid, parent) of the processes descended from `root` (by parent links in /proc)
-    outside process group `group`: those a group kill would miss. Empty without /proc."""
+    outside process group `group`: those a group kill would miss. Empty without /proc.
+    Along the children files where the kernel has them (a few reads, not all of /proc)."""
+    found: list[tuple[int, int]] = []
+    stack = [root]
+    while stack:
+        parent = stack.pop()
+        children = keeper._children(parent)
+        if children is None:
+            return _descendants_by_walk(root, group)
+        for pid in children:
+            fields = keeper._stat_fields(pid)
+            if fields and len(fields) > 2 and int(fields[2]) != group and pid != os.getpid():
+                found.append((pid, parent))
+            stack.append(pid)
+    return found
+
+
+def _descendants_by_walk(root: int, group: int) -> list[tuple[int, int]]:
     children: dict[int, list[int]] = {}
     groups: dict[int, int] = {}
     parents: dict[int, int] = {}

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, Sequence
 
-from . import opponents, process, traces
+from . import conduct, opponents, process, traces
 from .findings import Finding, fold, show_moves
 from .games.base import IllegalMove, Outcome, Position, Rules
 from .spec import Spec
@@ -133,6 +133,11 @@ class GameReport:
     #: position before each move and after the last (positions[i] is where moves[i] was played).
     exchanges: list[Exchange] = field(default_factory=list)
     positions: list[Position] = field(default_factory=list)
+    #: How the bot's file operations were watched ("seccomp"), or None and why not; what
+    #: made its processes die with prototest ("keeper", "pid-namespace", "none").
+    file_watch: str | None = None
+    file_watch_missing: str = ""
+    containment: str = "none"
 
     @property
     def failed(self) -> bool:
@@ -185,6 +190,9 @@ class Referee:
         #: Whether the answer being read was written before the judge's request
         #: (read.between_turns = "answer": the runner reads it as this turn's answer).
         self._written_before = False
+        #: When each turn began, so that an event (a file written, a signal) is placed in
+        #: the turn it happened in, whenever it is seen.
+        self._marks: list[conduct.Mark] = []
 
     # -- helpers --------------------------------------------------------------------------
     def _budget_ns(self) -> int | None:
@@ -320,9 +328,13 @@ class Referee:
             f"seat: {report.seat_name} (seat {self.cfg.seat}), seed {self.cfg.seed}, time scale {self.cfg.time_scale}",
         ]
         try:
+            severity = self.spec.severity
             bot = process.Bot(self.cfg.argv, env=self.cfg.env, transcript=report.transcript,
                               max_line=self.spec.read.max_bytes, cwd=self.cfg.cwd,
-                              cr_ends_line=self.spec.read.line_end == "cr_lf")
+                              cr_ends_line=self.spec.read.line_end == "cr_lf",
+                              watch_files=not severity["file_operation"] == severity["runtime_cache"] == "ignore")
+            report.file_watch, report.file_watch_missing = bot.file_watch, bot.file_watch_missing
+            report.containment = bot.containment
         except OSError as exc:
             self._note(self._finding("crash", "fail", f"the bot could not be started: {exc.strerror or exc}"))
             report.result = "forfeit"
@@ -348,8 +360,10 @@ class Referee:
                     usable = forfeit.bot_usable
                 if usable:
                     self._finish(after_forfeit=report.result == "forfeit")
+            self._conduct(final=True)  # what the kill brought in (a signal sent meanwhile)
         except KeyboardInterrupt as exc:  # here too when it was held back during the kill
             self.interrupted(exc)
+            self._conduct(final=True)
         report.plies = self.position.ply()
         report.findings = fold(report.findings)
         report.transcript.note(f"result: {report.result}" + (f" ({report.reason})" if report.reason else ""))
@@ -491,6 +505,7 @@ class Referee:
         return min(limits)
 
     def _bot_turn(self) -> None:
+        self._conduct()
         self.bot_turns += 1
         self._check_silence(f"after the judge sent {self.last_sent!r}")
         templates = list(self.spec.turn.send)
@@ -501,7 +516,10 @@ class Referee:
             limit_ns, limit_what = self._turn_limit_ns()
             self._written_before = self._line_waiting()
             t_sent = self._send(lines, masked, limit_ns)
+            if attempt == 0:
+                self._mark(t_sent, self.bot_turns, f"on its turn {self.bot_turns}")
             r, text, elapsed_ns = self._read_answer(t_sent, limit_ns, limit_what)
+            self._conduct()
             if self.clock_ns is not None:
                 self.clock_ns[self.cfg.seat] -= elapsed_ns
             self.answer_ms = elapsed_ns / _MS
@@ -935,6 +953,8 @@ class Referee:
         assert self.bot is not None
         bot = self.bot
         stderr_mark = bot.stderr_count
+        self._conduct(final=True)
+        self._mark(time.perf_counter_ns(), None, "after the game ended")
         # Written after the last move, before or after the input was closed: the real
         # referees stop reading at the game's end, so when it came does not matter.
         late = bot.pending()
@@ -963,6 +983,48 @@ class Referee:
                 message += f", and its stderr shows {trace.describe()}"
             self._soft("exit_status", "exit_status", message, expected="exit status 0", got=got,
                        stderr_error=trace.error if trace else None)
+
+    # -- outside the dialogue: signals and files ---------------------------------------
+    def _mark(self, t_ns: int, turn: int | None, label: str) -> None:
+        self._marks.append(conduct.Mark(t_ns, turn, self.position, len(self.report.moves), label))  # a tuple: cheap
+
+    def _conduct(self, final: bool = False) -> None:
+        """Findings for what the bot did outside the dialogue since the last look. A FAIL
+        ends the game (a Forfeit) unless the game is over already (`final`)."""
+        if self.bot is None or not (final or self.bot.events):  # the usual case: nothing, at once
+            return
+        findings = [f for f in map(self._event_finding, self.bot.take_events(look=final)) if f is not None]
+        fails = [f for f in findings if f.severity == "fail"]
+        for finding in findings:
+            if final or finding.severity != "fail":
+                self._note(finding)
+        if fails and not final:
+            raise Forfeit(fails[0], also=fails[1:])
+
+    def _event_finding(self, event: dict[str, Any]) -> Finding | None:
+        """The finding of one event, placed at the moment it happened."""
+        mark = conduct.when(self._marks, event.get("t", 0))
+        if event.get("e") == "signal":
+            finding = self._finding("signal", "fail", conduct.signal_message(event),
+                                    expected="no signal to the judge", rule="signal",
+                                    got=f"{conduct.signal_name(int(event.get('sig', 0)))} from {conduct.sender(event)}")
+        elif event.get("e") == "file":
+            what, key, rule, cache = conduct.file_operation(event)
+            severity = self.spec.severity[key]
+            if severity == "ignore":
+                return None
+            finding = self._finding(
+                "file_operation", severity, conduct.file_message(what, conduct.moment(mark), severity, cache),
+                expected="no file created, written, renamed or deleted", got=f"{what} (by {conduct.sender(event)})",
+                rule=rule, path=event.get("path"))
+        else:
+            return None
+        finding.elapsed_ms = None
+        finding.turn = mark.turn if mark else None
+        if mark is not None:
+            finding.ply, finding.position = mark.position.ply(), mark.position.notation()
+            finding.moves = finding.moves[:mark.moves]
+        return finding
 
     def _soft(self, key: str, kind: str, message: str, **evidence: Any) -> None:
         severity = self.spec.severity[key]

@@ -120,11 +120,31 @@ def _context_lines(run: CheckRun) -> list[str]:
         lines.append(f"  game: {run.spec.name}, the default: no --game, --spec or config file chose one "
                      f"(prototest games lists the others)")
     lines.extend(f"  hint: {hint}" for hint in run.hints)
+    missing = file_watch_missing(run)
+    if missing:
+        lines.append(f"  note: the bot's file operations were not watched ({missing}): a file it writes "
+                     f"goes unreported")
     if run.skipped:
         more = f"{run.skipped} more game" + ("s" if run.skipped > 1 else "")
         lines.append(f"  not played: {more} (the bot seems to speak another protocol; choose its game "
                      f"and run again)")
     return lines
+
+
+def file_watch_missing(run: CheckRun) -> str:
+    """Why file operations went unwatched in a game, when the spec cares about them."""
+    if run.spec.severity["file_operation"] == run.spec.severity["runtime_cache"] == "ignore":
+        return ""
+    return next((g.file_watch_missing for g in run.games
+                 if g.file_watch is None and g.file_watch_missing and g.result != "interrupted"), "")
+
+
+def sandbox(run: CheckRun) -> dict[str, Any]:
+    """How the games were watched and contained (see prototest.keeper)."""
+    first = run.games[0] if run.games else None
+    return {"file_operations": first.file_watch if first else None,
+            "file_operations_missing": file_watch_missing(run) or None,
+            "containment": first.containment if first else None}
 
 
 def startup_label(spec) -> str:
@@ -192,6 +212,7 @@ def to_json(run: CheckRun) -> dict[str, Any]:
         "skipped": run.skipped,
         "startup_measures": "handshake" if run.spec.start.handshake else "first_answer",
         "interrupted": run.interrupted.name if run.interrupted is not None else None,
+        "sandbox": sandbox(run),
         "timing": timing(run.games),
         "games": [
             {

@@ -69,15 +69,35 @@ def _bool(v: Any) -> bool:
     return v
 
 
-def _int_at_least(low: int) -> Callable[[Any], int]:
+#: The largest time a spec may give, in milliseconds (a day): anything longer is a typo, and
+#: a number beyond a float's range would break the arithmetic of time limits.
+MAX_MS = 86_400_000
+#: The largest count or size a spec may give (bytes of a line, plies, units).
+MAX_COUNT = 1 << 30
+
+
+def _shown(v: int) -> str:
+    """An integer as a message shows it: a 400-digit one is not printed whole."""
+    text = str(v)
+    return text if len(text) <= 24 else f"a {len(text)}-digit number"
+
+
+def _int_at_least(low: int, high: int = MAX_COUNT) -> Callable[[Any], int]:
     def check(v: Any) -> int:
         if isinstance(v, bool) or not isinstance(v, int):
             raise ValueError(f"expected an integer, got {v!r}")
         if v < low:
-            raise ValueError(f"must be at least {low}, got {v}")
+            raise ValueError(f"must be at least {low}, got {_shown(v)}")
+        if v > high:
+            raise ValueError(f"must be at most {high:,}, got {_shown(v)}")
         return v
 
     return check
+
+
+def _ms(low: int = 0) -> Callable[[Any], int]:
+    """A time in milliseconds, at most a day."""
+    return _int_at_least(low, MAX_MS)
 
 
 def _choice(*options: str) -> Callable[[Any], str]:
@@ -224,7 +244,7 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
         "strip_cr": (_bool, False),
         # The most bytes of one answer, its line end included; going over is a timeout
         # (the referee waits for a line end that never counts) or a malformed line.
-        "max_bytes": (_int_at_least(8), 4097),
+        "max_bytes": (_int_at_least(8, 1 << 26), 4097),
         "over_max": (_choice("malformed", "timeout"), "malformed"),
         # "strict": bytes that are not UTF-8 are refused; "replace": they become U+FFFD
         # and the move still counts (a warning, severity.invalid_utf8).
@@ -240,9 +260,9 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
     },
     "rules": {},  # free-form: checked by the rules module itself
     "start": {
-        "silent_ms": (_int_at_least(0), 0),
+        "silent_ms": (_ms(), 0),
         "handshake": (_str, ""),
-        "handshake_ms": (_int_at_least(0), 0),
+        "handshake_ms": (_ms(), 0),
         "send": (_list_of(_template), ()),
     },
     "turn": {
@@ -253,7 +273,7 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
         "answer_help": (_str, "a move"),
         "match": (_choice("exact", "prefix"), "exact"),
         "random_keyword": (_str, ""),
-        "comment_max": (_int_at_least(0), 0),
+        "comment_max": (_int_at_least(0, 1 << 26), 0),
         # How the `moves` command writes a move as an answer: "move {move}" for Halma.
         "answer_format": (_answer_format, "{move}"),
         "accepted": (_list_of(_template), ()),
@@ -266,18 +286,18 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
         "opponent": (_list_of(_template), ()),
     },
     "time": {
-        "clock_ms": (_int_at_least(0), 0),
-        "clock_unit_ms": (_int_at_least(1), 1),
+        "clock_ms": (_ms(), 0),
+        "clock_unit_ms": (_ms(1), 1),
         "clock_max": (_int_at_least(0), 0),
-        "first_answer_ms": (_int_at_least(0), 0),
-        "answer_ms": (_int_at_least(0), 0),
-        "statement_answer_ms": (_int_at_least(0), 0),
-        "near_limit_percent": (_int_at_least(1), 90),
-        "grace_ms": (_int_at_least(0), 0),
+        "first_answer_ms": (_ms(), 0),
+        "answer_ms": (_ms(), 0),
+        "statement_answer_ms": (_ms(), 0),
+        "near_limit_percent": (_int_at_least(1, 100), 90),
+        "grace_ms": (_ms(), 0),
         "grace_count": (_int_at_least(0), 0),
     },
     "end": {
-        "exit_grace_ms": (_int_at_least(0), 1000),
+        "exit_grace_ms": (_ms(), 1000),
     },
     "severity": {
         "crlf": (_severity, "warn"),
@@ -296,6 +316,11 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
         "invalid_utf8": (_severity, "warn"),
         # A loss the referee reports as the player's error (Halma's blocker rule).
         "rule_loss": (_severity, "warn"),
+        # A file the bot (or a process of its) creates, writes, renames or deletes.
+        "file_operation": (_severity, "warn"),
+        # The same, done by the bot's language runtime for itself: Python's bytecode cache
+        # (__pycache__), the JVM's performance data (hsperfdata).
+        "runtime_cache": (_severity, "warn"),
     },
     "opponent": {
         # "swarm" draws a style (and move classes never played) per game from the rules
@@ -304,7 +329,7 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
     },
     "fuzz": {
         # `prototest fuzz`: the longest game (game mode) or move list (position mode)
-        "max_plies": (_int_at_least(1), 60),
+        "max_plies": (_int_at_least(1, 20_000), 60),
     },
 }
 

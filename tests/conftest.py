@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import compileall
 import json
 import os
 import subprocess
 import sys
+import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +23,12 @@ ROOT = Path(__file__).resolve().parent.parent
 BOTS = Path(__file__).resolve().parent / "bots"
 #: A chess check that ends soon: a short silence before the colour line, a 1-second clock.
 CHESS_FAST = ("--start-delay", "150", "--time-scale", "0.1")
+
+# The bots' Python files and prototest's own, compiled before any bot runs: a bot that
+# writes its bytecode cache (__pycache__) is reported (runtime_cache), and a test bot must
+# not do that only on a fresh checkout.
+compileall.compile_dir(str(BOTS), quiet=1)
+compileall.compile_dir(str(ROOT / "prototest"), quiet=1)
 
 # Subprocess work has no useful per-example deadline.
 settings.register_profile("prototest", deadline=None, max_examples=50)
@@ -88,6 +96,34 @@ def _bot_processes() -> list[str]:
         if state != "Z" and token in environ.split(b"\0"):
             found.append(f"{entry.name}: {cmdline.strip()}")
     return found
+
+
+def alive_with(token: str) -> list[str]:
+    """Live (not zombie) processes whose environment or command line holds `token`: a
+    test's own token finds its bots wherever they are, whatever pids they see themselves
+    (in a PID namespace of their own, a bot's pids are not prototest's)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            environ = (entry / "environ").read_bytes()
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if state != "Z" and (token.encode() in environ or token.encode() in cmdline):
+            command = cmdline.replace(b"\0", b" ").decode(errors="replace")
+            found.append(f"{entry.name}: {command}")
+    return found
+
+
+def none_alive_with(token: str, seconds: float = 10) -> list[str]:
+    """Wait (a while at most) until no process holds `token`; what is left."""
+    deadline = time.monotonic() + seconds
+    while (left := alive_with(token)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return left
 
 
 @pytest.fixture(scope="session", autouse=True)

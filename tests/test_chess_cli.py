@@ -7,13 +7,14 @@ import re
 import signal
 import sys
 import time
+import uuid
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pexpect
 import pytest
 
-from conftest import BOTS, ROOT, run_cli
+from conftest import BOTS, ROOT, alive_with, run_cli
 
 CHESS = BOTS / "chess"
 REFERENCE = ["--", sys.executable, "-m", "prototest.bots.chess_bot"]
@@ -134,13 +135,19 @@ def test_hanging_bot_ends_soon_after_its_clock(tmp_path):
     assert time.monotonic() - started < 20
 
 
+def _token() -> str:
+    """An environment variable for one test's bots: finds them whatever pids they see
+    themselves (in a PID namespace of their own, a bot's pids are not ours)."""
+    return f"PROTOTEST_TEST_TOKEN={uuid.uuid4().hex}"
+
+
 def test_sigterm_ignoring_bot_and_its_child_are_killed(tmp_path):
-    result = check(tmp_path, "ignores_sigterm_forks.py")
+    token = _token()
+    result = check(tmp_path, "ignores_sigterm_forks.py", "--env", token)
     transcript = Path(result.findings()[0]["transcript"]).read_text()
     pids = [int(p) for p in re.findall(r"!  pid (\d+)", transcript)]
     assert len(pids) == 2, transcript[:2000]
-    for pid in pids:
-        assert not _running(pid), f"pid {pid} survived"
+    assert alive_with(token) == []  # gone already: prototest waited for them
 
 
 def test_no_missing_flush_claimed_without_evidence(tmp_path):
@@ -164,35 +171,38 @@ def test_half_flushed_answer_is_quoted_once(tmp_path):
 
 
 def test_a_child_that_left_the_group_is_killed_after_the_bot_exits(tmp_path):
-    result = check(tmp_path, "setsid_child.py")
+    token = _token()
+    result = check(tmp_path, "setsid_child.py", "--env", token)
     assert result.code == 0 and result.findings() == []
     [transcript] = (tmp_path / "transcripts").glob("*.txt")
     text = transcript.read_text()
-    [pid] = [int(p) for p in re.findall(r"!  child pid (\d+)", text)]
-    assert "that had left the bot's group" in text
-    assert not _running(pid), f"the setsid child {pid} survived"
+    assert re.search(r"!  child pid \d+", text)
+    assert "killed 1 process(es) that had left the bot's group" in text
+    assert alive_with(token) == []  # gone already: prototest waited for them
 
 
 def test_processes_spawned_while_dying_are_killed_too(tmp_path):
     """A bot whose SIGTERM handler spawns a grandchild in a new session: the grandchild
     is born during the kill, and is still found (prototest is its subreaper) and killed."""
-    pidfile = tmp_path / "pids"
-    result = check(tmp_path, "forks_on_sigterm.py", "--env", f"PIDFILE={pidfile}")
+    pidfile = tmp_path / "pids"  # writing it is a file operation: not what this test is about
+    token = _token()
+    result = check(tmp_path, "forks_on_sigterm.py", "--env", f"PIDFILE={pidfile}", "--env", token,
+                   "--set", "severity.file_operation=ignore")
     assert {(f["kind"], f["severity"]) for f in result.findings()} == {("no_exit", "warn")}
-    pids = [int(p) for p in pidfile.read_text().split()]
-    assert pids, "the bot's SIGTERM handler never ran"
-    for pid in pids:
-        assert not _running(pid), f"pid {pid} survived"
+    assert pidfile.read_text().split(), "the bot's SIGTERM handler never ran"
+    assert alive_with(token) == []  # gone already: prototest waited for them
 
 
 def _interrupt(tmp_path: Path, bot: Path, signum: int, ready, *extra: str):
     """Run a check, send `signum` to prototest once `ready()` holds, and return
-    (exit status, stderr, JSON report, the bot's pids seen before the signal)."""
+    (exit status, stderr, JSON report, the token this run's bot processes carry: found by
+    it, not by their command line, which other tests' bots running meanwhile share)."""
     import json
     import subprocess
     from conftest import RUN_TOKEN, bot_env
     report = tmp_path / "report.json"
-    argv = [sys.executable, "-m", "prototest", "check", "--env", RUN_TOKEN, *extra,
+    token = _token()
+    argv = [sys.executable, "-m", "prototest", "check", "--env", RUN_TOKEN, "--env", token, *extra,
             "--json", str(report), "--transcripts", str(tmp_path / "t"), str(bot)]
     proc = subprocess.Popen(argv, env=bot_env(), cwd=tmp_path, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -200,28 +210,26 @@ def _interrupt(tmp_path: Path, bot: Path, signum: int, ready, *extra: str):
         deadline = time.monotonic() + 30
         while not ready() and time.monotonic() < deadline:
             time.sleep(0.05)
-        bots = [pid for pid in _bot_pids(bot.name) if pid != proc.pid]
-        assert bots
+        assert alive_with(token)  # the bot runs
         proc.send_signal(signum)
         _, err = proc.communicate(timeout=20)
     finally:
         proc.kill()
     data = json.loads(report.read_text()) if report.exists() else None
-    return proc.returncode, err, data, bots
+    return proc.returncode, err, data, token
 
 
 def test_sigterm_to_prototest_kills_the_bot_and_keeps_the_report(tmp_path):
     """Stopped mid-game (SIGTERM from CI, Ctrl-C at a terminal): the bot's group is
     killed, the games so far are reported and the transcript is written."""
     started = time.monotonic()
-    code, err, data, bots = _interrupt(
+    code, err, data, token = _interrupt(
         tmp_path, CHESS / "hangs.py", signal.SIGTERM,
         lambda: time.monotonic() - started > 2.5,  # past the colour line: the bot sits on its turn
         "--time-scale", "20")
     assert code == 128 + signal.SIGTERM, err
     assert "interrupted (SIGTERM)" in err and "Traceback" not in err
-    for pid in bots:
-        assert not _running(pid)
+    assert alive_with(token) == []  # gone already: prototest waited for them
     assert [g["result"] for g in data["games"]] == ["interrupted"]
     assert data["passed"] is False and data["interrupted"] == "SIGTERM"
     [transcript] = (tmp_path / "t").glob("*.txt")
@@ -242,35 +250,14 @@ def test_signal_while_waiting_for_the_exit_still_reports(tmp_path):
         "        sleep_forever()\n"
         "Lingers().run()\n")
     bot.chmod(0o755)
-    code, err, data, bots = _interrupt(tmp_path, bot, signal.SIGHUP, marker.exists, *FAST,
+    code, err, data, token = _interrupt(tmp_path, bot, signal.SIGHUP, marker.exists, *FAST,
                                        "--games", "1", "--set", "end.exit_grace_ms=20000")
     assert code == 128 + signal.SIGHUP, err
     assert "interrupted (SIGHUP) after 1 of 1 games" in err
-    for pid in bots:
-        assert not _running(pid)
+    assert alive_with(token) == []  # gone already: prototest waited for them
     [game] = data["games"]
     assert game["result"] == "interrupted" and game["plies"] > 0
     assert data["passed"] is False
-
-
-def _bot_pids(name: str) -> list[int]:
-    pids = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if name.encode() in (entry / "cmdline").read_bytes():
-                    pids.append(int(entry.name))
-            except OSError:
-                pass
-    return pids
-
-
-def _running(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 def test_no_flush_bot_answers_in_a_terminal():
@@ -306,11 +293,11 @@ def test_transcripts_and_junit(tmp_path):
     assert "F  FAIL unexpected_output" in text
     suite = ET.parse(junit).getroot().find("testsuite")
     cases = suite.findall("testcase")
-    assert len(cases) == 2 * 6  # two games, six checks each
+    assert len(cases) == 2 * 7  # two games, seven checks each
     failed = [c.get("name") for c in cases if c.find("failure") is not None]
     assert failed == ["game 1 (white): answers follow the grammar, in turn",
                       "game 2 (black): answers follow the grammar, in turn"]
-    assert suite.get("failures") == "2" and suite.get("tests") == "12"
+    assert suite.get("failures") == "2" and suite.get("tests") == "14"
 
 
 def test_spec_overrides_change_behaviour(tmp_path):

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import os
+import signal
 import sys
 import time
+import uuid
 
 import pytest
 
-from conftest import RUN_TOKEN
+from conftest import RUN_TOKEN, alive_with, none_alive_with
 from prototest import process
 from prototest.transcript import STDERR_KEEP_BYTES, Transcript
 
@@ -79,17 +80,17 @@ def test_exit_is_seen_even_when_a_child_holds_the_pipes():
 
 
 def test_kill_ends_the_whole_group_even_when_sigterm_is_ignored():
+    token = f"PROTOTEST_TEST_TOKEN={uuid.uuid4().hex}"
     code = ("import os, signal, sys, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
-            "pid = os.fork()\nprint(os.getpid() if pid == 0 else '', flush=True)\ntime.sleep(60)")
-    bot = start(code)
+            "pid = os.fork()\nprint('child' if pid == 0 else 'bot', flush=True)\ntime.sleep(60)")
+    bot = start(code, env=dict([token.split("=")]))
     try:
-        lines = [bot.read_line(deadline(5)) for _ in range(2)]
-        child = int(next(r.data for r in lines if r.data))
+        assert sorted(bot.read_line(deadline(5)).data for _ in range(2)) == [b"bot", b"child"]
+        assert len(alive_with(token)) == 2
     finally:
         bot.kill()
     assert bot.returncode is not None and bot.returncode < 0
-    time.sleep(0.1)
-    assert not os.path.exists(f"/proc/{child}") or open(f"/proc/{child}/stat").read().rsplit(")", 1)[1].split()[0] == "Z"
+    assert alive_with(token) == []  # gone already: prototest waited for them
 
 
 def test_a_bot_that_never_reads_cannot_block_the_judge():
@@ -137,3 +138,31 @@ def test_wait_exit_returns_what_the_bot_wrote_meanwhile():
         bot.close_stdin()
         code, data = bot.wait_exit(5 * SECOND)
         assert (code, data) == (0, b"bye\n")
+
+
+def test_in_a_library_a_users_signals_keep_their_own_meaning(tmp_path):
+    """prototest used as a library (no CLI handlers): while a bot runs, Ctrl-C still raises
+    KeyboardInterrupt at once, and a SIGTERM left to its default action still ends the
+    caller (the bot dies with it)."""
+    import subprocess
+    token = f"PROTOTEST_TEST_TOKEN={uuid.uuid4().hex}"
+    script = tmp_path / "caller.py"
+    script.write_text(
+        "import os, signal, sys, time\n"
+        "from prototest import process\n"
+        "from prototest.transcript import Transcript\n"
+        f"env = {{**process.controlled_env(), {token.split('=')[0]!r}: {token.split('=')[1]!r}}}\n"
+        "with process.Bot([sys.executable, '-c', 'import time; time.sleep(60)'], env=env,\n"
+        "                 transcript=Transcript(), max_line=64) as bot:\n"
+        "    os.kill(os.getpid(), getattr(signal, sys.argv[1]))\n"
+        "    try:\n"
+        "        bot.read_line(time.perf_counter_ns() + 20_000_000_000)\n"
+        "    except KeyboardInterrupt:\n"
+        "        print('KeyboardInterrupt', flush=True)\n")
+    started = time.monotonic()
+    ctrl_c = subprocess.run([sys.executable, str(script), "SIGINT"], capture_output=True, text=True, timeout=60)
+    assert ctrl_c.stdout == "KeyboardInterrupt\n", ctrl_c.stderr
+    term = subprocess.run([sys.executable, str(script), "SIGTERM"], capture_output=True, text=True, timeout=60)
+    assert term.returncode == -signal.SIGTERM and term.stdout == ""
+    assert time.monotonic() - started < 15
+    assert none_alive_with(token) == []  # the keeper kills the bot once the caller is gone

@@ -1,0 +1,98 @@
+"""What the bot did outside the dialogue: signals it sent its judge, files it touched.
+
+`prototest.process` collects these as events (from the keeper and the signalfd, each
+with the time it happened); this module says what each one means and when in the game
+it happened. The referee turns them into findings: `signal` (always a FAIL: a bot that
+signals its judge tries to stop it or to pass a failure off as an interruption) and
+`file_operation` (as severe as the spec's `severity.file_operation`, or
+`severity.runtime_cache` for a language runtime's own cache files).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from typing import Any, NamedTuple
+
+from .interrupts import signal_name
+
+#: Files a language runtime writes for itself, and how to keep it from doing so.
+RUNTIME_CACHES = (
+    (re.compile(r"(^|/)__pycache__(/|$)|\.py[co](\.\d+)?$"),
+     "Python's bytecode cache: run python3 -B, or compile it before the run (python3 -m compileall)"),
+    (re.compile(r"(^|/)hsperfdata_[^/]*(/|$)"), "the JVM's performance data: run java -XX:-UsePerfData"),
+)
+
+_VERBS = {"create": "created", "write": "opened for writing", "delete": "deleted", "create folder": "created the folder",
+          "delete folder": "deleted the folder", "rename": "renamed"}
+
+
+class Mark(NamedTuple):
+    """A moment of the game: from `t_ns` on, the bot works on `turn` (None: start-up or
+    after the game), in `position` (a rules Position, shown only if a finding needs it)
+    after `moves` plies. (A tuple: one is made every exchange.)"""
+
+    t_ns: int
+    turn: int | None
+    position: Any
+    moves: int
+    label: str
+
+
+def when(marks: list[Mark], t_ns: int) -> Mark | None:
+    """The mark in force at `t_ns` (None before the first one)."""
+    index = bisect.bisect_right([m.t_ns for m in marks], t_ns)
+    return marks[index - 1] if index else None
+
+
+def moment(mark: Mark | None) -> str:
+    if mark is None:
+        return "at start-up"
+    return mark.label
+
+
+def runtime_cache(path: str) -> str | None:
+    """What writes this file when it is a runtime's own cache, else None."""
+    for pattern, hint in RUNTIME_CACHES:
+        if pattern.search(path):
+            return hint
+    return None
+
+
+def file_operation(event: dict[str, Any]) -> tuple[str, str, str, str]:
+    """(what the bot did, in words; the severity key; the folding rule; the runtime's
+    cache it was and how to avoid it, or "") of a file event."""
+    op = event.get("op", "write")
+    path = event.get("path", "?")
+    what = f"{_VERBS.get(op, op)} {path}"
+    if op == "rename":
+        what += f" to {event.get('to', '?')}"
+    hint = runtime_cache(path) or (runtime_cache(event.get("to", "")) if op == "rename" else None)
+    if hint:
+        return what, "runtime_cache", "file_operation:runtime_cache", hint
+    return what, "file_operation", f"file_operation:{op}:{path}", ""
+
+
+def file_message(what: str, when: str, severity: str, cache: str) -> str:
+    """The message of a file_operation finding."""
+    if cache:
+        name, _, advice = cache.partition(": ")
+        return (f"{what} {when}: {name}, written by the runtime; a judge that allows no file operations "
+                f"may kill the bot for it: {advice}")
+    if severity == "fail":
+        return f"{what} {when}: the judge allows no file operations (reading files is allowed)"
+    return f"{what} {when}: the judge's sandbox may refuse it (reading files is fine)"
+
+
+def sender(event: dict[str, Any]) -> str:
+    """'pid 4242 (python3 bot.py)'."""
+    command = event.get("cmd") or ""
+    return f"pid {event.get('pid')}" + (f" ({command})" if command else "")
+
+
+def signal_message(event: dict[str, Any]) -> str:
+    name = signal_name(int(event.get("sig", 0)))
+    target = ("prototest, its judge" if event.get("to") == "prototest"
+              else "its parent, the judge's process that started it")
+    return (f"sent {name} to {target}, from {sender(event)}: a bot must never signal its judge "
+            f"(prototest was not stopped; the game's verdict stands)")

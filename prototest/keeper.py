@@ -1,0 +1,1021 @@
+"""The keeper: a small process of prototest's own between prototest and the bot.
+
+prototest forks it (a copy of itself, so no interpreter starts) and the keeper starts
+the bot, which runs exactly as before: its own session and process group, the same
+pipes, environment, folder and signal dispositions. The keeper is there for what
+prototest cannot do from outside the bot:
+
+* **The bot dies with its judge.** The bot has PR_SET_PDEATHSIG (SIGKILL when the keeper
+  dies); the keeper is told by the same mechanism when prototest dies, even by SIGKILL,
+  and then kills every process descended from the bot (it is their subreaper, so a
+  child that left the bot's group or session is still found), or, where the machine
+  allows a PID namespace, ends the namespace: the kernel then kills all of it.
+* **A signal the bot sends its parent is reported, not obeyed:** the keeper reads its
+  signals from a signalfd, which names the sender.
+* **File operations:** where seccomp user notification works, the bot runs under a
+  filter that asks the keeper about every call that creates, writes, renames or
+  deletes a file (reads and writes to open descriptors, the pipes among them, never
+  stop); the keeper reads the path from the caller's memory, reports it with the time,
+  and lets the call go on. The report is written before the call continues, so it is
+  in the report pipe before anything the bot writes afterwards.
+* **The bot's exit status is the keeper's own:** it mirrors the bot's exit (the same
+  code, or death by the same signal), so prototest waits on the keeper as on the bot.
+
+The keeper reports to prototest on a pipe, one JSON object a line (best effort: when
+prototest does not read fast enough, events are dropped and counted, and the bot is
+never held up). Kinds: `file`, `signal`, `exit` (the bot's wait status, sent before its
+leftovers are killed, so it comes before the end of its pipes), `gone` (a process of the
+bot's is about to be reaped), `killed` (a process left over and killed), `dropped`.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import resource
+import select
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+#: Signals the keeper reads (besides SIGCHLD): every one a process can send it that would
+#: otherwise end or stop it. prototest asks the keeper to finish with SIGTERM.
+_KEEPER_SIGNALS = tuple(sorted(
+    {int(s) for s in signal.valid_signals()} - {int(signal.SIGKILL), int(signal.SIGSTOP), int(signal.SIGCHLD),
+                                                int(signal.SIGCONT), int(signal.SIGWINCH), int(signal.SIGURG)}))
+AT_FDCWD = -100
+AT_REMOVEDIR = 0x200
+#: Writes here are not file operations: devices (/dev/null, a terminal, /dev/shm's
+#: semaphores), the kernel's own files, and a process's own descriptors.
+_NOT_FILES = ("/dev/", "/proc/", "/sys/")
+#: Calls whose path argument is relative to the directory fd just before it.
+_AT_CALLS = {"openat", "openat2", "renameat", "renameat2", "unlinkat", "mkdirat", "linkat", "symlinkat", "mknodat"}
+#: A path longer than this is cut in a report (a report line must fit one atomic pipe write).
+_PATH_SHOWN = 1000
+
+
+@dataclass
+class Started:
+    """A started bot: the keeper (a Popen-like child of ours) and what it reported."""
+
+    proc: Any  # KeeperProcess, or subprocess.Popen without a keeper
+    bot_pid: int
+    report_fd: int | None
+    #: How the bot's file operations are watched ("seccomp"), or None and why not.
+    file_watch: str | None
+    file_watch_missing: str
+    #: What makes the bot's descendants die with prototest: "keeper" or "pid-namespace"
+    #: (or "none" without a keeper).
+    containment: str
+
+
+class KeeperProcess:
+    """The part of subprocess.Popen that process.Bot uses, for the keeper."""
+
+    def __init__(self, pid: int, stdin: int, stdout: int, stderr: int) -> None:
+        self.pid = pid
+        self.returncode: int | None = None
+        self.stdin = open(stdin, "wb", buffering=0)
+        self.stdout = open(stdout, "rb", buffering=0)
+        self.stderr = open(stderr, "rb", buffering=0)
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            try:
+                pid, status = os.waitpid(self.pid, os.WNOHANG)
+            except ChildProcessError:  # reaped elsewhere: as Popen, report 0
+                self.returncode = 0
+                return 0
+            if pid:
+                self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        if timeout is None:
+            if self.returncode is None:
+                try:
+                    _, status = os.waitpid(self.pid, 0)
+                    self.returncode = os.waitstatus_to_exitcode(status)
+                except ChildProcessError:
+                    self.returncode = 0
+            return self.returncode  # type: ignore[return-value]
+        deadline = time.monotonic() + timeout
+        waiter = select.poll()
+        try:
+            pidfd = os.pidfd_open(self.pid)  # readable when the keeper ends: no sleeping in steps
+        except OSError:
+            pidfd = None
+        try:
+            if pidfd is not None:
+                waiter.register(pidfd, select.POLLIN)
+            while self.poll() is None:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise subprocess.TimeoutExpired([str(self.pid)], timeout)
+                if pidfd is not None:
+                    waiter.poll(max(1, int(remaining * 1000)))
+                else:
+                    time.sleep(min(0.002, remaining))
+        finally:
+            if pidfd is not None:
+                os.close(pidfd)
+        return self.returncode  # type: ignore[return-value]
+
+
+def supported() -> bool:
+    """Whether this machine can run the keeper (Linux with fork)."""
+    return sys.platform.startswith("linux") and hasattr(os, "fork") and not os.environ.get("PROTOTEST_NO_KEEPER")
+
+
+_namespace: str | None = None  # "" when a PID namespace works here, else why not
+
+
+def namespace_missing() -> str:
+    """Why the bot cannot get a PID namespace of its own here ("" when it can). Tried
+    once per process, in a throwaway child: root needs only CLONE_NEWPID, a user a user
+    namespace too (kernel.unprivileged_userns_clone, user.max_user_namespaces, and no
+    AppArmor restriction on unprivileged user namespaces)."""
+    global _namespace
+    if _namespace is None:
+        _namespace = _probe_namespace()
+    return _namespace
+
+
+def _probe_namespace() -> str:
+    from . import linux
+
+    if os.environ.get("PROTOTEST_NO_NAMESPACE"):
+        return "turned off by PROTOTEST_NO_NAMESPACE"
+    pid = os.fork()
+    if pid == 0:
+        code = 2
+        try:
+            linux.new_pid_namespace()
+            code = 3
+            inner = os.fork()
+            if inner == 0:
+                os._exit(0 if os.getpid() == 1 else 1)
+            code = 0 if os.waitpid(inner, 0)[1] == 0 else 4
+        except BaseException:  # noqa: BLE001
+            pass
+        os._exit(code)
+    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    if code == 0:
+        return ""
+    who = "root" if os.geteuid() == 0 else "a user (unprivileged user namespaces)"
+    return f"the system refuses a PID namespace to {who}"
+
+
+def start(argv: Sequence[str], env: dict[str, str], cwd: str | None, *, watch_files: bool,
+          restore_mask: set[int] | None = None) -> Started:
+    """Start the bot behind a keeper, in a PID namespace of its own where the system
+    allows one. `restore_mask` is the signal mask the bot gets (prototest's own before
+    it blocked the signals it reads)."""
+    global _namespace
+    from . import linux  # noqa: F401  (imported here, before the fork, once)
+
+    namespace = namespace_missing() == ""
+    if watch_files:
+        _filter_code()  # before the fork: built once, not in every bot's process
+    try:
+        return _start(argv, env, cwd, watch_files=watch_files, restore_mask=restore_mask, namespace=namespace)
+    except _NamespaceFailed as exc:
+        _namespace = f"the PID namespace could not be set up ({exc})"
+        return _start(argv, env, cwd, watch_files=watch_files, restore_mask=restore_mask, namespace=False)
+
+
+class _NamespaceFailed(Exception):
+    pass
+
+
+def _start(argv: Sequence[str], env: dict[str, str], cwd: str | None, *, watch_files: bool,
+           restore_mask: set[int] | None, namespace: bool) -> Started:
+
+    stdin_r, stdin_w = os.pipe()
+    stdout_r, stdout_w = os.pipe()
+    stderr_r, stderr_w = os.pipe()
+    start_r, start_w = os.pipe()
+    report_r, report_w = os.pipe()
+    bot_side = (stdin_r, stdout_w, stderr_w)
+    ours = (stdin_w, stdout_r, stderr_r, start_r, report_r)
+    judge = os.getpid()
+    try:
+        pid = os.fork()
+    except OSError:
+        for fd in bot_side + ours + (start_w, report_w):
+            os.close(fd)
+        raise
+    if pid == 0:  # the keeper: never returns
+        code = 70
+        try:
+            gc.disable()
+            keeper = _Keeper(judge, list(argv), env, cwd, bot_side, start_w, report_w,
+                             watch_files=watch_files, restore_mask=restore_mask or set(), namespace=namespace)
+            code = keeper.run()
+        except BaseException:  # noqa: BLE001 - nothing may escape into a copy of prototest
+            pass
+        os._exit(code)
+    for fd in bot_side + (start_w, report_w):
+        os.close(fd)
+    proc = KeeperProcess(pid, stdin_w, stdout_r, stderr_r)
+    try:
+        info = _read_start(start_r)
+    except BaseException:
+        os.close(report_r)
+        _abandon(proc)
+        raise
+    if "error" in info:
+        os.close(report_r)
+        _abandon(proc)
+        err = info["error"]
+        if info.get("namespace"):
+            raise _NamespaceFailed(os.strerror(err))
+        raise OSError(err, os.strerror(err), cwd if info.get("cwd") else argv[0])
+    os.set_blocking(report_r, False)
+    return Started(proc, info["bot"], report_r, info.get("watch"), info.get("why", ""), info.get("contain", "keeper"))
+
+
+def _read_start(fd: int) -> dict[str, Any]:
+    """What the keeper says at start-up: the bot's pid, the file watch, an exec error.
+    The pipe ends when the bot's exec succeeded (its copy is close-on-exec)."""
+    data = b""
+    try:
+        while chunk := os.read(fd, 4096):
+            data += chunk
+    finally:
+        os.close(fd)
+    info: dict[str, Any] = {}
+    for line in data.splitlines():
+        try:
+            info.update(json.loads(line))
+        except ValueError:
+            pass
+    if info.get("bot", 0) <= 1 and "error" not in info:
+        info["error"] = 11  # EAGAIN: the keeper died, or lost the bot, before it started
+    return info
+
+
+def _abandon(proc: KeeperProcess) -> None:
+    try:
+        os.kill(proc.pid, signal.SIGKILL)
+    except OSError:
+        pass
+    proc.wait()
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        stream.close()
+
+
+# -- the keeper process ----------------------------------------------------------------------
+
+class _Keeper:
+    def __init__(self, judge: int, argv: list[str], env: dict[str, str], cwd: str | None,
+                 bot_side: tuple[int, int, int], start_w: int, report_w: int, *,
+                 watch_files: bool, restore_mask: set[int], namespace: bool = False) -> None:
+        self.judge = judge
+        self.argv = argv
+        self.env = env
+        self.cwd = cwd
+        self.bot_side = bot_side
+        self.start_w = start_w
+        self.report_w = report_w
+        self.watch_files = watch_files
+        self.restore_mask = restore_mask
+        self.bot = 0
+        self.bot_status: int | None = None
+        self.finishing = False
+        self.dropped = 0
+        self.listener: int | None = None
+        self.reported_killed: set[int] = set()
+        self.namespace = namespace
+        self.filter_code = _filter_code() if watch_files else b""
+        self.inner: int | None = None  # PID 1 of the bot's namespace, when there is one
+        self.inner_r: int | None = None
+        self._inner_buf = b""
+        self.finishing_inner_gone = False
+
+    # -- start-up ---------------------------------------------------------------------------
+    def run(self) -> int:
+        from . import linux
+
+        # Our descriptors out of the way of 0, 1, 2, which become /dev/null (in a library
+        # caller whose standard streams were closed, a pipe can be one of them).
+        self.bot_side = tuple(_high(fd) for fd in self.bot_side)  # type: ignore[assignment]
+        self.start_w, self.report_w = _high(self.start_w), _high(self.report_w)
+        _to_dev_null(0, 1, 2)
+        _close_all_but(set(self.bot_side) | {0, 1, 2, self.start_w, self.report_w})
+        os.set_blocking(self.report_w, False)
+        os.setsid()  # out of prototest's group: a kill of that group is prototest's business
+        linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGTERM)
+        if os.getppid() != self.judge:  # prototest died before the line above
+            return 70
+        linux.prctl(linux.PR_SET_CHILD_SUBREAPER, 1)
+        signal.pthread_sigmask(signal.SIG_BLOCK, set(_KEEPER_SIGNALS) | {signal.SIGCHLD})
+        self.sigfd = linux.signalfd(set(_KEEPER_SIGNALS) | {signal.SIGCHLD})
+        parent_sock, child_sock = socket.socketpair()
+        self.keeper = os.getpid()
+        contain = "keeper"
+        if self.namespace:
+            try:
+                linux.new_pid_namespace()
+            except OSError as exc:  # the next child would be PID 1 of a broken namespace: start again
+                _say(self.start_w, {"error": exc.errno or 1, "namespace": True})
+                return 70
+            contain = "pid-namespace"
+            nspid = self._start_inner(parent_sock, child_sock)
+        else:
+            self.bot = os.fork()
+            if self.bot == 0:
+                parent_sock.close()
+                self._exec_bot(child_sock, parent=self.keeper)  # never returns
+        child_sock.close()
+        for fd in self.bot_side:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # mirroring a SIGSEGV leaves no core
+        # The bot's process waits for our go before its exec: it cannot be gone while we
+        # learn its pid (in a namespace, by its NSpid), and the file watch is in place.
+        message, fds = _receive(parent_sock)
+        if contain == "pid-namespace":
+            self.bot = (self._host_pid(nspid) or 0) if nspid else 0
+        try:
+            parent_sock.send(b"g")
+        except OSError:
+            pass
+        parent_sock.close()
+        _say(self.start_w, {"bot": self.bot, "contain": contain})
+        self._take_listener(message, fds)
+        os.close(self.start_w)
+        return self._loop()
+
+    # -- the PID namespace ------------------------------------------------------------------
+    def _start_inner(self, parent_sock: socket.socket, child_sock: socket.socket) -> int:
+        """Fork the namespace's first process (its PID 1, "the inner keeper"), which
+        starts the bot; return the bot's pid as we see it (0 if it is gone already)."""
+        inner_r, inner_w = os.pipe()
+        self.inner = os.fork()
+        if self.inner == 0:
+            os.close(inner_r)
+            parent_sock.close()
+            self._inner_main(inner_w, child_sock)  # never returns
+        os.close(inner_w)
+        self.inner_r = inner_r
+        first = _read_line(inner_r)
+        return first.get("bot") if first else None
+
+    def _inner_main(self, out: int, sock: socket.socket) -> None:
+        """PID 1 of the bot's namespace: when it ends, the kernel kills every process
+        in the namespace. It starts the bot, reaps orphans, and tells the keeper the
+        bot's exit status and the signals the bot sends it (a PID 1 receives only the
+        signals it has a handler for: every one gets one, and is read from the signalfd)."""
+        from . import linux
+
+        try:
+            linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)  # the keeper gone: the namespace ends
+            try:  # the bot's /proc shows its own namespace, so its pids and /proc agree
+                linux.unshare(linux.CLONE_NEWNS)
+                linux.mount(None, "/", None, linux.MS_REC | linux.MS_PRIVATE)
+                linux.mount("proc", "/proc", "proc", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC)
+            except OSError:
+                pass
+            for signum in _KEEPER_SIGNALS:
+                try:
+                    signal.signal(signum, _noop)
+                except (OSError, ValueError):
+                    pass
+            bot = os.fork()
+            if bot == 0:
+                os.close(out)
+                self._exec_bot(sock, parent=1)  # never returns
+            sock.close()
+            for fd in (*self.bot_side, self.start_w, self.report_w):
+                os.close(fd)
+            os.write(out, (json.dumps({"bot": bot}) + "\n").encode())
+            while True:
+                select.select([self.sigfd], [], [])
+                for info in linux.read_signals(self.sigfd):
+                    if info.signo == signal.SIGCHLD:
+                        _reap_all(lambda pid, status: pid == bot and _say(out, {"exit": status}))
+                    elif info.pid and info.sent_by_a_process:  # from the parent namespace, pid is 0
+                        _say(out, {"signal": info.signo, "nspid": info.pid})
+        except BaseException:  # noqa: BLE001
+            pass
+        os._exit(70)
+
+    def _host_pid(self, nspid: int) -> int | None:
+        """The pid we see of the process that is `nspid` in the bot's namespace."""
+        for pid, _ in _descendants(self.inner):
+            fields = _status_field(pid, "NSpid")
+            if fields and fields[-1] == str(nspid):
+                return pid
+        return None
+
+    def _from_inner(self) -> None:
+        data = b""
+        try:
+            data = os.read(self.inner_r, 65536)
+        except OSError:
+            pass
+        if not data:
+            self.finishing = self.finishing_inner_gone = True  # the inner keeper is gone: so is the namespace
+            return
+        self._inner_buf += data
+        *lines, rest = self._inner_buf.split(b"\n")
+        self._inner_buf = rest
+        for line in lines:
+            try:
+                message = json.loads(line)
+            except ValueError:
+                continue
+            if "exit" in message:
+                self.bot_status = message["exit"]
+                self._report({"e": "exit", "status": message["exit"]})
+            elif "signal" in message:
+                pid = self._host_pid(message["nspid"])
+                self._report({"e": "signal", "t": time.perf_counter_ns(), "sig": message["signal"],
+                              "pid": pid or message["nspid"], "cmd": _command(pid) if pid else "",
+                              "to": "keeper"})
+
+    def _take_listener(self, msg: bytes, fds: list[int]) -> None:
+        if not self.watch_files:
+            _say(self.start_w, {"watch": None, "why": "not asked for"})
+            return
+        if fds:
+            self.listener = fds[0]
+            os.set_blocking(self.listener, False)
+            _say(self.start_w, {"watch": "seccomp"})
+        else:
+            _say(self.start_w, {"watch": None, "why": msg.decode("utf-8", "replace") or "the bot did not start"})
+
+    def _exec_bot(self, sock: socket.socket, parent: int) -> None:
+        """In the bot's process: become what subprocess.Popen(start_new_session=True)
+        would have made, plus the parent-death signal and the file filter; exec."""
+        from . import linux
+
+        code = 127
+        try:
+            os.setsid()
+            linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)
+            if os.getppid() != parent:  # the parent died before the line above
+                os._exit(code)
+            self._bot_fds()
+            if self.cwd is not None:
+                try:
+                    os.chdir(self.cwd)
+                except OSError as exc:
+                    _say(self.start_w, {"error": exc.errno or 2, "cwd": True})
+                    os._exit(code)
+            # Handlers become SIG_DFL at exec by themselves; what Python ignores does not
+            # (as subprocess does with restore_signals).
+            for signum in (signal.SIGPIPE, signal.SIGXFSZ):
+                signal.signal(signum, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_SETMASK, self.restore_mask)
+            if self.watch_files:
+                self._install_filter(sock)
+            else:
+                sock.send(b"started")
+            sock.recv(1)  # the keeper's go (or its end)
+            sock.close()
+            os.execvpe(self.argv[0], self.argv, self.env)
+        except OSError as exc:
+            _say(self.start_w, {"error": exc.errno or 8})
+        except BaseException:  # noqa: BLE001
+            pass
+        os._exit(code)
+
+    def _bot_fds(self) -> None:
+        """The pipes as 0, 1, 2 (moved out of the way first: they may be 0..2 already)."""
+        import fcntl
+
+        high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in self.bot_side]
+        for target, fd in enumerate(high):
+            os.dup2(fd, target)
+        for fd in set(high) | set(self.bot_side):
+            if fd > 2:
+                os.close(fd)
+        os.set_blocking(0, True)
+
+    def _install_filter(self, sock: socket.socket) -> None:
+        from . import linux
+
+        if not self.filter_code:
+            sock.send(f"no system call table for {os.uname().machine}".encode())
+            return
+        try:
+            listener = linux.install_file_filter(self.filter_code)
+        except OSError as exc:
+            sock.send(f"seccomp refused the filter ({exc.strerror})".encode())
+            return
+        socket.send_fds(sock, [b"ok"], [listener])
+        os.close(listener)
+
+    # -- the loop ---------------------------------------------------------------------------
+    def _loop(self) -> int:
+        poller = select.poll()
+        poller.register(self.sigfd, select.POLLIN)
+        if self.listener is not None:
+            poller.register(self.listener, select.POLLIN)
+        if self.inner_r is not None:
+            poller.register(self.inner_r, select.POLLIN)
+        while True:
+            for fd, event in poller.poll():
+                if fd == self.sigfd:
+                    self._signals()
+                elif fd == self.inner_r:
+                    self._from_inner()
+                    if self.finishing:
+                        poller.unregister(fd)
+                elif fd == self.listener:
+                    if event & select.POLLIN:
+                        self._notification()
+                    elif event & (select.POLLHUP | select.POLLERR):
+                        poller.unregister(fd)
+                        self.listener = None
+            if self.bot_status is not None or self.finishing:
+                return self._finish()
+
+    def _signals(self) -> None:
+        from . import linux
+
+        for info in linux.read_signals(self.sigfd):
+            if info.signo == signal.SIGCHLD:
+                self._reap()
+            elif info.pid == self.judge or os.getppid() != self.judge:
+                self.finishing = True  # prototest asks, or has died (its death signal)
+            elif info.sent_by_a_process and self._ours(info.pid):
+                self._report({"e": "signal", "t": time.perf_counter_ns(), "sig": info.signo,
+                              "pid": info.pid, "cmd": _command(info.pid), "to": "keeper"})
+            # anything else (a user's pkill that matched the keeper too) is prototest's business
+
+    def _ours(self, pid: int) -> bool:
+        """Whether a process descends from the keeper (the bot and its descendants)."""
+        for _ in range(256):
+            if pid == os.getpid():
+                return True
+            parent = _parent(pid)
+            if parent is None or parent <= 1:
+                return False
+            pid = parent
+        return False
+
+    def _reap(self) -> None:
+        while True:
+            try:
+                result = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+            except ChildProcessError:
+                return
+            if result is None:
+                return
+            self._report({"e": "gone", "pid": result.si_pid})
+            try:
+                pid, status = os.waitpid(result.si_pid, os.WNOHANG)
+            except ChildProcessError:
+                continue
+            if pid and pid == self.inner:
+                self.finishing = True
+            elif pid == self.bot:
+                self.bot_status = status
+                self._report({"e": "exit", "status": status})  # before its leftovers are killed
+
+    def _finish(self) -> int:
+        """The bot has exited, or prototest wants it over: kill what is left of the
+        bot's processes, reap them, and end as the bot ended."""
+        if self.inner_r is not None and self.bot_status is None and not _alive(self.bot):
+            # the bot is dead: its status is on its way from the inner keeper
+            deadline = time.monotonic() + 0.5
+            while self.bot_status is None and not self.finishing_inner_gone and time.monotonic() < deadline:
+                if select.select([self.inner_r], [], [], max(0.0, deadline - time.monotonic()))[0]:
+                    self._from_inner()
+        for _ in range(100):
+            left = _descendants(os.getpid())
+            if not left:
+                break
+            for pid, pgid in left:  # reported first: killing the inner keeper ends the rest with it
+                if pid not in (self.bot, self.inner) and pid not in self.reported_killed:
+                    self.reported_killed.add(pid)
+                    self._report({"e": "killed", "pid": pid, "pgid": pgid})
+            for pid, _ in reversed(left):  # the deepest first
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+            self._wait_children(0.2)
+        self._wait_children(1.0)
+        if self.dropped:
+            self._report({"e": "dropped", "n": self.dropped})
+        return self._mirror()
+
+    def _wait_children(self, seconds: float) -> None:
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == self.bot:
+                self.bot_status = status
+            if pid == 0:
+                if time.monotonic() >= deadline:
+                    return
+                time.sleep(0.001)
+
+    def _mirror(self) -> int:
+        """Exit as the bot did: the same status, or death by the same signal."""
+        status = self.bot_status
+        if status is None:  # never reaped: it was killed with the rest
+            status = signal.SIGKILL
+        if os.WIFSIGNALED(status):
+            signum = os.WTERMSIG(status)
+            try:
+                if signum not in (signal.SIGKILL, signal.SIGSTOP):
+                    signal.signal(signum, signal.SIG_DFL)
+                    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signum})
+                os.kill(os.getpid(), signum)
+            except (OSError, ValueError):
+                pass
+            return 128 + signum
+        return os.waitstatus_to_exitcode(status)
+
+    # -- file operations --------------------------------------------------------------------
+    def _notification(self) -> None:
+        from . import linux
+
+        assert self.listener is not None
+        try:
+            note = linux.receive(self.listener)
+        except OSError:
+            return
+        if note is None:
+            return
+        t_ns = time.perf_counter_ns()
+        try:
+            event = describe(note)
+            if event is not None and linux.still_valid(self.listener, note.id):
+                event.update(t=t_ns, pid=note.pid, cmd=_command(note.pid))
+                self._report(event)
+        except Exception:  # noqa: BLE001 - a report lost, never the bot's call
+            pass
+        finally:
+            linux.let_it_continue(self.listener, note.id)
+
+    def _report(self, event: dict[str, Any]) -> None:
+        for key in ("path", "to", "cmd"):
+            if isinstance(event.get(key), str) and len(event[key]) > _PATH_SHOWN:
+                event[key] = event[key][:_PATH_SHOWN] + "..."
+        data = (json.dumps(event) + "\n").encode()
+        try:
+            os.write(self.report_w, data)  # a pipe write under PIPE_BUF bytes is whole or nothing
+        except BlockingIOError:
+            self.dropped += 1
+        except OSError:
+            pass
+
+
+# -- reading a notification ----------------------------------------------------------------
+
+def describe(note: Any) -> dict[str, Any] | None:
+    """What a notified call does to the file system, or None when it is no file
+    operation (an open of a device or a pipe, an attempt that cannot succeed)."""
+    from . import linux
+
+    calls = next((c for c in linux.machine_abis() if c.arch == note.arch), None)
+    if calls is None:
+        return None
+    nr = note.nr & ~linux.X32_SYSCALL_BIT if calls.x32 else note.nr
+    name = calls.name(nr)
+    if name is None:
+        return None
+    _, path_args, flags_arg = calls.table[name]
+    paths = [_bot_path(note, index, name) for index in path_args]
+    if any(p is None for p in paths):
+        return None
+    shown = [p[0] for p in paths]  # type: ignore[index]
+    seen = [p[1] for p in paths]  # type: ignore[index]
+    if name in ("open", "openat", "openat2", "creat"):
+        flags = _open_flags(note, name, flags_arg)
+        if flags is None or not flags & linux.OPEN_WRITE_FLAGS:
+            return None
+        kind = _kind_of(seen[0])
+        if kind == "other" or _not_a_file(shown[0]):
+            return None
+        if kind == "missing":
+            if not flags & 0o100:  # no O_CREAT: the open fails
+                return None
+            return {"e": "file", "op": "create", "path": shown[0]}
+        if kind == "dir":
+            return {"e": "file", "op": "create", "path": shown[0] + "/(a temporary file)"}
+        return {"e": "file", "op": "write", "path": shown[0]}
+    if any(_not_a_file(p) for p in shown):
+        return None
+    if name.startswith("rename"):
+        return {"e": "file", "op": "rename", "path": shown[0], "to": shown[1]}
+    if name in ("unlink", "unlinkat", "rmdir"):
+        folder = name == "rmdir" or (name == "unlinkat" and note.args[2] & AT_REMOVEDIR)
+        if _kind_of(seen[0]) == "missing":
+            return None
+        return {"e": "file", "op": "delete folder" if folder else "delete", "path": shown[0]}
+    if name in ("mkdir", "mkdirat"):
+        return None if _kind_of(seen[0]) != "missing" else {"e": "file", "op": "create folder", "path": shown[0]}
+    if name.startswith("truncate"):
+        return {"e": "file", "op": "write", "path": shown[0]}
+    if _kind_of(seen[0]) != "missing":  # link, symlink, mknod onto an existing name fail
+        return None
+    return {"e": "file", "op": "create", "path": shown[0]}
+
+
+def _open_flags(note: Any, name: str, flags_arg: int | None) -> int | None:
+    if name == "creat":
+        return 0o1101  # O_WRONLY | O_CREAT | O_TRUNC
+    if name == "openat2":
+        raw = _read_memory(note.pid, note.args[2], 8)
+        return int.from_bytes(raw, "little") if raw and len(raw) == 8 else None
+    assert flags_arg is not None
+    return note.args[flags_arg] & 0xFFFFFFFF
+
+
+def _bot_path(note: Any, index: int, name: str) -> tuple[str, str] | None:
+    """(the path as the bot sees it, made absolute; the path through which the keeper can
+    look at the same file), for the path argument `index` of the call."""
+    raw = _read_string(note.pid, note.args[index])
+    if raw is None:
+        return None
+    text = os.fsdecode(raw)
+    pid = note.pid
+    if text.startswith("/"):
+        return _absolute(text), _through_proc(text, pid)
+    dirfd = None
+    if name in _AT_CALLS:
+        dirfd = note.args[index - 1] & 0xFFFFFFFF
+        dirfd = dirfd - (1 << 32) if dirfd >= 1 << 31 else dirfd
+    base = f"/proc/{pid}/cwd" if dirfd in (None, AT_FDCWD) else f"/proc/{pid}/fd/{dirfd}"
+    try:
+        shown_base = os.readlink(base)
+    except OSError:
+        shown_base = base
+    return _absolute(os.path.join(shown_base, text)), os.path.join(base, text)
+
+
+def _absolute(path: str) -> str:
+    return os.path.normpath(path) if not path.startswith("//") else path
+
+
+def _through_proc(path: str, pid: int) -> str:
+    """A path of the bot's that names its own descriptors, seen from the keeper."""
+    for prefix, replacement in (("/proc/self/", f"/proc/{pid}/"), ("/proc/thread-self/", f"/proc/{pid}/"),
+                                ("/dev/fd/", f"/proc/{pid}/fd/")):
+        if path.startswith(prefix):
+            return replacement + path[len(prefix):]
+    std = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
+    return f"/proc/{pid}/fd/{std[path]}" if path in std else path
+
+
+def _kind_of(path: str) -> str:
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "missing"
+    except OSError:
+        return "file"  # cannot look (permissions): count it
+    if stat.S_ISREG(mode):
+        return "file"
+    if stat.S_ISDIR(mode):
+        return "dir"
+    return "other"  # a device, a pipe, a socket
+
+
+def _not_a_file(shown: str) -> bool:
+    return shown.startswith(_NOT_FILES) or shown in ("/dev", "/proc", "/sys")
+
+
+def _read_memory(pid: int, address: int, size: int) -> bytes | None:
+    try:
+        fd = os.open(f"/proc/{pid}/mem", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        return os.pread(fd, size, address)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _read_string(pid: int, address: int, limit: int = 4096) -> bytes | None:
+    """A NUL-terminated string from another process's memory, read page by page (a read
+    that crosses into an unmapped page fails)."""
+    if not address:
+        return None
+    try:
+        fd = os.open(f"/proc/{pid}/mem", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    out = b""
+    try:
+        while len(out) < limit:
+            chunk = 4096 - (address % 4096)
+            try:
+                data = os.pread(fd, chunk, address)
+            except OSError:
+                return None if not out else out
+            if not data:
+                break
+            end = data.find(b"\0")
+            if end >= 0:
+                return out + data[:end]
+            out += data
+            address += len(data)
+    finally:
+        os.close(fd)
+    return out
+
+
+# -- /proc ----------------------------------------------------------------------------------
+
+def _stat_fields(pid: int) -> list[bytes] | None:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return None
+    return data[data.rfind(b")") + 2:].split()
+
+
+def _parent(pid: int) -> int | None:
+    fields = _stat_fields(pid)
+    return int(fields[1]) if fields and len(fields) > 1 else None
+
+
+def _command(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            raw = fh.read(4096)
+    except OSError:
+        return ""
+    return " ".join(os.fsdecode(part) for part in raw.rstrip(b"\0").split(b"\0"))
+
+
+def _children(pid: int) -> list[int] | None:
+    """The children of a process, from /proc/PID/task/*/children (None where the kernel
+    has no such file: then only a walk over all of /proc finds them)."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
+    found = []
+    for tid in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children", "rb") as fh:
+                found += [int(child) for child in fh.read().split()]
+        except FileNotFoundError:
+            if os.path.exists(f"/proc/{pid}/task/{tid}"):
+                return None
+        except OSError:
+            pass
+    return found
+
+
+def _descendants(root: int) -> list[tuple[int, int]]:
+    """(pid, process group) of every live process descended from `root`: along the
+    children files (a few reads), else by a walk over all of /proc."""
+    found, stack = [], [root]
+    while stack:
+        children = _children(stack.pop())
+        if children is None:
+            return _descendants_by_walk(root)
+        for pid in children:
+            fields = _stat_fields(pid)
+            if fields and len(fields) > 2 and fields[0] != b"Z":
+                found.append((pid, int(fields[2])))
+            stack.append(pid)
+    return found
+
+
+def _descendants_by_walk(root: int) -> list[tuple[int, int]]:
+    children: dict[int, list[int]] = {}
+    groups: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        fields = _stat_fields(int(entry))
+        if not fields or len(fields) < 3 or fields[0] == b"Z":
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry))
+        groups[int(entry)] = int(fields[2])
+    found = []
+    stack = list(children.get(root, []))
+    while stack:
+        pid = stack.pop()
+        found.append((pid, groups[pid]))
+        stack.extend(children.get(pid, []))
+    return found
+
+
+def _high(fd: int) -> int:
+    """The same file as `fd`, on a descriptor above 2 (close-on-exec)."""
+    if fd > 2:
+        return fd
+    import fcntl
+
+    return fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10)
+
+
+def _alive(pid: int) -> bool:
+    fields = _stat_fields(pid)
+    return bool(fields) and fields[0] not in (b"Z", b"X")  # type: ignore[index]
+
+
+_filter: bytes | None = None
+
+
+def _filter_code() -> bytes:
+    """The file filter's BPF program for this machine, built once (b"" when unknown)."""
+    global _filter
+    if _filter is None:
+        from . import linux
+
+        abis = linux.machine_abis()
+        _filter = linux.file_filter(abis) if abis else b""
+    return _filter
+
+
+def _receive(sock: socket.socket) -> tuple[bytes, list[int]]:
+    """The bot process's message before its exec: the listener fd, or why there is none."""
+    try:
+        msg, fds, _, _ = socket.recv_fds(sock, 256, 1)
+    except OSError:
+        return b"", []
+    return msg, fds
+
+
+def _status_field(pid: int, name: str) -> list[str] | None:
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            for line in fh:
+                if line.startswith(name + ":"):
+                    return line.split()[1:]
+    except OSError:
+        pass
+    return None
+
+
+def _reap_all(seen) -> None:
+    """Collect every dead child, calling seen(pid, status) for each."""
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        seen(pid, status)
+
+
+def _read_line(fd: int) -> dict[str, Any] | None:
+    data = b""
+    while not data.endswith(b"\n"):
+        try:
+            chunk = os.read(fd, 1)
+        except OSError:
+            return None
+        if not chunk:
+            return None
+        data += chunk
+    try:
+        return json.loads(data)
+    except ValueError:
+        return None
+
+
+def _noop(signum: int, frame: object) -> None:
+    """A handler, so that the kernel delivers the signal to a namespace's PID 1 (which
+    then reads it from its signalfd)."""
+
+
+def _close_all_but(keep: set[int]) -> None:
+    for entry in os.listdir("/proc/self/fd"):
+        fd = int(entry)
+        if fd not in keep:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def _to_dev_null(*fds: int) -> None:
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in fds:
+        if fd != null:
+            os.dup2(null, fd)
+    if null not in fds:
+        os.close(null)
+
+
+def _say(fd: int, message: dict[str, Any]) -> None:
+    try:
+        os.write(fd, (json.dumps(message) + "\n").encode())
+    except OSError:
+        pass

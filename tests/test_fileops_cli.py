@@ -1,0 +1,182 @@
+"""File operations through the real CLI: the chess judge's statement forbids any besides
+stdin and stdout (FAIL, with the path and the turn); the sandboxed platforms of the other
+protocols get a WARN; reading files is never a finding."""
+
+from __future__ import annotations
+
+import os
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conftest import BOTS, run_cli
+from prototest import keeper
+
+CHESS = BOTS / "chess"
+LOA = BOTS / "loa"
+FAST = ["--start-delay", "150", "--games", "1"]
+
+pytestmark = pytest.mark.skipif(not keeper.supported(), reason="no keeper here: file operations are not watched")
+
+
+def check(tmp_path: Path, bot: Path, *extra: str):
+    return run_cli("check", *FAST, *extra, str(bot), tmp_path=tmp_path)
+
+
+def watched(result) -> bool:
+    return result.report["sandbox"]["file_operations"] == "seccomp"
+
+
+def test_a_debug_log_written_each_turn_fails_with_path_and_turn(tmp_path):
+    result = check(tmp_path, CHESS / "writes_debug_log.py")
+    if not watched(result):
+        pytest.skip(f"file operations not watched here: {result.report['sandbox']['file_operations_missing']}")
+    assert result.code == 1, result.stdout + result.stderr
+    [finding] = result.findings()
+    log = str(tmp_path / "debug.log")  # the bot runs in the current folder
+    assert (finding["kind"], finding["severity"], finding["turn"], finding["path"]) == \
+        ("file_operation", "fail", 1, log)
+    assert finding["message"] == (f"created {log} on its turn 1: the judge allows no file operations "
+                                  f"(reading files is allowed)")
+    assert "writes_debug_log.py" in finding["got"] and finding["check"] == "sandbox"
+    assert finding["position"].startswith("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w")
+    [game] = result.report["games"]
+    assert game["result"] == "forfeit" and game["checks"]["sandbox"] == "fail"
+    assert f"FAIL file_operation (game 1, turn 1): created {log}" in result.stdout
+    assert "leaves its judge and the files alone" in result.stdout
+
+
+def test_a_cache_file_created_and_deleted_on_turn_two(tmp_path):
+    result = check(tmp_path, CHESS / "cache_file.py", "--env", f"TMPDIR={tmp_path}")
+    if not watched(result):
+        pytest.skip("file operations not watched here")
+    assert result.code == 1
+    created, deleted = result.findings()
+    assert created["turn"] == deleted["turn"] == 2
+    assert created["message"].startswith(f"created {tmp_path}/prototest-cache-")
+    assert deleted["message"].startswith(f"deleted {created['path']} on its turn 2")
+    assert {created["severity"], deleted["severity"]} == {"fail"}
+    assert len(result.report["games"][0]["moves"]) == 2  # forfeited on that turn
+
+
+def test_a_rename_fails(tmp_path):
+    (tmp_path / "state.txt").write_text("saved state\n")
+    result = check(tmp_path, CHESS / "renames_file.py")
+    if not watched(result):
+        pytest.skip("file operations not watched here")
+    assert result.code == 1
+    [finding] = result.findings()
+    assert finding["turn"] == 1 and finding["path"] == str(tmp_path / "state.txt")
+    assert finding["message"].startswith(f"renamed {tmp_path}/state.txt to {tmp_path}/state.txt.old on its turn 1")
+
+
+def test_a_loa_bot_writing_a_log_gets_a_warning(tmp_path):
+    result = run_cli("check", "--game", "loa", "--games", "1", "--time-scale", "3", str(LOA / "writes_log.py"),
+                     tmp_path=tmp_path)
+    if not watched(result):
+        pytest.skip("file operations not watched here")
+    assert result.code == 0, result.stdout + result.stderr
+    log = str(tmp_path / "loa.log")
+    findings = result.findings()
+    assert {(f["kind"], f["severity"], f["path"]) for f in findings} == {("file_operation", "warn", log)}
+    created, written = findings  # a new file on the first turn, then opened again on each later one
+    assert created["turn"] == 1 and created["message"].startswith(f"created {log} on its turn 1: the judge's sandbox")
+    # Black (the bot's seat in game 1) moves first: every later turn of the bot opened the log once
+    bot_turns = (len(result.report["games"][0]["moves"]) + 1) // 2
+    assert written["turn"] == 2 and written["count"] == bot_turns - 1 > 1
+    assert [o["turn"] for o in written["occurrences"]] == list(range(2, bot_turns + 1))
+    assert f"[{written['count']} times]" in result.stdout
+
+
+def test_a_bot_that_only_reads_files_passes(tmp_path):
+    """Imports (modules read from disk) and an opening book read every turn: no finding."""
+    result = check(tmp_path, CHESS / "reads_opening_book.py")
+    assert result.code == 0, result.stdout + result.stderr
+    assert result.findings() == []
+    assert result.report["games"][0]["moves"][0] == "e2e4"  # the book's move: the file was read
+    assert result.report["sandbox"]["file_operations"] == "seccomp" or "not watched" in result.stdout
+
+
+def test_writes_to_devices_and_its_own_pipes_are_no_file_operations(tmp_path):
+    """/dev/null, and stdout opened by name (/dev/stdout, /proc/self/fd/1): pipes and
+    devices, not files."""
+    bot = tmp_path / "bot.py"
+    bot.write_text(textwrap.dedent(f"""\
+        #!{sys.executable}
+        import sys
+        sys.path.insert(0, {str(CHESS)!r})
+        from _common import Bot
+
+        class ByName(Bot):
+            def send(self, text):
+                open("/dev/null", "w").write("noise")
+                with open("/dev/stdout" if self.turn % 2 else "/proc/self/fd/1", "w") as out:
+                    out.write(text + "\\n")
+
+        ByName().run()
+        """))
+    bot.chmod(0o755)
+    result = check(tmp_path, bot, "--set", "severity.runtime_cache=ignore")
+    assert result.code == 0, result.stdout + result.stderr
+    assert result.findings() == []
+
+
+def test_a_file_written_by_a_child_process_of_the_bot_is_caught(tmp_path):
+    bot = tmp_path / "bot.py"
+    bot.write_text(textwrap.dedent(f"""\
+        #!{sys.executable}
+        import os, sys
+        sys.path.insert(0, {str(CHESS)!r})
+        from _common import Bot
+
+        class ChildWrites(Bot):
+            def play_turn(self, *args):
+                if self.turn == 3:
+                    os.system("mkdir -p notes && echo hello > notes/child.txt")
+                super().play_turn(*args)
+
+        ChildWrites().run()
+        """))
+    bot.chmod(0o755)
+    result = check(tmp_path, bot, "--set", "severity.runtime_cache=ignore")
+    if not watched(result):
+        pytest.skip("file operations not watched here")
+    assert result.code == 1
+    folder, child = result.findings()
+    assert folder["message"].startswith(f"created the folder {tmp_path}/notes on its turn 3")
+    assert child["message"].startswith(f"created {tmp_path}/notes/child.txt on its turn 3")
+    assert "echo hello" in child["got"] or "sh" in child["got"]
+
+
+def test_a_python_bytecode_cache_is_the_runtimes(tmp_path):
+    """A bot importing its own module on a first run writes __pycache__: a WARN that
+    names the cache and how to avoid it (severity.runtime_cache), not the bot's FAIL."""
+    helper = tmp_path / "botlib.py"
+    helper.write_text(f"import sys\nsys.path.insert(0, {str(CHESS)!r})\nfrom _common import Bot\n")
+    bot = tmp_path / "bot.py"
+    bot.write_text(f"#!{sys.executable}\nimport os, sys\nsys.path.insert(0, {str(tmp_path)!r})\n"
+                   f"from botlib import Bot\nBot().run()\n")
+    bot.chmod(0o755)
+    result = check(tmp_path / "run", bot)
+    if not watched(result):
+        pytest.skip("file operations not watched here")
+    assert result.code == 0, result.stdout + result.stderr
+    findings = result.findings()
+    assert findings and {(f["kind"], f["severity"]) for f in findings} == {("file_operation", "warn")}
+    assert "Python's bytecode cache, written by the runtime" in findings[0]["message"]
+    assert "python3 -B" in findings[0]["message"]
+    again = check(tmp_path / "again", bot)  # the cache is there now: nothing is written
+    assert again.code == 0 and again.findings() == []
+    os.remove(next((tmp_path / "__pycache__").glob("botlib*.pyc")))
+    strict = check(tmp_path / "strict", bot, "--set", "severity.runtime_cache=fail")
+    assert strict.code == 1 and {f["severity"] for f in strict.findings()} == {"fail"}
+
+
+def test_without_the_keeper_file_operations_go_unreported_and_the_summary_says_so(tmp_path, monkeypatch):
+    monkeypatch.setenv("PROTOTEST_NO_KEEPER", "1")
+    result = check(tmp_path, CHESS / "writes_debug_log.py")
+    assert result.code == 0 and result.findings() == []
+    assert result.report["sandbox"]["file_operations"] is None
+    assert "note: the bot's file operations were not watched (no keeper on this system)" in result.stdout

@@ -1,0 +1,256 @@
+"""A hostile or careless bot cannot fool or kill its judge: signals it sends prototest,
+prototest killed under it, `#!` lines that cannot run, specs with impossible numbers."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from conftest import BOTS, ROOT, RUN_TOKEN, alive_with, bot_env, none_alive_with, run_cli
+from prototest import keeper
+
+CHESS = BOTS / "chess"
+FAST = ["--start-delay", "150", "--games", "1"]
+REFERENCE = ["--", sys.executable, "-m", "prototest.bots.chess_bot"]
+
+
+def one_line_error(result) -> str:
+    assert result.code == 2, result.stdout + result.stderr
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith("prototest: error: ") and "Traceback" not in result.stderr
+    return line
+
+
+# -- #! lines the system cannot run: usage errors, not crashes ------------------------------
+
+def _script(tmp_path: Path, head: bytes) -> Path:
+    bot = tmp_path / "bot.py"
+    bot.write_bytes(head + b"import sys\nsys.stdin.readline()\n")
+    bot.chmod(0o755)
+    return bot
+
+
+def test_a_hash_bang_line_with_windows_line_ending(tmp_path):
+    bot = _script(tmp_path, b"#!/usr/bin/env python3\r\n")
+    line = one_line_error(run_cli("check", str(bot)))
+    assert "its #! line ends in \\r (the file has Windows line endings)" in line
+    assert line.endswith(f"sed -i 's/\\r$//' {bot}"), line
+    # the hint, run as given, repairs the file: prototest then plays (and the bot fails to answer)
+    subprocess.run(["sed", "-i", r"s/\r$//", str(bot)], check=True)
+    assert run_cli("check", *FAST, "--time-scale", "0.1", str(bot), tmp_path=tmp_path).code == 1
+
+
+def test_a_hash_bang_line_that_names_a_directory(tmp_path):
+    bot = _script(tmp_path, b"#!/usr/bin\n")
+    line = one_line_error(run_cli("check", str(bot)))
+    assert line == f"prototest: error: bot '{bot}': its #! interpreter '/usr/bin' is a directory, not a program"
+
+
+def test_a_byte_order_mark_before_the_hash_bang(tmp_path):
+    bot = _script(tmp_path, b"\xef\xbb\xbf#!/usr/bin/env python3\n")
+    line = one_line_error(run_cli("check", str(bot)))
+    assert "starts with a UTF-8 byte order mark before its #! line" in line
+    command = line.split("save it without the mark (", 1)[1].removesuffix(")")
+    subprocess.run(command, shell=True, check=True)
+    assert bot.read_bytes().startswith(b"#!/usr/bin/env python3\n")
+
+
+def test_env_given_two_words_on_the_hash_bang_line(tmp_path):
+    bot = _script(tmp_path, b"#!/usr/bin/env python3 -u\n")
+    line = one_line_error(run_cli("check", str(bot)))
+    assert line.endswith("gives env 'python3 -u' as one word (Linux passes the rest of the line as one "
+                         "argument): write #!/usr/bin/env -S python3 -u"), line
+
+
+# -- specs and configs with numbers out of range: usage errors naming file and key ----------
+
+BIG = "1" + "0" * 400
+
+
+@pytest.mark.parametrize("key,phrase", [
+    ("time.answer_ms", "must be at most 86,400,000, got a 401-digit number"),
+    ("end.exit_grace_ms", "must be at most 86,400,000, got a 401-digit number"),
+    ("time.first_answer_ms", "must be at most 86,400,000, got a 401-digit number"),
+    ("start.silent_ms", "must be at most 86,400,000, got a 401-digit number"),
+    ("game.max_line_bytes", "must be at most 67,108,864, got a 401-digit number"),
+    ("fuzz.max_plies", "must be at most 20,000, got a 401-digit number"),
+])
+def test_an_integer_too_large_for_a_float_is_a_usage_error(tmp_path, key, phrase):
+    """Once an OverflowError (internal error, status 3): now the file and the key are named."""
+    section, name = key.split(".")
+    spec = tmp_path / "big.toml"
+    spec.write_text(f"extends = {str(ROOT / 'specs' / 'chess.toml')!r}\n[{section}]\n{name} = {BIG}\n")
+    line = one_line_error(run_cli("check", "--spec", str(spec), *REFERENCE))
+    assert line == f"prototest: error: {spec}: {key}: {phrase}"
+
+
+def test_other_numbers_out_of_range(tmp_path):
+    line = one_line_error(run_cli("check", "--set", "time.near_limit_percent=500", *REFERENCE))
+    assert line.endswith("time.near_limit_percent: must be at most 100, got 500")
+    line = one_line_error(run_cli("check", "--set", f"time.clock_ms=-{BIG}", *REFERENCE))
+    assert line.endswith("time.clock_ms: must be at least 0, got a 402-digit number")
+    config = tmp_path / "prototest.toml"
+    config.write_text(f"game = \"chess\"\ngames = {BIG}\n")
+    line = one_line_error(run_cli("check", "--config", str(config), *REFERENCE))
+    assert line == f"prototest: error: {config}: games: must be at most 1,000,000, got a 401-digit number"
+
+
+# -- signals from the bot: a finding against the bot, never an interruption -----------------
+
+def run_alone(*args: str, tmp_path: Path, namespace: bool = False) -> tuple[int, str, str, dict | None]:
+    """`prototest check` in a session of its own: a bot that signals its judge's process
+    group must reach prototest alone, not this test run. Without `namespace`, the bot gets
+    no PID namespace, so that it can see prototest (as on a system without namespaces)."""
+    report = tmp_path / "report.json"
+    argv = [sys.executable, "-m", "prototest", "check", "--env", RUN_TOKEN, "--json", str(report),
+            "--transcripts", str(tmp_path / "transcripts"), *args]
+    env = bot_env()
+    if not namespace:
+        env["PROTOTEST_NO_NAMESPACE"] = "1"
+    proc = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120,
+                          stdin=subprocess.DEVNULL, start_new_session=True)
+    data = json.loads(report.read_text()) if report.exists() else None
+    return proc.returncode, proc.stdout, proc.stderr, data
+
+
+def bot_pids(transcripts: Path) -> list[int]:
+    """The pid of each game's bot, from its transcript's start line."""
+    return [int(m) for path in sorted(transcripts.glob("*.txt"))
+            for m in re.findall(r"#  start pid (\d+):", path.read_text())]
+
+
+SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP", "SIGUSR1"]
+
+
+@pytest.mark.parametrize("name", SIGNALS)
+def test_a_bot_that_signals_its_judge_fails_and_the_run_goes_on(tmp_path, name):
+    """The bot signals prototest's process group on its 2nd turn: not INTERRUPTED (128+n)
+    but a FAIL of the bot's, naming the signal, the sender and the turn; both games are
+    played. (prototest reads the signal with its sender's pid before the answer that
+    follows it, so the turn is exact.)"""
+    code, out, err, data = run_alone(*FAST[:2], "--games", "2", "--env", f"SIGNAL={name}",
+                                     str(CHESS / "signals_judge.py"), tmp_path=tmp_path)
+    assert code == 1, out + err
+    assert "INTERRUPTED" not in out and "interrupted" not in err
+    assert data["interrupted"] is None and data["passed"] is False
+    assert [g["result"] for g in data["games"]] == ["forfeit", "forfeit"]
+    pids = bot_pids(tmp_path / "transcripts")
+    findings = data["findings"]
+    assert [(f["kind"], f["severity"], f["turn"]) for f in findings] == [("signal", "fail", 2)] * 2
+    for finding, pid in zip(findings, pids):
+        assert finding["message"].startswith(f"sent {name} to prototest, its judge, from pid {pid} (")
+        assert "signals_judge.py" in finding["got"] and finding["check"] == "sandbox"
+    assert f"FAIL signal (game 1, turn 2): sent {name} to prototest" in out
+
+
+@pytest.mark.parametrize("name", SIGNALS)
+def test_a_bot_that_signals_its_parent_fails(tmp_path, name):
+    """The bot's parent is prototest's keeper: the signal is reported, not obeyed."""
+    result = run_cli("check", *FAST, "--env", f"SIGNAL={name}", str(CHESS / "signals_parent.py"), tmp_path=tmp_path)
+    assert result.code == 1, result.stdout + result.stderr
+    [finding] = result.findings()
+    [pid] = bot_pids(tmp_path / "transcripts")
+    assert (finding["kind"], finding["severity"]) == ("signal", "fail")
+    # its parent is prototest's keeper (or prototest itself, on a system without one)
+    assert re.match(rf"sent {name} to (its parent, the judge's process that started it|prototest, its judge), "
+                    rf"from pid {pid} \(", finding["message"]), finding["message"]
+    # noticed when prototest next looks: at the 2nd turn's answer, or a turn later if the
+    # parent read the signal only after that answer had come
+    assert finding["turn"] >= 2
+    assert result.report["interrupted"] is None
+
+
+@pytest.mark.skipif(keeper.namespace_missing() != "", reason="no PID namespace here: " + keeper.namespace_missing())
+def test_in_its_namespace_the_bot_cannot_reach_prototest(tmp_path):
+    """In a PID namespace the bot's outermost ancestor it can see is the namespace's first
+    process (prototest's own): that one receives the signal, and reports it."""
+    code, out, err, data = run_alone(*FAST, "--env", "TARGET=process", str(CHESS / "signals_judge.py"),
+                                     tmp_path=tmp_path, namespace=True)
+    assert code == 1, out + err
+    [finding] = data["findings"]
+    [pid] = bot_pids(tmp_path / "transcripts")
+    assert finding["kind"] == "signal" and finding["turn"] >= 2
+    assert finding["message"].startswith(f"sent SIGTERM to its parent, the judge's process that started it, "
+                                         f"from pid {pid} (")
+    assert data["interrupted"] is None
+
+
+def test_a_bot_that_signals_its_judge_and_exits_at_once(tmp_path):
+    """The sender is gone (reaped) when prototest reads the signal: still the bot's."""
+    code, out, err, data = run_alone(*FAST, "--env", "THEN=exit", "--env", "TARGET=process",
+                                     str(CHESS / "signals_judge.py"), tmp_path=tmp_path)
+    assert code == 1, out + err
+    kinds = {(f["kind"], f["turn"]) for f in data["findings"]}
+    assert kinds == {("signal", 2), ("crash", 2)}, data["findings"]
+    assert data["interrupted"] is None
+
+
+@pytest.mark.parametrize("signum", [signal.SIGUSR1, signal.SIGALRM, signal.SIGQUIT])
+def test_a_users_signal_is_an_interrupt(tmp_path, signum):
+    """Signals that would have killed prototest silently are interrupts like SIGTERM when
+    someone other than the bot sends them: report kept, status 128 + n."""
+    report = tmp_path / "report.json"
+    argv = [sys.executable, "-m", "prototest", "check", "--env", RUN_TOKEN, "--json", str(report),
+            "--transcripts", str(tmp_path / "t"), "--start-delay", "100", "--time-scale", "20",
+            str(CHESS / "hangs.py")]
+    proc = subprocess.Popen(argv, env=bot_env(), cwd=tmp_path, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        _wait_for(lambda: any((tmp_path / "t").glob("*")) or _has_bot(proc.pid), 30)
+        proc.send_signal(signum)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    name = signal.Signals(signum).name
+    assert proc.returncode == 128 + signum, err
+    assert f"interrupted ({name})" in err and "Traceback" not in err
+    data = json.loads(report.read_text())
+    assert data["interrupted"] == name and [g["result"] for g in data["games"]] == ["interrupted"]
+
+
+def _has_bot(pid: int) -> bool:
+    """Whether prototest's keeper has started the bot (the keeper is prototest's child)."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return False
+    return any(Path(f"/proc/{child}/task/{child}/children").read_text().split() for child in children
+               if Path(f"/proc/{child}").exists())
+
+
+def _wait_for(condition, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out waiting"
+        time.sleep(0.05)
+
+
+# -- SIGKILL of prototest: nothing of the bot's survives --------------------------------------
+
+@pytest.mark.skipif(not keeper.supported(), reason="no keeper on this system: the bot's descendants outlive a SIGKILL")
+def test_sigkill_of_prototest_mid_game_leaves_no_bot_process(tmp_path):
+    """As a CI runner does on a job timeout: prototest is killed with SIGKILL while the bot
+    hangs on its turn; the bot, its child and its child that left the group all die."""
+    token = f"PROTOTEST_KILL_TEST={uuid.uuid4().hex}"
+    argv = [sys.executable, "-m", "prototest", "check", "--env", RUN_TOKEN, "--env", token,
+            "--transcripts", str(tmp_path / "t"), "--start-delay", "100", "--time-scale", "30",
+            str(CHESS / "forks_then_hangs.py")]
+    proc = subprocess.Popen(argv, env=bot_env(), cwd=tmp_path, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        # the bot and its two children carry the token; prototest and its keeper name it
+        _wait_for(lambda: len(alive_with(token)) >= 5, 30)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+        assert none_alive_with(token) == []
+    finally:
+        proc.kill()
