@@ -41,7 +41,7 @@ CORPUS = [
     ("chess", "chess/halfmove_clock_digits.py", "crash", 1, 80, 300, ()),
     ("chess", "chess/thinks_on_forced_move.py", "timeout", 2, 60, 40, ("--time-scale", "0.3", "--shrink-examples", "3")),
     ("impasse", "impasse/crown_after_bear_off.py", "illegal_move", 1, 30, 80, ()),
-    ("impasse", "impasse/transpose_bear_off_count.py", "crash", 4, 80, 40, ()),
+    ("impasse", "impasse/transpose_bear_off_count.py", "crash", 1, 80, 120, ()),
     ("impasse", "impasse/history_sixty_turns.py", "crash", 1, 30, 250, ()),
     ("impasse", "impasse/slow_endgame.py", "timeout", 1, 30, 250, ()),
     ("loa", "loa/crash_few_checkers.py", "crash", 1, 80, 40, ()),

@@ -81,7 +81,7 @@ BIG = "1" + "0" * 400
     ("end.exit_grace_ms", "must be at most 86,400,000, got a 401-digit number"),
     ("time.first_answer_ms", "must be at most 86,400,000, got a 401-digit number"),
     ("start.silent_ms", "must be at most 86,400,000, got a 401-digit number"),
-    ("game.max_line_bytes", "must be at most 67,108,864, got a 401-digit number"),
+    ("read.max_bytes", "must be at most 67,108,864, got a 401-digit number"),
     ("fuzz.max_plies", "must be at most 20,000, got a 401-digit number"),
 ])
 def test_an_integer_too_large_for_a_float_is_a_usage_error(tmp_path, key, phrase):
