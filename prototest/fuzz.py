@@ -19,9 +19,13 @@ What Hypothesis draws, all before the game starts (see `prototest.strategies`):
   changes the game, never the draws, and gets its whole budget;
 * in position mode, the path to the start position, each side played by its own style.
 
-Each rules module's `measures()` (general measures of the game's boundaries: moves a
-simpler reading of the rules allows and the rules refuse, rarely legal moves in the bot's
-list, how few moves or pieces it has) feed `hypothesis.target()`.
+Each rules module's `measures()` gives general measures of the game's boundaries (moves
+a simpler reading of the rules allows and the rules refuse, rarely legal moves in the bot's
+list, how few moves or pieces it has). The games that went furthest on each measure are
+kept, and three examples in eight branch from one of them: its opponent moves replayed up
+to a few before its best point, then the example's own draws (`Campaign._branch`). The
+measures are also passed to `hypothesis.target()`, which records them; Hypothesis's target
+phase is not run.
 
 The run ends at the first failure, at the time budget or after `examples` examples. A
 failure found in a game from the start is confirmed; where the protocol sends the
