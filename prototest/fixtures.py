@@ -44,8 +44,9 @@ from types import ModuleType
 from typing import Callable, Sequence
 
 from . import spec as specmod
+from .game import GameConfig, GameReport
 from .games.base import IllegalMove, Position, PositionError, Rules
-from .referee import GameConfig, GameReport, Referee
+from .referee import Referee
 from .runner import ForcedOpponent, builtin_opponent, game_seed
 from .spec import Spec
 

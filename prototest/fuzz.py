@@ -63,9 +63,10 @@ from hypothesis.errors import Flaky
 
 from . import opponents, strategies
 from .findings import Finding, fold
+from .game import Exchange, GameConfig, GameReport, StopGame
 from .games.base import IllegalMove, Position, Rules
 from .opponents import ScriptedOpponent, Style
-from .referee import Exchange, GameConfig, GameReport, Referee
+from .referee import Referee
 from .runner import ForcedOpponent, game_seed
 from .spec import Spec
 
@@ -1017,8 +1018,6 @@ class PlacesOpponent:
         self.played = 0
 
     def __call__(self, position: Position) -> str:
-        from .referee import StopGame
-
         if self.played >= len(self.places):
             raise StopGame(f"the {len(self.places)} opponent moves are played")
         legal = position.legal_moves()

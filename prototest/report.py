@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from .findings import CHECK_TITLES, CHECKS, Finding, show_moves
-from .referee import GameReport
+from .game import GameReport
 from .runner import CheckRun
 from .transcript import show
 

@@ -10,8 +10,9 @@ from types import ModuleType
 from typing import Callable, Sequence
 
 from . import opponents
+from .game import GameConfig, GameReport, StopGame
 from .games.base import Position, Rules
-from .referee import GameConfig, GameReport, Referee, StopGame
+from .referee import Referee
 from .spec import Spec
 
 
