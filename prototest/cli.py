@@ -22,7 +22,7 @@ from typing import List, Optional
 import typer
 
 from . import config as configmod, detect, fixtures, fuzz, interrupts, process, replay as replayer, report, runner
-from . import settings, spec as specmod, usage
+from . import settings, spec as specmod, usage, workers
 from .games.base import IllegalMove, PositionError
 
 EXIT_PASS, EXIT_FAIL, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -436,7 +436,8 @@ def fuzz_command(
                            jobs=jobs or default_jobs(), max_plies=max_plies,
                            database=None if no_database else database, shrink_examples=shrink_examples)
     ticker = _Ticker(quiet)
-    run = fuzz.execute(target, options, progress=ticker)
+    run = (fuzz.Campaign(target, options, ticker).execute() if options.jobs <= 1
+           else workers.run_workers(target, options, ticker))
     ticker.done()
     _signals.armed = False  # the verdict is complete: a late signal is ignored
     if save is not None:

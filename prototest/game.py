@@ -1,13 +1,15 @@
-"""One game as data: what the referee is given (GameConfig), what it leaves (GameReport,
-with its Exchanges), and the two ways a game ends early (StopGame, Forfeit).
+"""Games as data: what the referee is given (GameConfig), what it leaves (GameReport,
+with its Exchanges), the two ways a game ends early (StopGame, Forfeit), and the games of
+one `prototest check` (CheckRun).
 
-Plain data, shared by the referee that fills it in and the runner, fixtures, fuzzing and
-reports that read it. (The rules of each game are in `prototest.games`.)
+Plain data, shared by the referee and the runner that fill it in and the fixtures,
+fuzzing and reports that read it. (The rules of each game are in `prototest.games`.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+import signal
 from dataclasses import dataclass, field
 from types import ModuleType
 
@@ -122,3 +124,27 @@ class GameReport:
     @property
     def warned(self) -> bool:
         return any(f.severity == "warn" for f in self.findings)
+
+
+@dataclass
+class CheckRun:
+    spec: Spec
+    argv: list[str]
+    seed: int
+    time_scale: float
+    games: list[GameReport] = field(default_factory=list)
+    #: The signal that stopped the run (Ctrl-C, SIGTERM), if any: the games so far stand.
+    interrupted: signal.Signals | None = None
+    #: Output that could not be written (one line each); the verdicts still stand.
+    write_errors: list[str] = field(default_factory=list)
+    #: Where the run's settings came from (see prototest.settings, prototest.detect).
+    config: str | None = None
+    game_source: str = "--game"
+    #: Advice shown before the findings: which --game the bot looks like.
+    hints: list[str] = field(default_factory=list)
+    #: Games not played because the first ones showed the bot speaks another protocol.
+    skipped: int = 0
+
+    @property
+    def failed(self) -> bool:
+        return any(g.failed for g in self.games)
