@@ -8,8 +8,8 @@ fuzzing and reports that read it. (The rules of each game are in `prototest.game
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 import signal
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 

@@ -62,7 +62,7 @@ def run_check(
                 progress(report, games)
         except KeyboardInterrupt as exc:
             run.interrupted = _signal_of(exc)
-            if report.transcript_path is None:  # later signals do not interrupt (see cli)
+            if report.transcript_path is None:  # later signals do not interrupt (see prototest.interrupts)
                 _keep_transcript(run, report, transcripts, write_all)
         if run.interrupted:
             break
