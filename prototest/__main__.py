@@ -1,5 +1,5 @@
 """`python -m prototest` is the `prototest` command."""
 
-from prototest.interrupts import main
+from prototest.entry import main
 
 main()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from .referee import GameReport
+from .game import GameReport
 
 #: A Halma answer, `move x1 y1 x2 y2 ...`.
 _HALMA_MOVE = re.compile(r"move( [+-]?\d+){4,}")

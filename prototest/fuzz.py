@@ -39,7 +39,8 @@ Before a run that would start bots cold, a probe checks whether the bot keeps st
 between turns (a fresh bot shown a position that a running bot handled, which then
 fails or answers otherwise): such a bot is fuzzed with games from the start only.
 
-`execute` runs one campaign in this process; `prototest.workers` runs several at once.
+A `Campaign` runs in this process; `prototest.workers` runs several at once. What a run
+is given and leaves is plain data (`prototest.fuzzrun`), which `prototest.report` renders.
 """
 
 from __future__ import annotations
@@ -50,10 +51,7 @@ import shlex
 import signal
 import threading
 import time
-from collections import Counter
-from dataclasses import dataclass, field, replace
-from pathlib import Path
-from types import ModuleType
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, reject, seed as hypothesis_seed, settings, target
@@ -63,9 +61,11 @@ from hypothesis.errors import Flaky
 
 from . import opponents, strategies
 from .findings import Finding, fold
+from .fuzzrun import Example, Failure, FuzzRun, Nondeterminism, Options, Plan, StateProbe, Target
+from .game import Exchange, GameConfig, GameReport, StopGame
 from .games.base import IllegalMove, Position, Rules
 from .opponents import ScriptedOpponent, Style
-from .referee import Exchange, GameConfig, GameReport, Referee
+from .referee import Referee
 from .runner import ForcedOpponent, game_seed
 from .spec import Spec
 
@@ -73,7 +73,6 @@ MODES = ("position", "game", "mixed")
 #: Findings of these kinds depend on timing, not on the position: a run that sees one
 #: and a replay that does not is a slow bot, not a non-deterministic one.
 TIMING_KINDS = ("timeout", "slow")
-DEFAULT_BUDGET_S = 60.0
 #: The opponent's script when the rules set no turn limit (chess): longer games reuse it.
 DEFAULT_SCRIPT = 400
 #: The deepest start position in position mode when the rules set no turn limit.
@@ -109,66 +108,6 @@ def worker_seed(seed: int, worker: int) -> int:
     return seed if worker == 0 else game_seed(seed, 1_000 + worker)
 
 
-@dataclass
-class Target:
-    """What is fuzzed: the protocol, its rules and the bot."""
-
-    spec: Spec
-    rules: Rules
-    module: ModuleType
-    argv: list[str]
-    env: dict[str, str]
-    time_scale: float = 1.0
-    #: Silence before the judge's first line: none by default (start-up is `check`'s
-    #: business; here it would only slow every example down).
-    start_delay_ms: int = 0
-    #: The folder the bot runs in (None: the current one)
-    cwd: str | None = None
-
-    @property
-    def ply_limit(self) -> int | None:
-        """The game's own turn limit, when its rules have one."""
-        limit = getattr(self.rules, "max_plies", None)
-        if limit is None:
-            limit = getattr(getattr(self.rules, "config", None), "max_plies", None)
-        return limit
-
-
-@dataclass
-class Options:
-    mode: str = "mixed"
-    #: Examples to run (None: as many as the budget allows)
-    examples: int | None = None
-    #: Seconds for the whole run, shrinking included (None: no limit)
-    budget_s: float | None = DEFAULT_BUDGET_S
-    seed: int = 1
-    jobs: int = 1
-    #: A cap on each game's plies (None: the game's own end and turn limit)
-    max_plies: int | None = None
-    database: Path | None = None
-    #: Runs of the bot after the first failure for shortening it (cold retries, shorter
-    #: paths, fewer opponent moves), whatever the time budget leaves.
-    shrink_examples: int = 80
-    #: This campaign's seed stream (see worker_seed); set by prototest.workers
-    worker: int = 0
-
-
-@dataclass(frozen=True)
-class Plan:
-    """What Hypothesis drew for one example, all of it before the game."""
-
-    mode: str  # "game" or "position"
-    seat: int
-    style: Style  # the opponent's
-    path: tuple[str, ...]  # position mode: the moves before the bot's first turn
-    script: tuple[int, ...]  # the opponent's move choices, one a move
-    path_style: Style | None = None  # position mode: the bot's side of the path
-    #: 0: a fresh game; otherwise, where one is kept, the game continues one of the games
-    #: that came nearest a boundary (see Campaign._branch)
-    branch: int = 0
-    config: int = 0  # the seed of the style, the path and the branch point
-
-
 @dataclass(frozen=True)
 class Elite:
     """A game that came near a boundary (a measure's best value): its opponent moves up to
@@ -182,37 +121,6 @@ class Elite:
     value: float
 
 
-@dataclass
-class Example:
-    """One run of the bot."""
-
-    number: int
-    mode: str  # "game", "position" (started cold after `start_moves`), "probe"
-    seat: int
-    start_moves: list[str]
-    report: GameReport
-    plan: Plan | None = None
-    #: the bot's answers after which the judge stopped (None: the game's end)
-    max_turns: int | None = None
-    #: the best value of each rules measure over the bot's positions (for target())
-    measures: dict[str, float] = field(default_factory=dict)
-    #: the moves the judge played for the opponent during the run, in order
-    opponent_moves: list[str] = field(default_factory=list)
-    #: it continued a kept game (see Campaign._branch)
-    branched: bool = False
-
-    def __post_init__(self) -> None:
-        report, start = self.report, len(self.start_moves)
-        if report.positions and not self.opponent_moves:
-            self.opponent_moves = [move for i, move in enumerate(report.moves)
-                                   if i >= start and report.positions[i].turn() != self.seat]
-
-    @property
-    def cold(self) -> bool:
-        """Whether the bot started in a position a real game never starts it in."""
-        return bool(self.start_moves)
-
-
 class _Stop(BaseException):
     """Ends the Hypothesis run: a failure was found (Hypothesis saves the example in its
     database on the way out), the budget is spent, or another worker found a failure."""
@@ -224,109 +132,6 @@ class BotFault(AssertionError):
     def __init__(self, failure: "Failure", text: str) -> None:
         super().__init__(text)
         self.failure = failure
-
-
-@dataclass
-class Nondeterminism:
-    """The same input answered differently in two runs."""
-
-    sent: tuple[str, ...]
-    first: str | None
-    second: str | None
-    first_example: int
-    second_example: int
-    ply: int
-
-
-@dataclass
-class Failure:
-    """A minimal failing example and what to tell the bot author."""
-
-    example: Example
-    finding: Finding
-    #: False when the replay of the shrunk example passed (a non-deterministic bot)
-    reproducible: bool = True
-    #: False when it was seen only after a cold start and no game from the start showed it
-    confirmed: bool = True
-    #: "reproduces": the failing position shown cold to a fresh bot fails the same way (the
-    #: reproducer is that position); "needs memory": it does not; None: not tried
-    cold: str | None = None
-    #: what a fresh bot shown the failing position answered, when it did not fail
-    cold_answer: str | None = None
-    #: the reproducer as data (see describe), filled in when the run ends
-    details: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass
-class StateProbe:
-    """What the probe for state kept between turns saw."""
-
-    stateful: bool
-    message: str
-
-
-@dataclass
-class FuzzRun:
-    target: Target
-    options: Options
-    runs: int = 0
-    examples: int = 0
-    started: float = field(default_factory=time.monotonic)
-    elapsed_s: float = 0.0
-    #: situation name -> number of runs that met it
-    situations: Counter = field(default_factory=Counter)
-    #: opponent style -> examples that used it
-    styles: Counter = field(default_factory=Counter)
-    failures: list[Failure] = field(default_factory=list)
-    warnings: list[Finding] = field(default_factory=list)
-    nondeterminism: list[Nondeterminism] = field(default_factory=list)
-    answer_ms: list[float] = field(default_factory=list)
-    #: the first answer of each run (start-up included)
-    first_answer_ms: list[float] = field(default_factory=list)
-    interrupted: signal.Signals | None = None
-    write_errors: list[str] = field(default_factory=list)
-    saved: list[str] = field(default_factory=list)
-    #: the run (1-based) that met the first failure, and when (seconds from the start)
-    first_failure_example: int | None = None
-    first_failure_s: float | None = None
-    #: why the run ended before its examples were all run (besides a signal)
-    stopped_early: str | None = None
-    #: kinds of failure met so far in games from the start (the progress line), and
-    #: after cold starts only
-    failing_kinds: set[str] = field(default_factory=set)
-    cold_kinds: set[str] = field(default_factory=set)
-    shrinking: bool = False
-    probe: StateProbe | None = None
-    #: the modes examples were drawn from (position mode is off for a bot that keeps state)
-    modes: tuple[str, ...] = ()
-    #: how the run ended: "failure", "budget", "examples", "stopped" (another worker failed)
-    ended: str = ""
-    workers: int = 1
-    #: a failure in a game from the start was met (the workers stop at it)
-    confirmed_found: bool = False
-    #: runs of the bot spent shortening failures (each has `shrink_examples` of them)
-    shrink_runs: int = 0
-    #: examples that continued a kept game near a boundary
-    branches: int = 0
-
-    @property
-    def failed(self) -> bool:
-        """A confirmed failure was found (exit status 1)."""
-        return self.confirmed_found or any(f.confirmed for f in self.failures)
-
-    @property
-    def incomplete(self) -> bool:
-        """Nothing was judged: the budget ran out before the bot's first answer."""
-        return (not self.failures and self.interrupted is None
-                and not self.answer_ms and not self.first_answer_ms)
-
-    @property
-    def unconfirmed(self) -> list[Failure]:
-        return [f for f in self.failures if not f.confirmed]
-
-    @property
-    def rate(self) -> float:
-        return self.runs / self.elapsed_s if self.elapsed_s > 0 else 0.0
 
 
 class Campaign:
@@ -1000,14 +805,6 @@ class Campaign:
                 self.run.failures.append(found)
 
 
-def execute(target_: Target, options: Options, progress: Callable[[FuzzRun], None] | None = None) -> FuzzRun:
-    """A whole `prototest fuzz` run: one campaign here, or `options.jobs` at once."""
-    if options.jobs <= 1:
-        return Campaign(target_, options, progress).execute()
-    from .workers import run_workers
-    return run_workers(target_, options, progress)
-
-
 class PlacesOpponent:
     """Plays `legal_moves()[place % n]` for each of its places in turn; then stops the
     game (a shortened game keeps the listing places of the opponent's moves)."""
@@ -1017,8 +814,6 @@ class PlacesOpponent:
         self.played = 0
 
     def __call__(self, position: Position) -> str:
-        from .referee import StopGame
-
         if self.played >= len(self.places):
             raise StopGame(f"the {len(self.places)} opponent moves are played")
         legal = position.legal_moves()

@@ -83,17 +83,3 @@ def _ignore(signum: int, frame: object) -> None:
 
 
 signals = Signals()
-
-
-def main() -> None:
-    """The `prototest` console script: handlers first, then the command line."""
-    import sys
-
-    signals.install()
-    try:
-        from .cli import main as cli_main
-    except KeyboardInterrupt as exc:
-        signum = getattr(exc, "signum", signal.SIGINT)
-        print(f"prototest: interrupted ({signal_name(signum)})", file=sys.stderr)
-        sys.exit(128 + signum)
-    cli_main()

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Sequence
 
 from .fixtures import Fixture, Setup, dialogue
-from .referee import Exchange, GameReport
+from .game import Exchange, GameReport
 from .runner import ForcedOpponent
 
 STAND_IN = Path(__file__).resolve().with_name("scripted_bot.py")

@@ -7,15 +7,12 @@ import re
 import statistics
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 from .findings import CHECK_TITLES, CHECKS, Finding, show_moves
-from .referee import GameReport
-from .runner import CheckRun
+from .fuzzrun import FuzzRun
+from .game import CheckRun, GameReport
 from .transcript import show
-
-if TYPE_CHECKING:
-    from .fuzz import FuzzRun
 
 
 def timing(games: list[GameReport]) -> dict[str, float | int | None]:
@@ -289,7 +286,7 @@ def write_junit(run: CheckRun, path: Path) -> None:
 
 # -- prototest fuzz ------------------------------------------------------------------------
 
-def fuzz_progress(run: "FuzzRun") -> str:
+def fuzz_progress(run: FuzzRun) -> str:
     failures = len(run.failing_kinds)
     state = "shrinking" if run.shrinking else "searching"
     jobs = f", {run.options.jobs} jobs" if run.options.jobs > 1 else ""
@@ -299,7 +296,7 @@ def fuzz_progress(run: "FuzzRun") -> str:
             f"{run.rate:.1f} runs/s, {run.elapsed_s:.0f} s{jobs} ({state})")
 
 
-def _situation_lines(run: "FuzzRun") -> list[str]:
+def _situation_lines(run: FuzzRun) -> list[str]:
     known = tuple(getattr(run.target.module, "SITUATIONS", ()))
     names = list(known) + sorted(n for n in run.situations if n not in known)
     if not names:
@@ -312,7 +309,7 @@ def _situation_lines(run: "FuzzRun") -> list[str]:
     return lines
 
 
-def _ended(run: "FuzzRun") -> str:
+def _ended(run: FuzzRun) -> str:
     o = run.options
     if run.ended == "budget" and o.budget_s is not None:
         return f"the {o.budget_s:g} s budget ran out"
@@ -323,7 +320,7 @@ def _ended(run: "FuzzRun") -> str:
     return ""
 
 
-def fuzz_summary(run: "FuzzRun") -> str:
+def fuzz_summary(run: FuzzRun) -> str:
     spec, opts = run.target.spec, run.options
     lines = [f"prototest fuzz: {spec.game.title or spec.name}, bot {' '.join(run.target.argv)}, "
              f"{opts.mode} mode, seed {opts.seed}"
@@ -450,7 +447,7 @@ def reproducer_lines(r: dict[str, Any], f: Finding) -> list[str]:
     return lines
 
 
-def fuzz_to_json(run: "FuzzRun") -> dict[str, Any]:
+def fuzz_to_json(run: FuzzRun) -> dict[str, Any]:
     findings = []
     for failure in run.failures:
         data = failure.finding.to_json()
@@ -502,12 +499,12 @@ def fuzz_to_json(run: "FuzzRun") -> dict[str, Any]:
     }
 
 
-def write_fuzz_json(run: "FuzzRun", path: Path) -> None:
+def write_fuzz_json(run: FuzzRun, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(fuzz_to_json(run), indent=2) + "\n", encoding="utf-8")
 
 
-def fuzz_junit(run: "FuzzRun") -> ET.ElementTree:
+def fuzz_junit(run: FuzzRun) -> ET.ElementTree:
     """One test case per check over the whole run; a failure holds its reproducer."""
     name = run.target.spec.name
     suites = ET.Element("testsuites", name="prototest")
@@ -542,6 +539,6 @@ def fuzz_junit(run: "FuzzRun") -> ET.ElementTree:
     return ET.ElementTree(suites)
 
 
-def write_fuzz_junit(run: "FuzzRun", path: Path) -> None:
+def write_fuzz_junit(run: FuzzRun, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fuzz_junit(run).write(path, encoding="utf-8", xml_declaration=True)

@@ -1,42 +1,18 @@
-"""Runs the games of one `prototest check` and gathers their reports."""
+"""Runs the games of one `prototest check` and gathers their reports (a `CheckRun`)."""
 
 from __future__ import annotations
 
 import re
 import signal
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Callable, Sequence
 
 from . import opponents
+from .game import CheckRun, GameConfig, GameReport, StopGame
 from .games.base import Position, Rules
-from .referee import GameConfig, GameReport, Referee, StopGame
+from .referee import Referee
 from .spec import Spec
-
-
-@dataclass
-class CheckRun:
-    spec: Spec
-    argv: list[str]
-    seed: int
-    time_scale: float
-    games: list[GameReport] = field(default_factory=list)
-    #: The signal that stopped the run (Ctrl-C, SIGTERM), if any: the games so far stand.
-    interrupted: signal.Signals | None = None
-    #: Output that could not be written (one line each); the verdicts still stand.
-    write_errors: list[str] = field(default_factory=list)
-    #: Where the run's settings came from (see prototest.settings, prototest.detect).
-    config: str | None = None
-    game_source: str = "--game"
-    #: Advice shown before the findings: which --game the bot looks like.
-    hints: list[str] = field(default_factory=list)
-    #: Games not played because the first ones showed the bot speaks another protocol.
-    skipped: int = 0
-
-    @property
-    def failed(self) -> bool:
-        return any(g.failed for g in self.games)
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -86,7 +62,7 @@ def run_check(
                 progress(report, games)
         except KeyboardInterrupt as exc:
             run.interrupted = _signal_of(exc)
-            if report.transcript_path is None:  # later signals do not interrupt (see cli)
+            if report.transcript_path is None:  # later signals do not interrupt (see prototest.interrupts)
                 _keep_transcript(run, report, transcripts, write_all)
         if run.interrupted:
             break

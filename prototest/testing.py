@@ -35,7 +35,8 @@ from hypothesis.errors import HypothesisException
 
 from . import process, report, spec as specmod
 from .settings import parse_duration
-from .fuzz import DEFAULT_BUDGET_S, BotFault, Campaign, FuzzRun, Options, Target, _Stop, choose_mode
+from .fuzz import BotFault, Campaign, _Stop, choose_mode
+from .fuzzrun import DEFAULT_BUDGET_S, FuzzRun, Options, Target
 
 
 class ProtocolWarning(UserWarning):

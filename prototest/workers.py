@@ -25,7 +25,8 @@ from typing import Any, Callable
 
 from . import process
 from .findings import Finding
-from .fuzz import Campaign, FuzzRun, Options, Target
+from .fuzz import Campaign
+from .fuzzrun import FuzzRun, Options, Target
 
 #: How often the waiting parent refreshes the progress line.
 POLL_S = 0.2

@@ -1,0 +1,84 @@
+"""`prototest check`: play games against the bot as the judge and report every fault."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+import typer
+
+from .. import detect, process, report, runner, settings
+from ..game import CheckRun
+from .bot import bot_argv
+from .common import (check_output, check_time_scale, game_start, load_settings, load_spec, parse_position,
+                     resolve_settings, split_moves)
+from .exits import conclude
+
+
+def execute(*, bot: list[str], game: str | None, spec_path: Path | None, games: int, seed: int | None,
+            time_scale: float | None, start_delay: int | None, json_path: Path | None,
+            junit_path: Path | None, transcripts: Path | None, overrides: list[str], env_pairs: list[str],
+            seat: str | None, position: str | None, moves: str | None, opponent_moves: str | None,
+            quiet: bool, config_path: Path | None, no_config: bool) -> None:
+    """Play games against BOT as the judge and report every fault."""
+    s = resolve_settings(bot, game, spec_path, games, seed, time_scale, overrides, env_pairs, config_path, no_config)
+    loaded: list = []
+    try:
+        run = _play(s, start_delay, json_path, junit_path, transcripts, seat, position, quiet, loaded,
+                    moves, opponent_moves)
+    except KeyboardInterrupt as exc:  # before the first game: still leave a report for CI
+        if not loaded:
+            try:  # later signals do not interrupt: loading the spec again is safe
+                loaded.append(load_spec(s.game, s.spec_path, s.overrides)[0])
+            except Exception:
+                raise exc from None
+        run = CheckRun(loaded[0], list(s.bot), s.seed, s.time_scale)
+        run.interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
+    run.config = s.config.where if s.config else None
+    run.game_source = s.game_source
+    count = s.games or len(run.spec.game.seats)
+    conclude(run, [("--json", json_path, report.write_json), ("--junit", junit_path, report.write_junit)],
+             report.summary, quiet, f"after {len(run.games)} of {count} games")
+
+
+def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts, seat, position, quiet,
+          loaded: list, moves=None, opponent_moves=None) -> CheckRun:
+    """Validate everything, then play the games (the body of `check`)."""
+    check_time_scale(s.time_scale)
+    spec, module, rules = load_settings(s)
+    loaded.append(spec)
+    env = process.controlled_env(s.env)
+    argv = bot_argv(s.bot, env, cwd=s.bot_cwd)
+    seats, start_moves = game_start(spec, rules, seat, position, moves)
+    start = parse_position(rules, position) if position is not None else None
+    forced = split_moves(opponent_moves, spec) if opponent_moves is not None else None
+    count = s.games or len(seats or spec.game.seats)
+    for option, path in (("--json", json_path), ("--junit", junit_path)):
+        if path is not None:
+            check_output(option, path)
+    if transcripts is not None:
+        transcript_dir = transcripts
+    else:  # one folder per run: runs side by side never overwrite each other's transcripts
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        beside = s.config.folder if s.config is not None else Path(".")  # the bot's repository
+        transcript_dir = beside / "prototest-transcripts" / f"{spec.name}-{stamp}-{os.getpid()}"
+    check_output("--transcripts", transcript_dir, folder=True)
+
+    def progress(game_report, total):
+        if not quiet:
+            typer.echo(report.progress_line(game_report, total), err=True)
+
+    # Nobody chose the game: once a game shows the bot speaks another protocol, stop.
+    stop = None if s.game_chosen else (lambda game_report: detect.hint(game_report) is not None)
+    run = runner.run_check(
+        spec, rules, module, argv, games=count, seed=s.seed, time_scale=s.time_scale,
+        start_delay_ms=start_delay, env=env, transcripts=transcript_dir,
+        write_all=transcripts is not None, progress=progress, seats=seats, start_position=start,
+        start_moves=start_moves, opponent_moves=forced, cwd=s.bot_cwd, stop=stop,
+        stop_when_idle=not s.game_chosen,
+    )
+    if not s.game_chosen:
+        run.hints = list(dict.fromkeys(h for g in run.games if (h := detect.hint(g))))
+    return run

@@ -1,0 +1,163 @@
+"""What the commands read the same way: the spec and its overrides, the config file under
+the options, the bot's environment, the time scale, a start position and moves, output
+paths (refused before any game when they cannot be written), and fixture arguments."""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from pathlib import Path
+
+from .. import config as configmod, fixtures, settings, spec as specmod
+from ..games.base import IllegalMove, PositionError
+from .bot import bot_argv
+from .exits import UsageProblem
+
+
+def load_spec(game: str, spec_path: Path | None, overrides: list[str]):
+    """The spec of --game (or --spec) with the --set overrides, its rules module and rules."""
+    if spec_path is None and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", game):
+        raise UsageProblem(f"--game {game!r}: a game name is letters, digits, - and _ "
+                           f"(a spec file of your own goes to --spec)")
+    path = spec_path or specmod.spec_path_for(game)
+    if spec_path is None and not path.exists():
+        known = ", ".join(specmod.builtin_games())
+        raise UsageProblem(f"unknown game {game!r} (known: {known})")
+    spec = specmod.load(path, overrides)
+    module, rules = specmod.bind(spec)
+    return spec, module, rules
+
+
+def parse_env(pairs: list[str]) -> dict[str, str]:
+    """--env KEY=VALUE pairs as a mapping."""
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UsageProblem(f"--env takes KEY=VALUE, got {pair!r}")
+        out[key] = value
+    return out
+
+
+def resolve_settings(bot, game, spec_path, games, seed, time_scale, overrides, env_pairs, config_path,
+                     no_config) -> settings.Settings:
+    """The command line over the config file (found from here upwards, or --config)."""
+    if config_path is not None and no_config:
+        raise UsageProblem("--config and --no-config: give one of them")
+    cfg = None
+    if config_path is not None:
+        cfg = configmod.load(config_path)
+    elif not no_config:
+        try:
+            cfg = configmod.find(Path.cwd())
+        except configmod.ConfigError as exc:
+            raise UsageProblem(f"{exc} (--no-config reads no config file)") from None
+    return settings.resolve(bot=bot, game=game, spec_path=spec_path, games=games, seed=seed,
+                            time_scale=time_scale, env=parse_env(env_pairs), overrides=list(overrides),
+                            config=cfg)
+
+
+def load_settings(s: settings.Settings):
+    """The spec with every override; a bad one from the config file is named as its."""
+    if s.config_overrides and s.config is not None:
+        try:
+            load_spec(s.game, s.spec_path, s.overrides[:s.config_overrides])
+        except specmod.SpecError as exc:
+            raise configmod.ConfigError(s.config.where, "set", str(exc)) from None
+    return load_spec(s.game, s.spec_path, s.overrides)
+
+
+def check_time_scale(time_scale: float) -> None:
+    if not (math.isfinite(time_scale) and 0.01 <= time_scale <= 1000):
+        raise UsageProblem(f"--time-scale {time_scale}: expected a number from 0.01 to 1000")
+
+
+def split_moves(text: str, spec=None) -> list[str]:
+    """Moves separated by commas (Halma moves hold spaces: `1 3 3 5,16 14 14 12`); given
+    a spec, a move may also be written as `moves` lists it (`move 1 3 3 5`)."""
+    moves = [m.strip() for m in text.split(",") if m.strip()]
+    if spec is None or spec.turn.answer_format == "{move}":
+        return moves
+    return [parsed[0] if (parsed := spec.parse_answer(m)) else m for m in moves]
+
+
+def move_list(option: str, text: str | None, position, spec=None) -> list[str]:
+    """Moves played in order from `position`; a usage error names the first that is not legal."""
+    if text is None:
+        return []
+    played = []
+    for number, move in enumerate(split_moves(text, spec), 1):
+        if position.outcome() is not None:
+            raise UsageProblem(f"{option}: move {number} {move!r} comes after the end of the game "
+                               f"({position.outcome().reason})")
+        try:
+            judged = position.judge(move)
+        except IllegalMove as exc:
+            raise UsageProblem(f"{option}: move {number} {move!r} is not legal: {exc.reason}") from None
+        position = judged.position
+        played.append(judged.move)
+    if position.outcome() is not None:
+        raise UsageProblem(f"{option}: the game is over after these moves ({position.outcome().reason})")
+    return played
+
+
+def parse_position(rules, position: str | None):
+    if position is None:
+        return rules.initial()
+    try:
+        return rules.parse(position)
+    except PositionError as exc:
+        raise UsageProblem(f"position {position!r}: {exc}") from None
+
+
+def game_start(spec, rules, seat: str | None, position: str | None, moves: str | None):
+    """The seats to play and the moves before the bot's first turn (check and record)."""
+    seats = list(range(len(spec.game.seats)))
+    if seat is not None:
+        if seat not in spec.game.seats:
+            raise UsageProblem(f"--seat {seat!r}: {spec.name} has the seats {', '.join(spec.game.seats)}")
+        seats = [spec.game.seats.index(seat)]
+    for option, value in (("--position", position), ("--moves", moves)):
+        if value is not None and not spec.sends_position:
+            raise UsageProblem(f"{option}: the {spec.name} protocol never sends the position, "
+                               f"so a bot could not know it starts from {value!r}")
+    start = parse_position(rules, position) if position is not None else None
+    if start is not None and start.outcome() is not None:
+        raise UsageProblem(f"position {position!r}: the game is already over ({start.outcome().reason})")
+    return seats, move_list("--moves", moves, start or rules.initial(), spec)
+
+
+def check_output(option: str, path: Path, *, folder: bool = False) -> None:
+    """Refuse an output file (or folder) that could not be written, before any game."""
+    try:
+        if folder and path.exists() and not path.is_dir():
+            raise UsageProblem(f"{option} {path}: not a folder")
+        if not folder and path.is_dir():
+            raise UsageProblem(f"{option} {path}: is a directory; give a file name")
+        nearest = path if folder else path.parent  # the nearest folder that exists
+        while not nearest.exists() and nearest != nearest.parent:
+            nearest = nearest.parent
+        if not nearest.is_dir() or not os.access(nearest, os.W_OK | os.X_OK):
+            raise UsageProblem(f"{option} {path}: cannot write there ({nearest} is not a writable folder)")
+        if not folder and path.exists() and not os.access(path, os.W_OK):
+            raise UsageProblem(f"{option} {path}: the file is not writable")
+    except OSError as exc:  # a name too long, a loop of links...
+        raise UsageProblem(f"{option} {path}: {exc.strerror or exc}") from None
+
+
+def load_fixtures(paths: list[Path], env: dict[str, str], time_scale: float | None,
+                  argv: list[str] | None = None) -> list:
+    """Every fixture read and its game checked (spec, position, bot) before any is played."""
+    try:
+        loaded = [fixtures.load(path) for path in fixtures.expand(paths)]
+        setups = [fixtures.setup_of(fixture, env, argv=argv, time_scale=time_scale) for fixture in loaded]
+    except fixtures.FixtureError as exc:
+        raise UsageProblem(str(exc)) from None
+    for fixture, setup in zip(loaded, setups):
+        try:
+            setup.argv = bot_argv(setup.argv, env, cwd=setup.cwd)
+        except UsageProblem as exc:
+            raise UsageProblem(f"{fixture.path}: {exc}" + ("" if argv else " (the header's bot and cwd; "
+                                                                   "cwd is relative to the fixture's folder)")) from None
+    return list(zip(loaded, setups))

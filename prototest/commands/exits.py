@@ -1,0 +1,158 @@
+"""How a command ends: the exit status, the last lines, and every problem as one line.
+
+Library code raises domain exceptions (SpecError, ConfigError, PositionError ...); only
+the commands turn them into one line on stderr and an exit status: 0 all passed, 1 the
+bot failed a check, 2 a usage error (bad spec, bot or option), 3 a bug in prototest,
+128 + N a signal N.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import sys
+
+import typer
+
+from .. import config as configmod, interrupts, process, spec as specmod, usage
+from ..interrupts import signals
+
+EXIT_PASS, EXIT_FAIL, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+class UsageProblem(Exception):
+    """A usage error found after parsing: printed as one line, exit status 2."""
+
+
+def conclude(run, writers, summary, quiet: bool, progress: str) -> None:
+    """The end of a command that ran a bot: reports written (a write error is kept, not
+    raised), the summary, and the exit status: 128 + signal, 1 failed, 2 unwritable, 0."""
+    signals.armed = False  # the verdict is complete: a late signal is ignored
+    for option, path, write in writers:
+        if path is None:
+            continue
+        try:
+            write(run, path)
+        except OSError as exc:
+            run.write_errors.append(f"{option} {path}: cannot write: {exc.strerror or exc}")
+    text = summary(run)
+    typer.echo(text if not quiet else text.splitlines()[-1])
+    for line in run.write_errors:
+        typer.echo(f"prototest: error: {line}", err=True)
+    if run.interrupted:
+        signals.told = True
+        typer.echo(f"prototest: interrupted ({run.interrupted.name}) {progress}; "
+                   f"the bot's processes were killed", err=True)
+        raise typer.Exit(128 + run.interrupted)
+    if run.failed:
+        raise typer.Exit(EXIT_FAIL)
+    incomplete = getattr(run, "incomplete", False)  # fuzz: no answer judged within the budget
+    raise typer.Exit(EXIT_USAGE if run.write_errors or incomplete else EXIT_PASS)
+
+
+def plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def fixture_exit(total: str, done: str, failed: int, errors: list[str], interrupted, skipped: int = 0) -> None:
+    """The last line and the exit status of record and replay, as check's; `skipped`
+    counts the games that were not written (their errors say why)."""
+    for line in errors:
+        typer.echo(f"prototest: error: {line}", err=True)
+    if interrupted is not None:
+        signals.told = True
+        typer.echo(f"prototest: interrupted ({interrupted.name}); the bot's processes were killed", err=True)
+        raise typer.Exit(128 + interrupted)
+    if failed:
+        typer.echo(f"FAIL: {failed} of {total} failed")
+    else:
+        typer.echo(f"ERROR: {skipped} of {total} not {done}" if skipped else f"PASS: {total} {done}")
+    raise typer.Exit(EXIT_FAIL if failed else EXIT_USAGE if errors else EXIT_PASS)
+
+
+def run_app(app: typer.Typer, argv: list[str] | None = None) -> None:
+    """Parse and run a command of `app`, and turn every problem into one line and an
+    exit status (sys.exit)."""
+    signals.install()
+    try:
+        process.become_subreaper()
+        command = typer.main.get_command(app)
+        code = command.main(args=argv, prog_name="prototest", standalone_mode=False)
+    except typer.TyperException as exc:  # usage errors from option parsing
+        ctx = getattr(exc, "ctx", None)
+        if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
+            typer.echo(ctx.get_help(), err=True)
+        else:
+            typer.echo(f"prototest: error: {exc.format_message()}{_option_hint(exc, argv)}", err=True)
+        code = EXIT_USAGE
+    except typer.Abort:
+        typer.echo("prototest: aborted", err=True)
+        code = 130
+    except (UsageProblem, specmod.SpecError, configmod.ConfigError) as exc:
+        typer.echo(f"prototest: error: {exc}", err=True)
+        code = EXIT_USAGE
+    except KeyboardInterrupt as exc:
+        code = 128 + getattr(exc, "signum", signal.SIGINT)
+    except SystemExit as exc:  # typer's answer to a closed stdout pipe (EPIPE)
+        code = 128 + signal.SIGPIPE if exc.code == 1 else exc.code
+    except OSError as exc:
+        if exc.errno == errno.EPIPE:  # the reader went away (| head): nothing more to say
+            code = 128 + signal.SIGPIPE
+            _drop_stdout()
+        elif exc.errno in (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EBADF):
+            _drop_stdout()
+            _say(f"prototest: error: cannot write the output: {exc.strerror}")
+            code = EXIT_USAGE
+        else:
+            code = _internal(exc)
+    except Exception as exc:
+        code = _internal(exc)
+    if signals.first is not None and not signals.told:  # typer makes Ctrl-C a silent 130
+        code = 128 + signals.first
+        _say(f"prototest: interrupted ({interrupts.signal_name(signals.first)})")
+    process.reap_orphans(0.2)
+    try:
+        sys.stdout.flush()
+    except OSError:  # what typer could not write is lost; do not fail again at exit
+        _drop_stdout()
+    signals.ignore_all()  # all is said: do not die now
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _option_hint(exc: Exception, argv: list[str] | None) -> str:
+    """An unknown option that follows the bot's program (`java -cp DIR P`) belongs to the
+    bot's command: say to put the command after --."""
+    ctx = getattr(exc, "ctx", None)
+    if not getattr(exc, "option_name", None) or ctx is None or ctx.command.name != "check":
+        return ""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if "check" not in args:
+        return ""
+    return usage.option_hint(ctx.command.params, args[args.index("check") + 1:])
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
+def _internal(exc: Exception) -> int:
+    """A bug in prototest itself: one line, unless debugging."""
+    if os.environ.get("PROTOTEST_DEBUG"):
+        raise exc
+    _say(f"prototest: internal error: {type(exc).__name__}: {exc} (set PROTOTEST_DEBUG=1 for the traceback)")
+    return EXIT_INTERNAL
+
+
+def _say(line: str) -> None:
+    """One line on stderr, if stderr can still be written."""
+    try:
+        typer.echo(line, err=True)
+    except OSError:
+        pass

@@ -1,0 +1,126 @@
+"""`prototest fuzz`: the options checked, the campaign run (in this process, or in
+workers), its report rendered and written, and the reproducers saved as fixtures."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import typer
+
+from .. import fixtures, process, report, settings
+from ..fuzz import Campaign, choose_mode
+from ..fuzzrun import FuzzRun, Options, Target
+from ..interrupts import signals
+from ..workers import run_workers
+from .bot import bot_argv
+from .common import check_output, check_time_scale, load_settings, resolve_settings
+from .exits import UsageProblem, conclude
+
+
+def execute(*, bot: list[str], game: str | None, spec_path: Path | None, budget: str, examples: int | None,
+            jobs: int | None, seed: int | None, max_plies: int | None, mode: str | None, save: Path | None,
+            database: Path, no_database: bool, json_path: Path | None, junit_path: Path | None,
+            shrink_examples: int, time_scale: float | None, start_delay: int, overrides: list[str],
+            env_pairs: list[str], quiet: bool, config_path: Path | None, no_config: bool) -> None:
+    """Play whole games against BOT with swarm opponents drawn by Hypothesis; shrink any failure to a minimal reproducer."""
+    s = resolve_settings(bot, game, spec_path, 0, seed, time_scale, overrides, env_pairs, config_path, no_config)
+    check_time_scale(s.time_scale)
+    budget_s = _duration("--budget", budget)
+    spec, module, rules = load_settings(s)
+    env = process.controlled_env(s.env)
+    argv = bot_argv(s.bot, env, cwd=s.bot_cwd)
+    try:
+        mode = choose_mode(spec, mode)
+    except ValueError as exc:
+        raise UsageProblem(str(exc)) from None
+    for option, path in (("--json", json_path), ("--junit", junit_path)):
+        if path is not None:
+            check_output(option, path)
+    for option, path in (("--save", save), ("--database", None if no_database else database)):
+        if path is not None:
+            check_output(option, path, folder=True)
+    target = Target(spec, rules, module, argv, env, s.time_scale, start_delay, cwd=s.bot_cwd)
+    options = Options(mode=mode, examples=examples, budget_s=budget_s, seed=s.seed,
+                      jobs=jobs or default_jobs(), max_plies=max_plies,
+                      database=None if no_database else database, shrink_examples=shrink_examples)
+    ticker = _Ticker(quiet)
+    run = _execute(target, options, ticker)
+    ticker.done()
+    signals.armed = False  # the verdict is complete: a late signal is ignored
+    if save is not None:
+        _save_reproducers(run, save)
+    conclude(run, [("--json", json_path, report.write_fuzz_json), ("--junit", junit_path, report.write_fuzz_junit)],
+             report.fuzz_summary, quiet, f"after {run.examples} examples")
+
+
+def _execute(target: Target, options: Options, progress: Callable[[FuzzRun], None]) -> FuzzRun:
+    """The whole run: one campaign in this process, or `options.jobs` at once (prototest.workers)."""
+    if options.jobs <= 1:
+        return Campaign(target, options, progress).execute()
+    return run_workers(target, options, progress)
+
+
+def default_jobs() -> int:
+    """The cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _duration(option: str, text: str) -> float | None:
+    try:
+        return settings.parse_duration(text)
+    except ValueError as exc:
+        raise UsageProblem(f"{option} {text!r}: {exc}") from None
+
+
+class _Ticker:
+    """Progress on stderr: rewritten in place on a terminal, a line every 10 s otherwise."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self.tty = sys.stderr.isatty()
+        self.last = time.monotonic()
+        self.shown = False
+        self.kinds = 0
+
+    def __call__(self, run: FuzzRun) -> None:
+        now = time.monotonic()
+        news = len(run.failing_kinds) != self.kinds  # a new kind of failure is said at once
+        self.kinds = len(run.failing_kinds)
+        if self.quiet or (not news and now - self.last < (0.2 if self.tty else 10.0)):
+            return
+        self.last = now
+        line = report.fuzz_progress(run)
+        if self.tty:
+            sys.stderr.write("\r" + line + "\x1b[K")
+            sys.stderr.flush()
+            self.shown = True
+        else:
+            typer.echo(line, err=True)
+
+    def done(self) -> None:
+        if self.shown:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def _save_reproducers(run: FuzzRun, folder: Path) -> None:
+    """Each minimal failing example as a fixture (see prototest.fixtures), whose header
+    holds what replays it: `prototest replay FILE` says whether the failure comes back."""
+    for failure in run.failures:
+        name = f"{run.target.spec.name}-{failure.details['mode']}-{failure.finding.kind}.txt"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / name
+            path.write_text(fixtures.from_fuzz(run, failure, folder), encoding="utf-8")
+        except OSError as exc:
+            run.write_errors.append(f"--save {folder / name}: cannot write: {exc.strerror or exc}")
+            continue
+        failure.finding.transcript = failure.details["transcript"] = str(path)
+        run.saved.append(str(path))

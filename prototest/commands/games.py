@@ -1,0 +1,17 @@
+"""`prototest games`: the bundled protocols."""
+
+from __future__ import annotations
+
+import typer
+
+from .. import spec as specmod
+
+
+def execute() -> None:
+    """List the bundled protocols."""
+    for name in specmod.builtin_games():
+        try:
+            spec = specmod.load(specmod.spec_path_for(name))
+            typer.echo(f"{name:10} {spec.game.title}")
+        except specmod.SpecError as exc:
+            typer.echo(f"{name:10} (invalid: {exc})")

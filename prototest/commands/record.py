@@ -1,0 +1,128 @@
+"""`prototest record`: write fixtures (normalised golden transcripts) of the bot's games;
+`record --update` regenerates fixtures in place from their headers."""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+import typer
+
+from .. import fixtures, process, report
+from ..interrupts import signals
+from .bot import bot_argv
+from .common import (check_output, check_time_scale, game_start, load_fixtures, load_settings, parse_env,
+                     resolve_settings, split_moves)
+from .exits import UsageProblem, fixture_exit, plural
+
+
+def execute(*, bot: list[str], game: str | None, spec_path: Path | None, games: int, seed: int | None,
+            output: Path | None, seat: str | None, position: str | None, moves: str | None,
+            opponent_moves: str | None, max_plies: int | None, time_scale: float | None,
+            start_delay: int | None, overrides: list[str], env_pairs: list[str], update: bool, quiet: bool,
+            config_path: Path | None, no_config: bool) -> None:
+    """Write normalised golden transcripts (fixtures) of BOT's games; --update regenerates fixtures."""
+    if update:
+        given = {"--game": game, "--spec": spec_path, "--games": games or None, "--seed": seed, "--output": output,
+                 "--seat": seat, "--position": position, "--moves": moves, "--opponent-moves": opponent_moves,
+                 "--max-plies": max_plies, "--start-delay": start_delay, "--set": overrides or None,
+                 "--config": config_path}
+        clash = [name for name, value in given.items() if value is not None]
+        if clash:
+            raise UsageProblem(f"record --update reads the game, bot, seed and start from each fixture's header: "
+                               f"{', '.join(clash)} cannot be given with it")
+        _update_fixtures([Path(p) for p in bot or []], env_pairs, time_scale, quiet)
+        return
+    if bot and all(_holds_fixtures(Path(arg)) for arg in bot):
+        raise UsageProblem(f"{' '.join(bot)}: fixtures, not a bot: prototest record --update {' '.join(bot)} "
+                           f"regenerates them")
+    s = resolve_settings(bot, game, spec_path, games, seed, time_scale, overrides, env_pairs, config_path, no_config)
+    if not s.bot:
+        raise UsageProblem("no bot given: prototest record ./mybot --game G, or prototest record --game G -- "
+                           "python3 bot.py, or bot = [...] in a prototest.toml")
+    check_time_scale(s.time_scale)
+    spec, module, rules = load_settings(s)
+    env = process.controlled_env(s.env)
+    argv = bot_argv(s.bot, env, cwd=s.bot_cwd)
+    seats, start_moves = game_start(spec, rules, seat, position, moves)
+    folder = output if output is not None else Path(s.bot_cwd or ".") / "fixtures"
+    check_output("--output", folder, folder=True)
+    setups = [fixtures.Setup(spec=spec, rules=rules, module=module, argv=argv, cwd=s.bot_cwd, env=env,
+                             seat=seats[(index - 1) % len(seats)], seed=s.seed, index=index,
+                             time_scale=s.time_scale, start_delay_ms=start_delay, position=position,
+                             start_moves=start_moves,
+                             given_moves=split_moves(opponent_moves, spec) if opponent_moves else [],
+                             max_plies=max_plies)
+              for index in range(1, (s.games or len(seats)) + 1)]
+    _record_all(setups, folder, quiet)
+
+
+def _holds_fixtures(path: Path) -> bool:
+    """A fixture file, or a folder with one: what `record --update` takes."""
+    if path.is_dir():
+        return any(fixtures.is_fixture(p) for p in path.glob("*.txt"))
+    return path.is_file() and fixtures.is_fixture(path)
+
+
+def _record_all(setups: list, folder: Path, quiet: bool) -> None:
+    """Play and write each game; a signal stops the run (the game in progress is not written)."""
+    failed, errors, interrupted = 0, [], None
+    try:
+        for setup in setups:
+            header, body, game = fixtures.record(setup, folder)
+            if game.interrupted is not None:
+                interrupted = signal.Signals(game.interrupted)
+                break
+            name = f"{setup.spec.name}-seed{setup.seed}-game{setup.index}-{setup.spec.game.seats[setup.seat]}.txt"
+            if game.result == "stopped" and len(header.opponent_moves) < len(setup.given_moves):
+                errors.append(f"--opponent-moves: game {setup.index} stopped: {game.reason}; {name} not written")
+                continue
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                (folder / name).write_text(fixtures.render(header, body), encoding="utf-8")
+            except OSError as exc:
+                errors.append(f"--output {folder / name}: cannot write: {exc.strerror or exc}")
+                continue
+            failed += game.failed
+            if not quiet:
+                typer.echo(f"wrote {folder / name}: {report.verdict(game)}, {report.game_line(game)}")
+    except KeyboardInterrupt as exc:
+        interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
+    signals.armed = False
+    fixture_exit(plural(len(setups), "game"), "recorded", failed, errors, interrupted, skipped=len(errors))
+
+
+def _update_fixtures(paths: list[Path], env_pairs: list[str], time_scale: float | None, quiet: bool) -> None:
+    """record --update: each fixture regenerated from its header, written when it changed."""
+    if not paths:
+        raise UsageProblem("record --update: give the fixtures to regenerate (files or folders)")
+    if time_scale is not None:
+        check_time_scale(time_scale)
+    env = process.controlled_env(parse_env(env_pairs))
+    pairs = load_fixtures(paths, env, time_scale)
+    for fixture, _ in pairs:
+        if not os.access(fixture.path, os.W_OK):
+            raise UsageProblem(f"{fixture.path}: the file is not writable")
+    failed, errors, interrupted = 0, [], None
+    try:
+        for fixture, setup in pairs:
+            text, game = fixtures.regenerate(fixture, setup)
+            if game.interrupted is not None:
+                interrupted = signal.Signals(game.interrupted)
+                break
+            old = fixture.path.read_text(encoding="utf-8")
+            if text != old:
+                try:
+                    fixture.path.write_text(text, encoding="utf-8")
+                except OSError as exc:
+                    errors.append(f"{fixture.path}: cannot write: {exc.strerror or exc}")
+                    continue
+            failed += game.failed
+            if not quiet:
+                change = "unchanged" if text == old else f"updated, {fixtures.changed_lines(old, text)} lines differ"
+                typer.echo(f"{fixture.path}: {change}: {report.verdict(game)}, {report.game_line(game)}")
+    except KeyboardInterrupt as exc:
+        interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
+    signals.armed = False
+    fixture_exit(plural(len(pairs), "fixture"), "regenerated", failed, errors, interrupted, skipped=len(errors))

@@ -1,0 +1,81 @@
+"""`prototest replay`: play the judge's side of each fixture against the bot and report
+the first difference."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+import typer
+
+from .. import process, replay as replayer, report
+from ..interrupts import signals
+from .common import check_output, check_time_scale, load_fixtures, parse_env
+from .exits import UsageProblem, fixture_exit, plural
+
+
+def execute(*, args: list[str], time_scale: float | None, env_pairs: list[str], transcripts: Path | None,
+            exact_lines: bool, quiet: bool, typed: list[str]) -> None:
+    """Play the judge's side of each fixture against the bot; report the first difference."""
+    paths, bot = _after_dashes(list(args or []), typed, "replay")
+    if not paths:
+        raise UsageProblem("replay: give the fixtures to replay (files or folders), and after -- a bot if "
+                           "not the one each fixture names")
+    if time_scale is not None:
+        check_time_scale(time_scale)
+    env = process.controlled_env(parse_env(env_pairs))
+    pairs = load_fixtures([Path(p) for p in paths], env, time_scale, argv=bot)
+    folder = transcripts or Path("prototest-transcripts") / f"replay-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
+    check_output("--transcripts", folder, folder=True)
+    failed, errors, interrupted = 0, [], None
+    try:
+        for number, (fixture, setup) in enumerate(pairs, 1):
+            result = replayer.replay(fixture, setup, exact_lines=exact_lines)
+            if result.status == "interrupted":
+                interrupted = signal.Signals(result.report.interrupted)
+                break
+            failed += result.failed
+            kept = _keep_replay(result, folder, number, transcripts is not None, errors)
+            if not quiet:
+                typer.echo(_replay_lines(result, kept))
+    except KeyboardInterrupt as exc:
+        interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
+    signals.armed = False
+    fixture_exit(plural(len(pairs), "fixture"), "replayed", failed, errors, interrupted)
+
+
+def _after_dashes(args: list[str], typed: list[str], command: str) -> tuple[list[str], list[str] | None]:
+    """Split the arguments at the `--` the user typed (click drops it; `typed` is the
+    command line as typed): fixtures, then a bot."""
+    raw = typed or sys.argv[1:]
+    if command not in raw or "--" not in raw[raw.index(command):]:
+        return args, None
+    after = len(raw) - raw.index("--", raw.index(command)) - 1
+    if after == 0:
+        raise UsageProblem(f"{command}: nothing after --: give the bot's command there, or leave out the --")
+    return args[:len(args) - after], args[len(args) - after:]
+
+
+def _keep_replay(result, folder: Path, number: int, write_all: bool, errors: list[str]) -> Path | None:
+    """The replay's full transcript (times, stderr) as evidence: for a failure, or every one."""
+    if not (write_all or result.failed):
+        return None
+    path = folder / f"{number:03d}-{result.fixture.path.stem}.txt"
+    try:
+        return result.report.transcript.write(path)
+    except OSError as exc:
+        errors.append(f"--transcripts {path}: cannot write: {exc.strerror or exc}")
+        return None
+
+
+def _replay_lines(result, kept: Path | None) -> str:
+    verdict = {"pass": "pass", "differs": "DIFFERS", "came back": "FAIL", "fails": "FAIL",
+               "did not come back": "pass"}[result.status]
+    lines = [f"{result.fixture.path}: {verdict} ({report.game_line(result.report)})"]
+    lines += [f"  {line}" for line in result.lines]
+    if kept is not None:
+        lines.append(f"  transcript: {kept}")
+    return "\n".join(lines)

@@ -1,0 +1,433 @@
+"""The referee's side of the pipes: the judge's lines filled in from the spec's templates
+and written (clock values masked for comparing runs), the answer read against its
+deadline, and every way a bot fails to answer told apart: a timeout (slow, an unflushed
+buffer, input not read), a crash, output out of turn, a line too long, and at the end,
+the bot's exit.
+
+A mixin of `prototest.referee.Referee`: it works on the referee's state and makes its
+findings through the referee's helpers (declared below for type checkers).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import termios
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from . import process, traces
+from .findings import Finding
+from .game import Exchange, Forfeit, GameConfig, GameReport, StopGame
+from .games.base import Position
+from .spec import Spec
+from .transcript import show
+
+_MS = 1_000_000
+#: How long to wait, after a timeout, for an answer stuck in an unflushed buffer.
+FLUSH_PROBE_MS = 300
+#: After a refused answer, how long to look for more lines (see _extra_output).
+OUT_OF_TURN_PROBE_MS = 100
+#: With no game chosen, the bot's first answer is given up on once the bot has sat idle in
+#: a read of its input over this many probes, this far apart (times a time scale over 1).
+IDLE_PROBE_MS = 100
+IDLE_PROBES = 3
+
+
+class _Fields(dict):
+    """Template fields, computed only when a template asks for them."""
+
+    def __init__(self, compute: dict[str, Any]) -> None:
+        super().__init__()
+        self._compute = compute
+
+    def __missing__(self, key: str) -> Any:
+        value = self._compute[key]()
+        self[key] = value
+        return value
+
+
+class Dialogue:
+    """What the judge sends and reads, and the faults of a bot that does not answer."""
+
+    cfg: GameConfig
+    spec: Spec
+    report: GameReport
+    position: Position
+    bot: process.Bot | None
+    bot_turns: int
+    last_move: str | None
+    last_sent: str
+    clock_ns: list[int] | None
+    _unanswered: list[str] | None
+    _written_before: bool
+
+    if TYPE_CHECKING:  # the referee's helpers
+        def _scaled(self, ms: float) -> int: ...
+        def _finding(self, kind: str, severity: str, message: str, **evidence: Any) -> Finding: ...
+        def _soft(self, key: str, kind: str, message: str, **evidence: Any) -> None: ...
+        def _mark(self, t_ns: int, turn: int | None, label: str) -> None: ...
+        def _conduct(self, final: bool = False) -> None: ...
+
+    # -- what the judge sends ---------------------------------------------------------------
+    def _fields(self) -> _Fields:
+        pos = self.position
+        seat = self.cfg.seat
+        unit = self.spec.time.clock_unit_ms * _MS
+        cap = self.spec.time.clock_max or None
+
+        def clock(side: int) -> int:
+            if self.clock_ns is None:
+                return 0
+            units = max(0, self.clock_ns[side]) // unit
+            return min(units, cap) if cap else units
+
+        return _Fields({
+            "seat": lambda: self.spec.game.seats[seat],
+            "last_move": lambda: self.last_move if self.last_move is not None else self.spec.turn.no_last_move,
+            "clock": lambda: clock(seat),
+            "opponent_clock": lambda: clock(1 - seat),
+            "position": pos.notation,
+            "legal_count": lambda: len(pos.legal_moves()),
+            "move": lambda: self.last_move or "",
+        })
+
+    def _expand(self, templates: Sequence[str], fields: _Fields) -> list[str]:
+        lines: list[str] = []
+        for template in templates:
+            stripped = template.strip()
+            if stripped == "{board}":
+                lines.extend(self.position.board_lines())
+            elif stripped == "{legal_moves}":
+                lines.extend(self.position.legal_moves())
+            else:
+                lines.append(template.format_map(fields))
+        return lines
+
+    def _render(self, templates: Sequence[str]) -> tuple[list[str], list[str]]:
+        """The lines of some templates, and the same lines with clock values masked
+        (computed only when exchanges are logged)."""
+        fields = self._fields()
+        lines = self._expand(templates, fields)
+        if self._unanswered is None or not any(
+                "{clock}" in t or "{opponent_clock}" in t for t in templates):
+            return lines, lines
+        masked = _Fields({**fields._compute, "clock": lambda: "<time>", "opponent_clock": lambda: "<time>"})
+        return lines, self._expand(templates, masked)
+
+    def _say(self, templates: Sequence[str]) -> None:
+        """Fill some templates and send them."""
+        self._send(*self._render(templates))
+
+    def _send(self, lines: list[str], masked: list[str] | None = None, limit_ns: int | None = None) -> int:
+        """Write lines to the bot; a bot gone or not reading is a Forfeit."""
+        assert self.bot is not None
+        if not lines:
+            return time.perf_counter_ns()
+        deadline = time.perf_counter_ns() + (limit_ns if limit_ns is not None else self._scaled(1000))
+        t = self.bot.send(lines, deadline)
+        if t is None:
+            self._cannot_write(lines)
+        self.last_sent = lines[-1]
+        if self._unanswered is not None:
+            self._unanswered.extend(masked if masked is not None else lines)
+            if masked is not None and masked is not lines:
+                self.report.transcript.mask_sent(masked)
+        return t  # type: ignore[return-value]
+
+    def _cannot_write(self, lines: list[str]) -> None:
+        assert self.bot is not None
+        bot = self.bot
+        expected = f"the bot reads {lines[0]!r}"
+        if bot.input_closed_by_bot:
+            bot.wait_exit(100 * _MS)  # an exiting bot closes its input first: give it a moment
+        if not bot.alive():
+            trace = traces.find(bot.stderr_since(0))
+            raise Forfeit(self._finding(
+                "crash", "fail",
+                f"the bot {process.describe_end(bot.returncode)} before the judge could send {lines[0]!r}"
+                + (f"; stderr shows {trace.describe()}" if trace else ""),
+                expected=expected, stderr_error=trace.error if trace else None), bot_usable=False)
+        if bot.input_closed_by_bot:
+            raise Forfeit(self._finding(
+                "crash", "fail",
+                f"the bot closed its input (stdin) but still runs: the judge could not send {lines[0]!r}",
+                expected=expected), bot_usable=False)
+        raise Forfeit(self._finding(
+            "timeout", "fail",
+            f"the bot does not read its input: the judge could not write {lines[0]!r} (its stdin pipe stayed full)",
+            expected="the bot reads each line the judge sends"), bot_usable=False)
+
+    # -- what the bot answers ---------------------------------------------------------------
+    def _budget_ns(self) -> int | None:
+        """The end of GameConfig.deadline on the perf_counter_ns clock."""
+        if self.cfg.deadline is None:
+            return None
+        return time.perf_counter_ns() + int((self.cfg.deadline - time.monotonic()) * 1e9)
+
+    def _read_answer(self, t_sent: int, limit_ns: int, limit_what: str) -> tuple[process.Read, str, int]:
+        """The answer line as read, as shown (decoded with replacement, a \\r line end
+        kept), and its time; every way of not answering is a Forfeit."""
+        assert self.bot is not None
+        budget_ns = self._budget_ns()
+        if budget_ns is not None and budget_ns < t_sent + limit_ns:
+            r = self.bot.read_line(budget_ns)  # a fuzzing budget that ends before the limit
+            if r.kind == "timeout":
+                raise StopGame("the time budget ran out while the bot was thinking")
+        elif self.cfg.stop_when_idle and self.bot_turns == 1:
+            r = self._read_or_idle(t_sent + limit_ns)
+        else:
+            r = self.bot.read_line(t_sent + limit_ns)
+        elapsed_ns = r.t_ns - t_sent
+        shown = line_shown(r) if r.kind == "line" else ""
+        if self._unanswered is not None:
+            answer = shown if r.kind == "line" and elapsed_ns <= limit_ns else None
+            self.report.exchanges.append(
+                Exchange(tuple(self._unanswered), answer, self.position.ply(), elapsed_ns / _MS))
+            self._unanswered = []
+        if r.kind == "line" and elapsed_ns > limit_ns:
+            self._too_late(r, elapsed_ns, limit_ns, limit_what)
+        if r.kind in ("timeout", "idle"):
+            self._timed_out(r.data, elapsed_ns, limit_ns, limit_what, idle=r.kind == "idle")
+        if r.kind == "eof":
+            self._crashed(f"on its turn {self.bot_turns}, before answering", partial=r.data)
+        if r.kind == "overflow":
+            self._overflow(r, elapsed_ns)
+        self.report.transcript.received(shown, r.t_ns, elapsed_ns)
+        if self.bot_turns == 1 and self.report.startup_ms is None:
+            self.report.startup_ms = elapsed_ns / _MS
+        else:
+            self.report.answer_ms.append(elapsed_ns / _MS)
+        return r, shown, elapsed_ns
+
+    def _read_or_idle(self, deadline_ns: int) -> process.Read:
+        """Read the answer, but give up early (a Read of kind "idle") once the bot sits
+        idle in a read of its input: the whole request read, no CPU time used over
+        IDLE_PROBES probes. Nothing but more input can wake it, and none is coming: used
+        when no game was chosen, where a bot waiting for another protocol's input would
+        otherwise cost the whole clock."""
+        assert self.bot is not None
+        idle, ticks = 0, -1
+        while True:
+            probe_ns = int(IDLE_PROBE_MS * max(1.0, self.cfg.time_scale) * _MS)
+            step = min(deadline_ns, time.perf_counter_ns() + probe_ns)
+            r = self.bot.read_line(step)
+            if r.kind != "timeout" or step >= deadline_ns:
+                return r
+            now = self.bot.cpu_ticks()
+            if not r.data and now == ticks and not _unread_bytes(self.bot) and self.bot.waiting_for_input():
+                idle += 1
+                if idle >= IDLE_PROBES:
+                    return process.Read("idle", b"", time.perf_counter_ns())
+            else:
+                idle = 0
+            ticks = now
+
+    def _overflow(self, r: process.Read, elapsed_ns: int) -> None:
+        """No line end within read.max_bytes: a timeout or a malformed answer (read.over_max)."""
+        limit = self.spec.read.max_bytes
+        end = "newline" if self.spec.read.line_end == "lf" else "line end"
+        got = show(r.data.decode("utf-8", "replace")) + "..."
+        said = f"sent {limit} bytes without a {end}: the referee reads at most {limit} bytes of "
+        if self.spec.read.over_max == "timeout":
+            raise Forfeit(self._finding(
+                "timeout", "fail", said + f"a turn, its {end} included, and counts a turn without one as a timeout",
+                expected=self.spec.turn.answer_help, got=got, elapsed_ms=elapsed_ns / _MS, rule="over_max"),
+                bot_usable=False)
+        raise Forfeit(self._finding(
+            "malformed", "fail", said + f"a line, its {end} included ({limit - 1} before it), and refuses a longer one",
+            expected=self.spec.turn.answer_help, got=got, elapsed_ms=elapsed_ns / _MS), bot_usable=False)
+
+    def _line_waiting(self) -> bool:
+        """With read.between_turns = "answer": whether a whole line already waits in the
+        bot's output, written before the request it will be read as the answer to."""
+        if self.spec.read.between_turns != "answer" or self.bot is None:
+            return False
+        waiting = self.bot.peek()
+        return b"\n" in waiting or (self.spec.read.line_end == "cr_lf" and b"\r" in waiting)
+
+    # -- faults: no answer, output out of turn, the exit --------------------------------
+    def _check_silence(self, when: str, *, always: bool = False) -> None:
+        """Output between turns is out of turn; unless the spec's runner reads it as the
+        bot's next answer (read.between_turns), which its next turn then judges."""
+        assert self.bot is not None
+        if self.spec.read.between_turns == "answer" and not always:
+            return
+        data = self.bot.pending()
+        if data:
+            text = data.decode("utf-8", "replace").split("\n")[0]
+            self.report.transcript.received(data.decode("utf-8", "replace").rstrip("\n"), time.perf_counter_ns())
+            raise Forfeit(self._finding(
+                "unexpected_output", "fail",
+                f"wrote {text!r} when it was not its turn ({when})",
+                expected="silence until the next request", got=show(text)))
+
+    def _extra_output(self, text: str, t_sent: int) -> list[Finding]:
+        """More lines right after a refused answer: the bot writes several lines per
+        request (debug output, or a line for every input line). The referee acts on the
+        first line, so the refused answer is the main finding; this one, reported after
+        it, names the extra lines (the transcript has them all)."""
+        assert self.bot is not None
+        deadline = time.perf_counter_ns() + OUT_OF_TURN_PROBE_MS * _MS
+        extra: list[tuple[str, int]] = []
+        while len(extra) < 100:
+            r = self.bot.read_line(deadline)
+            if r.kind != "line":
+                break
+            follow = r.data.decode("utf-8", "replace")
+            self.report.transcript.received(follow, r.t_ns, r.t_ns - t_sent)
+            extra.append((follow, r.t_ns - t_sent))
+        if not extra or self._written_before:  # a line written earlier, then the real answer: no extra line
+            return []
+        follow, elapsed_ns = extra[0]
+        more = f" and {len(extra) - 1} more lines" if len(extra) > 1 else ""
+        return [self._finding(
+            "unexpected_output", "fail",
+            f"after {text!r} it wrote {follow!r}{more} for the same request: one line per answer, "
+            f"nothing out of turn (debug output belongs on stderr)",
+            expected=f"one line: {self.spec.turn.answer_help}", got=show(follow), elapsed_ms=elapsed_ns / _MS)]
+
+    def _timed_out(self, partial: bytes, elapsed_ns: int, limit_ns: int, limit_what: str,
+                   idle: bool = False) -> None:
+        """A missing answer. Before giving up, tell a slow bot from one whose answer sits in
+        an unflushed buffer: the latter is asleep in a read of its input (wchan), and its
+        answer appears at once when that input is closed (exit flushes the buffer). `idle`:
+        the judge gave up early, the bot sitting idle in a read (see _read_or_idle)."""
+        assert self.bot is not None
+        unread = _unread_bytes(self.bot)
+        input_closed = self.bot.input_closed()
+        waiting = self.bot.waiting_for_input()
+        self.bot.close_stdin()
+        # The partial line is still in the buffer, so what comes back starts with it.
+        late = self.bot.drain(FLUSH_PROBE_MS * _MS)[len(partial):]
+        message = f"no answer within {limit_ns / _MS:.0f} ms ({limit_what})"
+        if idle:
+            message = (f"no answer: {elapsed_ns / _MS:.0f} ms after the request the bot sat idle in a read of "
+                       f"its input, so the judge stopped waiting before its {limit_ns / _MS:.0f} ms "
+                       f"({limit_what}) ran out (no game was chosen)")
+        got = None
+        cause = ""  # kept as the finding's rule: protocol detection reads it
+        if partial:
+            got = show(partial.decode("utf-8", "replace"))
+            message += f"; it sent {partial.decode('utf-8', 'replace')!r} without a newline"
+        if late.strip():
+            first = (partial + late).decode("utf-8", "replace").split("\n")[0]
+            self.report.transcript.received(late.decode("utf-8", "replace").rstrip("\n"), time.perf_counter_ns())
+            if waiting:
+                cause = "no_flush"
+                message += (f"; the answer {first!r} arrived only when its input was closed: the bot "
+                            f"probably does not flush its output (a terminal would have shown it): "
+                            f"flush after every line")
+            else:
+                cause = "too_slow"
+                message += f"; its answer {first!r} came later: too slow"
+        elif waiting and not partial:
+            cause = "waiting_for_input"
+            message += self._silent_wait(unread)
+        elif input_closed:
+            cause = "closed_input"
+            message += "; it closed its input (stdin) without reading the request"
+        elif unread:
+            cause = "not_reading"
+            message += f"; it has not read its input ({unread} bytes of the request are still unread)"
+        raise Forfeit(self._finding("timeout", "fail", message, expected=self.spec.turn.answer_help,
+                                    got=got, elapsed_ms=elapsed_ns / _MS, rule=cause), bot_usable=False)
+
+    def _silent_wait(self, unread: int) -> str:
+        """A bot asleep in a read of its input that wrote nothing, and nothing when its
+        input was closed either: no answer was seen in a buffer, so both causes stay open
+        unless its exit settled it (an exit flushes the buffers: nothing came, so none
+        was held)."""
+        assert self.bot is not None
+        read = "it read the whole request and" if not unread else f"with {unread} bytes of the request unread, it"
+        if not self.bot.alive():
+            return (f"; {read} waited for more input, and when its input was closed it "
+                    f"{process.describe_end(self.bot.returncode)} without an answer: it expects more "
+                    f"(or other) input than the judge sends")
+        return (f"; {read} is waiting for more input: either it expects more (or other) input than "
+                f"the judge sends, or its answer is stuck in an output buffer it never flushes "
+                f"(closing its input brought nothing out)")
+
+    def _too_late(self, r: process.Read, elapsed_ns: int, limit_ns: int, limit_what: str) -> None:
+        """A whole answer that was read only after the deadline: the judge had stopped
+        waiting, as a real judge would have."""
+        text = r.data.decode("utf-8", "replace")
+        self.report.transcript.received(text, r.t_ns, elapsed_ns)
+        raise Forfeit(self._finding(
+            "timeout", "fail",
+            f"answered {text!r} after {elapsed_ns / _MS:.1f} ms: over the {limit_ns / _MS:.0f} ms "
+            f"it had ({limit_what})",
+            expected=self.spec.turn.answer_help, got=show(text), elapsed_ms=elapsed_ns / _MS),
+            bot_usable=True)
+
+    def _crashed(self, when: str, partial: bytes = b"") -> None:
+        assert self.bot is not None
+        code, _ = self.bot.wait_exit(500 * _MS)
+        if code is None:
+            message = f"the bot closed its output {when} but is still running"
+        else:
+            message = f"the bot {process.describe_end(code)} {when}"
+        if partial:
+            message += f"; its last output was {partial.decode('utf-8', 'replace')!r} without a newline"
+        trace = traces.find(self.bot.stderr_since(0))
+        if trace is not None:
+            message += f"; stderr shows {trace.describe()}"
+        raise Forfeit(self._finding("crash", "fail", message, expected=self.spec.turn.answer_help,
+                                    stderr_error=trace.error if trace else None), bot_usable=False)
+
+    def _finish(self, after_forfeit: bool = False) -> None:
+        """Close the bot's input and check that it exits, as the spec says. After a
+        forfeit the bot may still be answering what came before: its output then goes to
+        the transcript but is no finding of its own."""
+        assert self.bot is not None
+        bot = self.bot
+        stderr_mark = bot.stderr_count
+        self._conduct(final=True)
+        self._mark(time.perf_counter_ns(), None, "after the game ended")
+        # Written after the last move, before or after the input was closed: the real
+        # referees stop reading at the game's end, so when it came does not matter.
+        late = bot.pending()
+        bot.close_stdin()
+        grace_ns = self._scaled(self.spec.end.exit_grace_ms)
+        code, more = bot.wait_exit(grace_ns)
+        late += more
+        if late:
+            text = late.decode("utf-8", "replace").split("\n")[0]
+            self.report.transcript.received(late.decode("utf-8", "replace").rstrip("\n"), time.perf_counter_ns())
+        if late and not after_forfeit:
+            self._soft("output_after_end", "unexpected_output",
+                       f"wrote {text!r} after the game ended (the referee reads nothing more: the result stands)",
+                       got=show(text))
+        if code is None:
+            self._soft("no_exit", "no_exit",
+                       f"still running {grace_ns / _MS:.0f} ms after its input was closed (killed)",
+                       expected=f"exit within {grace_ns / _MS:.0f} ms of end of input",
+                       got="still running")
+            return
+        trace = traces.find(bot.stderr_since(stderr_mark))
+        if code != 0 or trace is not None:
+            got = process.describe_status(code) + (f", {trace.describe()}" if trace else "")
+            message = f"the bot {process.describe_end(code)} after its input was closed"
+            if trace is not None:
+                message += f", and its stderr shows {trace.describe()}"
+            self._soft("exit_status", "exit_status", message, expected="exit status 0", got=got,
+                       stderr_error=trace.error if trace else None)
+
+
+def line_shown(r: process.Read) -> str:
+    """An answer line as it crossed the pipe, for transcripts and messages: decoded with
+    replacement, a \\r that ended it kept (the \\n is the line's end)."""
+    data = r.data + b"\r" if r.end[:1] == b"\r" else r.data
+    return data.decode("utf-8", "replace")
+
+
+def _unread_bytes(bot: process.Bot) -> int:
+    """Bytes the judge wrote that the bot has not read yet (FIONREAD on the pipe)."""
+    fd = bot.stdin_fd
+    if fd is None:
+        return 0
+    try:
+        buf = fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0")
+    except OSError:
+        return 0
+    return int.from_bytes(buf, "little")

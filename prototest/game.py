@@ -1,0 +1,150 @@
+"""Games as data: what the referee is given (GameConfig), what it leaves (GameReport,
+with its Exchanges), the two ways a game ends early (StopGame, Forfeit), and the games of
+one `prototest check` (CheckRun).
+
+Plain data, shared by the referee and the runner that fill it in and the fixtures,
+fuzzing and reports that read it. (The rules of each game are in `prototest.games`.)
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from types import ModuleType
+
+from . import process
+from .findings import Finding
+from .games.base import Position, Rules
+from .spec import Spec
+from .transcript import Transcript
+
+
+class StopGame(Exception):
+    """Raised by a forced opponent (fuzzing, replays) to end the game early: the judge
+    closes the bot's input as after a real end, and the result is "stopped"."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Forfeit(Exception):
+    """A fault the real judge would end the game for."""
+
+    def __init__(self, finding: Finding, *, bot_usable: bool = True, also: Sequence[Finding] = ()) -> None:
+        super().__init__(finding.message)
+        self.finding = finding
+        #: False when the bot is dead or unresponsive, so exit checks mean nothing.
+        self.bot_usable = bot_usable
+        #: Findings that came with it and are reported after it (extra output).
+        self.also = list(also)
+
+
+@dataclass
+class GameConfig:
+    spec: Spec
+    rules: Rules
+    rules_module: ModuleType
+    argv: Sequence[str]
+    seat: int
+    seed: int
+    index: int = 1
+    time_scale: float = 1.0
+    start_delay_ms: int | None = None
+    env: dict[str, str] = field(default_factory=process.controlled_env)
+    cwd: str | None = None
+    start_position: Position | None = None
+    #: Moves played from the start position before the bot's first turn: the bot is
+    #: shown the position after them, with the last one as the opponent's last move.
+    start_moves: Sequence[str] = ()
+    #: Chooses the opponent's moves instead of the spec's built-in opponent; it may
+    #: raise StopGame to end the game there.
+    opponent: Callable[[Position], str] | None = None
+    #: Stop the game (result "stopped") once the position has this many plies, or once
+    #: the bot has answered this many turns.
+    max_plies: int | None = None
+    max_bot_turns: int | None = None
+    #: Give up on the first answer once the bot sits idle in a read of its input (no game
+    #: was chosen: a bot waiting for another protocol's input must not cost the whole clock).
+    stop_when_idle: bool = False
+    #: Keep every exchange (what the judge sent, clock values masked, and the answer):
+    #: for comparing runs of the same game (fuzzing, replays).
+    log_exchanges: bool = False
+    #: A `time.monotonic()` after which the game stops (result "stopped"): a fuzzing
+    #: budget that covers every game.
+    deadline: float | None = None
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One request and its answer. `sent` holds every line the judge sent since the
+    previous answer, with clock values shown as `<time>` so that two runs of the same
+    game send the same text; `answer` is None when no answer line came."""
+
+    sent: tuple[str, ...]
+    answer: str | None
+    ply: int
+    elapsed_ms: float | None = None
+
+
+@dataclass
+class GameReport:
+    index: int
+    seat: int
+    seat_name: str
+    seed: int
+    result: str = "aborted"  # win / loss / draw / forfeit
+    reason: str = ""
+    plies: int = 0
+    moves: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    answer_ms: list[float] = field(default_factory=list)
+    startup_ms: float | None = None
+    transcript: Transcript = field(default_factory=Transcript)
+    transcript_path: str | None = None
+    #: The built-in opponent's style ("smothering, never capture"), when it played.
+    opponent: str | None = None
+    #: The signal number that stopped this game (Ctrl-C, SIGTERM), if one did.
+    interrupted: int | None = None
+    #: With GameConfig.log_exchanges: every request and answer, in order, and the
+    #: position before each move and after the last (positions[i] is where moves[i] was played).
+    exchanges: list[Exchange] = field(default_factory=list)
+    positions: list[Position] = field(default_factory=list)
+    #: How the bot's file operations were watched ("seccomp"), or None and why not; what
+    #: made its processes die with prototest ("keeper", "pid-namespace", "none").
+    file_watch: str | None = None
+    file_watch_missing: str = ""
+    containment: str = "none"
+
+    @property
+    def failed(self) -> bool:
+        return any(f.severity == "fail" for f in self.findings)
+
+    @property
+    def warned(self) -> bool:
+        return any(f.severity == "warn" for f in self.findings)
+
+
+@dataclass
+class CheckRun:
+    spec: Spec
+    argv: list[str]
+    seed: int
+    time_scale: float
+    games: list[GameReport] = field(default_factory=list)
+    #: The signal that stopped the run (Ctrl-C, SIGTERM), if any: the games so far stand.
+    interrupted: signal.Signals | None = None
+    #: Output that could not be written (one line each); the verdicts still stand.
+    write_errors: list[str] = field(default_factory=list)
+    #: Where the run's settings came from (see prototest.settings, prototest.detect).
+    config: str | None = None
+    game_source: str = "--game"
+    #: Advice shown before the findings: which --game the bot looks like.
+    hints: list[str] = field(default_factory=list)
+    #: Games not played because the first ones showed the bot speaks another protocol.
+    skipped: int = 0
+
+    @property
+    def failed(self) -> bool:
+        return any(g.failed for g in self.games)
