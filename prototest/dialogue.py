@@ -173,7 +173,7 @@ class Dialogue:
         if budget_ns is not None and budget_ns < t_sent + limit_ns:
             r = self.bot.read_line(budget_ns)  # a fuzzing budget that ends before the limit
             if r.kind == "timeout":
-                raise StopGame("the time budget ran out while the bot was thinking")
+                raise StopGame("the time budget ran out while the bot was thinking", mid_answer=True)
         elif self.cfg.stop_when_idle and self.bot_turns == 1:
             r = self._read_or_idle(t_sent + limit_ns)
         else:

@@ -24,9 +24,11 @@ class StopGame(Exception):
     """Raised by a forced opponent (fuzzing, replays) to end the game early: the judge
     closes the bot's input as after a real end, and the result is "stopped"."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, *, mid_answer: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
+        #: stopped while the bot was thinking: its answer may still come, and is no finding
+        self.mid_answer = mid_answer
 
 
 class Forfeit(Exception):

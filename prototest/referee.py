@@ -49,6 +49,8 @@ class Referee(Dialogue, Judging):
         for move in cfg.start_moves:
             self._played(self.position.play(move), move)
         self.bot_turns = 0
+        #: the game was stopped while the bot was thinking (a fuzzing budget ran out)
+        self._stopped_mid_answer = False
         self.last_sent = "(nothing yet)"
         #: The time of the answer being judged, for every finding about it (None between answers).
         self.answer_ms: float | None = None
@@ -132,7 +134,8 @@ class Referee(Dialogue, Judging):
                 try:
                     self._start()
                     self._play()
-                    if report.result == "stopped":  # the game goes on for the bot: output now is out of turn
+                    if report.result == "stopped" and not self._stopped_mid_answer:
+                        # the game goes on for the bot: output now is out of turn
                         self._check_silence("when the judge stopped the game", always=True)
                 except Forfeit as forfeit:
                     self._note(forfeit.finding)
@@ -141,8 +144,8 @@ class Referee(Dialogue, Judging):
                     report.result = "forfeit"
                     report.reason = forfeit.finding.kind
                     usable = forfeit.bot_usable
-                if usable:
-                    self._finish(after_forfeit=report.result == "forfeit")
+                if usable:  # an answer still coming after a forfeit or a stop mid-answer is no finding
+                    self._finish(after_forfeit=report.result == "forfeit" or self._stopped_mid_answer)
             self._conduct(final=True)  # what the kill brought in (a signal sent meanwhile)
         except KeyboardInterrupt as exc:  # here too when it was held back during the kill
             self.interrupted(exc)
@@ -219,6 +222,7 @@ class Referee(Dialogue, Judging):
         try:
             self._moves()
         except StopGame as stop:
+            self._stopped_mid_answer = stop.mid_answer
             self.report.result = "stopped"
             self.report.reason = stop.reason
             self.report.transcript.note(f"game stopped after {self.position.ply()} plies: {stop.reason}")

@@ -166,6 +166,17 @@ def test_the_time_budget_ends_the_run_and_says_so(tmp_path):
     assert "the 4 s budget ran out" in result.stdout
 
 
+def test_a_game_the_budget_stops_while_the_bot_thinks_blames_the_bot_for_nothing(tmp_path):
+    """The budget ends mid-answer: the answer that comes after is the game's, cut short by
+    prototest, not output after the end (once a WARN on correct bots)."""
+    result = fuzz(tmp_path, "chess", "--budget", "2s", "--jobs", "1", "--no-database",
+                  str(BOTS / "chess/thinks_half_a_second.py"))
+    assert result.code == 0, result.stdout + result.stderr
+    report = result.report
+    assert report["ended"] == "budget" and report["timing"]["answers"] >= 1, report
+    assert report["findings"] == [], report["findings"]
+
+
 def test_the_budget_covers_a_bot_that_stops_answering(tmp_path):
     """A bot that never answers costs a whole clock (10 s) per run; the budget still ends
     the run on time, and a run that judged nothing says so instead of passing."""
