@@ -375,10 +375,11 @@ class Dialogue:
         raise Forfeit(self._finding("crash", "fail", message, expected=self.spec.turn.answer_help,
                                     stderr_error=trace.error if trace else None), bot_usable=False)
 
-    def _finish(self, after_forfeit: bool = False) -> None:
-        """Close the bot's input and check that it exits, as the spec says. After a
-        forfeit the bot may still be answering what came before: its output then goes to
-        the transcript but is no finding of its own."""
+    def _finish(self, answer_pending: bool = False) -> None:
+        """Close the bot's input and check that it exits, as the spec says. With an
+        answer pending (after a forfeit, or a game stopped while the bot was thinking)
+        the bot may still be answering what came before: its output then goes to the
+        transcript but is no finding of its own."""
         assert self.bot is not None
         bot = self.bot
         stderr_mark = bot.stderr_count
@@ -394,7 +395,7 @@ class Dialogue:
         if late:
             text = late.decode("utf-8", "replace").split("\n")[0]
             self.report.transcript.received(late.decode("utf-8", "replace").rstrip("\n"), time.perf_counter_ns())
-        if late and not after_forfeit:
+        if late and not answer_pending:
             self._soft("output_after_end", "unexpected_output",
                        f"wrote {text!r} after the game ended (the referee reads nothing more: the result stands)",
                        got=show(text))

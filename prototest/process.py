@@ -711,21 +711,8 @@ class Bot:
         """The keeper's way: SIGTERM to the bot's group, a moment, SIGKILL; then the keeper
         kills whatever is left of the bot's processes (it is their subreaper, wherever
         they went), reports them, and ends as the bot ended."""
-        group = self.pid if self.pid > 1 else None  # never killpg(0): that is our own group
-        if self.proc.poll() is None and group:
-            try:
-                os.killpg(group, signal.SIGTERM)
-            except OSError:
-                pass
-            try:
-                self.proc.wait(timeout=0.1)
-            except subprocess.TimeoutExpired:
-                pass
-        try:
-            if group:
-                os.killpg(group, signal.SIGKILL)
-        except OSError:
-            pass
+        if self.pid > 1:  # never killpg(0): that is our own group
+            self._term_then_kill_group()
         if self.proc.poll() is None:
             try:
                 os.kill(self.proc.pid, signal.SIGTERM)  # the keeper: finish now
@@ -749,40 +736,15 @@ class Bot:
                     continue
                 escaped.append(pid)
             reap_orphans(1.0)
-        if escaped:
-            self.transcript.note(f"killed {len(escaped)} process(es) that had left the bot's group: "
-                                 + " ".join(str(pid) for pid in escaped))
         if dropped:
             self.transcript.note(f"{dropped} report(s) of the bot's file operations or signals were lost "
                                  f"(too many at once)")
-        self.close_stdin()
-        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            try:
-                stream.close()  # type: ignore[union-attr]
-            except OSError:
-                pass
-        if self._pidfd is not None:
-            os.close(self._pidfd)
-            self._pidfd = None
-        reap_orphans()
+        self._close_up(escaped)
 
     def _kill(self) -> None:
         # Orphans of the bot are re-parented to this process when it is a subreaper.
         escaped = _descendants(os.getpid() if _subreaper else self.pid, self.pid)
-        if self.proc.poll() is None:
-            try:
-                os.killpg(self.pid, signal.SIGTERM)
-            except OSError:
-                pass
-            try:
-                self.proc.wait(timeout=0.1)
-            except subprocess.TimeoutExpired:
-                pass
-        try:
-            os.killpg(self.pid, signal.SIGKILL)
-        except OSError as exc:
-            if exc.errno not in (errno.ESRCH, errno.EPERM):
-                raise
+        self._term_then_kill_group()
         if self.returncode is None:  # before any reaping below, which must not take the bot's status
             self.returncode = self.proc.wait()
             self.transcript.note(f"killed: {describe_status(self.returncode)}")
@@ -802,11 +764,33 @@ class Bot:
             killed += [pid for pid, _ in escaped if pid not in killed]
             reap_orphans(1.0)  # so the dead are not found again
             escaped = _descendants(os.getpid(), self.pid) if _subreaper else []
-        if killed:
-            self.transcript.note(f"killed {len(killed)} process(es) that had left the bot's group: "
-                                 + " ".join(str(pid) for pid in killed))
+        self._close_up(killed)
+
+    def _term_then_kill_group(self) -> None:
+        """SIGTERM to the bot's group, a moment for it to go, then SIGKILL."""
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.pid, signal.SIGTERM)
+            except OSError:
+                pass
+            try:
+                self.proc.wait(timeout=0.1)
+            except subprocess.TimeoutExpired:
+                pass
+        try:
+            os.killpg(self.pid, signal.SIGKILL)
+        except OSError as exc:
+            if exc.errno not in (errno.ESRCH, errno.EPERM):
+                raise
+
+    def _close_up(self, escaped: list[int]) -> None:
+        """After the kill: note what had left the bot's group, close the pipes and the
+        pidfd, reap what is left."""
+        if escaped:
+            self.transcript.note(f"killed {len(escaped)} process(es) that had left the bot's group: "
+                                 + " ".join(str(pid) for pid in escaped))
         self.close_stdin()
-        for stream in (self.proc.stdout, self.proc.stderr):
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):  # stdin too, closed or not
             try:
                 stream.close()  # type: ignore[union-attr]
             except OSError:

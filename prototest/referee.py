@@ -145,7 +145,7 @@ class Referee(Dialogue, Judging):
                     report.reason = forfeit.finding.kind
                     usable = forfeit.bot_usable
                 if usable:  # an answer still coming after a forfeit or a stop mid-answer is no finding
-                    self._finish(after_forfeit=report.result == "forfeit" or self._stopped_mid_answer)
+                    self._finish(answer_pending=report.result == "forfeit" or self._stopped_mid_answer)
             self._conduct(final=True)  # what the kill brought in (a signal sent meanwhile)
         except KeyboardInterrupt as exc:  # here too when it was held back during the kill
             self.interrupted(exc)

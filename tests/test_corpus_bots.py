@@ -49,6 +49,14 @@ def test_chess_own_generator_is_exact_with_the_king_s_eight_steps() -> None:
             board.push(rng.choice(list(board.legal_moves)))
 
 
+def random_game(rules, seed: int, max_plies: int):
+    """The positions of a game of uniformly random moves, up to its end or `max_plies`."""
+    position, rng = rules.initial(), random.Random(seed)
+    while position.outcome() is None and position.ply() < max_plies:
+        yield position
+        position = position.play(rng.choice(position.legal_moves()))
+
+
 def turn_of(common: ModuleType, position, colour: str):
     return common.Turn(colour, position.board_lines(), "null", position.legal_moves())
 
@@ -59,30 +67,25 @@ def test_loa_own_generators_are_exact_with_their_flaws_off() -> None:
     table.DIAGONALS = 15
     rules = loa.make_rules({})
     for seed in range(20):
-        position, rng = rules.initial(), random.Random(seed)
-        while position.outcome() is None and position.ply() < 60:
-            colour = "bw"[position.turn()]
-            turn = turn_of(common, position, colour)
+        for position in random_game(rules, seed, 60):
+            turn = turn_of(common, position, "bw"[position.turn()])
             want = [m for m in position.legal_moves() if m != "pass"]
             assert [m for m, _ in common.own_moves(turn, enemy_look=7)] == want, position.notation()
             played = table.CornerDiagonalTable().choose(turn)
             assert played in position.legal_moves(), position.notation()
-            position = position.play(rng.choice(position.legal_moves()))
 
 
 def test_impasse_count_of_checkers_taken_off_is_exact_with_transposes_counted() -> None:
     common = load("impasse", "_common")
     rules = impasse.make_rules({})
     for seed in range(30):
-        position, rng = rules.initial(), random.Random(seed)
-        while position.outcome() is None and position.ply() < 250:
+        for position in random_game(rules, seed, 250):
             colour = "wb"[position.turn()]
             turn = turn_of(common, position, colour)
             for move in position.legal_moves():
                 after = turn_of(common, position.play(move), colour)
                 taken = common.own_checkers(turn) - common.own_checkers(after)
                 assert common.checkers_taken_off(turn, move) == taken, (position.notation(), move)
-            position = position.play(rng.choice(position.legal_moves()))
 
 
 def test_halma_home_and_its_free_cells_with_ring_zero() -> None:

@@ -42,7 +42,10 @@ Moves are strings exactly as the real referee writes them (`e2e4`, `O-O`, `a1h8c
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
+
+M = TypeVar("M")
 
 
 class IllegalMove(ValueError):
@@ -175,3 +178,13 @@ def take_options(options: Mapping[str, Any], defaults: Mapping[str, Any]) -> dic
             raise OptionError(key, f"expected {want.__name__}, got {value!r}")
         merged[key] = value
     return merged
+
+
+def best_scored(moves: Sequence[M], score: Callable[[M], Any]) -> list[M]:
+    """The moves of highest score (a score of None leaves a move out), in their order:
+    what an opponent style prefers."""
+    scored = [(s, m) for m in moves if (s := score(m)) is not None]
+    if not scored:
+        return []
+    top = max(s for s, _ in scored)
+    return [m for s, m in scored if s == top]

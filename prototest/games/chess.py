@@ -14,7 +14,7 @@ from typing import Any, Mapping, Sequence
 
 import chess
 
-from .base import IllegalMove, Judged, OptionError, Outcome, PositionError, take_options
+from .base import IllegalMove, Judged, OptionError, Outcome, PositionError, best_scored, take_options
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "en_passant": "always",
@@ -459,18 +459,18 @@ def _prefer(board: chess.Board, style: str, moves: list[chess.Move]) -> list[che
     if style == "random":
         return moves
     if style == "greedy":
-        return _best(moves, lambda m: _captured_value(board, m) * 10 - _VALUE[board.piece_type_at(m.from_square)]
+        return best_scored(moves, lambda m: _captured_value(board, m) * 10 - _VALUE[board.piece_type_at(m.from_square)]
                      if board.is_capture(m) else None)
     if style == "checking":
         return [m for m in moves if board.gives_check(m)] or [m for m in moves if board.is_capture(m)]
     if style == "smothering":
-        return _best(moves[:_SMOTHER_LIMIT], lambda m: -_replies(board, m))
+        return best_scored(moves[:_SMOTHER_LIMIT], lambda m: -_replies(board, m))
     if style == "passive":
         return [m for m in moves if not board.is_capture(m) and board.piece_type_at(m.from_square) != chess.PAWN
                 and not board.gives_check(m)]
     if style == "pawn-storm":
         ahead = 1 if board.turn == chess.WHITE else -1
-        return _best(moves, lambda m: chess.square_rank(m.to_square) * ahead
+        return best_scored(moves, lambda m: chess.square_rank(m.to_square) * ahead
                      if board.piece_type_at(m.from_square) == chess.PAWN else None)
     if style == "king-walk":
         return [m for m in moves if board.piece_type_at(m.from_square) == chess.KING and not board.is_castling(m)]
@@ -479,14 +479,6 @@ def _prefer(board: chess.Board, style: str, moves: list[chess.Move]) -> list[che
                 and board.piece_type_at(m.from_square) != chess.KING]
     raise ValueError(f"unknown style {style!r} (known: {', '.join(STYLES)})")
 
-
-def _best(moves: list[chess.Move], score) -> list[chess.Move]:
-    """The moves of highest score (a score of None leaves a move out)."""
-    scored = [(s, m) for m in moves if (s := score(m)) is not None]
-    if not scored:
-        return []
-    top = max(s for s, _ in scored)
-    return [m for s, m in scored if s == top]
 
 
 def _captured_value(board: chess.Board, move: chess.Move) -> int:

@@ -67,6 +67,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, NamedTuple, Sequence
 
 from .base import (
+    best_scored,
     IllegalMove,
     Judged,
     OptionError,
@@ -734,26 +735,18 @@ def _style_moves(position: HalmaPosition, style: str, moves: list[str]) -> list[
         scored = [(_progress(position, seat, listing[m]), m) for m in moves]
         best = max(score for score, _ in scored)
         tied = [m for score, m in scored if score == best]
-        return _best(tied, lambda m: _hole_approach(position._board, seat, listing[m]))
+        return best_scored(tied, lambda m: _hole_approach(position._board, seat, listing[m]))
     if style == "racing":
-        return _best(moves, lambda m: _gain(seat, listing[m]))
+        return best_scored(moves, lambda m: _gain(seat, listing[m]))
     if style == "wandering":
         return [m for m in moves if not _hops(m)]
     if style == "crowding":
         beside = Counter(e + d for e in position._pieces[1 - seat] for d in _DIRECTIONS)
-        return _best(moves, lambda m: beside[listing[m].target])
+        return best_scored(moves, lambda m: beside[listing[m].target])
     if style == "stalling":
-        return _best(moves, lambda m: -_gain(seat, listing[m]))
+        return best_scored(moves, lambda m: -_gain(seat, listing[m]))
     raise ValueError(f"unknown style {style!r} (known: {', '.join(STYLES)})")
 
-
-def _best(moves: list[str], score) -> list[str]:
-    """The moves of highest score (a score of None leaves a move out)."""
-    scored = [(s, m) for m in moves if (s := score(m)) is not None]
-    if not scored:
-        return []
-    top = max(s for s, _ in scored)
-    return [m for s, m in scored if s == top]
 
 
 #: Every name `situations` can give, for the summary of what a run did not reach.

@@ -61,6 +61,7 @@ import re
 from typing import Any, Mapping
 
 from .base import (
+    best_scored,
     IllegalMove,
     Judged,
     OptionError,
@@ -739,28 +740,20 @@ def _prefer(position: ImpassePosition, style: str, moves: list[str]) -> list[str
     table, side, board = position._table(), position.turn(), position.board
     if style in ("greedy", "passive"):
         sign = 1 if style == "greedy" else -1
-        return _best(moves, lambda m: sign * _progress(apply(board, table[m]), side))
+        return best_scored(moves, lambda m: sign * _progress(apply(board, table[m]), side))
     if style == "racing":
         forward = FORWARD[side]
-        return _best(moves, lambda m: ((SQUARE_OF[m[2:4]] >> 3) - (SQUARE_OF[m[:2]] >> 3)) * forward
+        return best_scored(moves, lambda m: ((SQUARE_OF[m[2:4]] >> 3) - (SQUARE_OF[m[:2]] >> 3)) * forward
                      if len(m) >= 4 and board[SQUARE_OF[m[:2]]] == SINGLE[side] else None)
     if style == "smothering":
         other = 1 - side
-        return _best(moves, lambda m: -len(generate(apply(board, table[m]), other)[0]))
+        return best_scored(moves, lambda m: -len(generate(apply(board, table[m]), other)[0]))
     if style == "transposing":
         return [m for m in moves if "transpose" in move_kinds(position, m)]
     if style == "bearing-off":
         return [m for m in moves if move_kinds(position, m) & {"bear-off", "crown"}]
     raise ValueError(f"unknown style {style!r} (known: {', '.join(STYLES)})")
 
-
-def _best(moves: list[str], score) -> list[str]:
-    """The moves of highest score (a score of None leaves a move out)."""
-    scored = [(s, m) for m in moves if (s := score(m)) is not None]
-    if not scored:
-        return []
-    top = max(s for s, _ in scored)
-    return [m for s, m in scored if s == top]
 
 
 def _crowns_after_bear_off(move: str) -> bool:

@@ -50,6 +50,7 @@ import re
 from typing import Iterator, Mapping
 
 from .base import (
+    best_scored,
     IllegalMove,
     Judged,
     OptionError,
@@ -573,27 +574,19 @@ def _prefer(position: LoaPosition, style: str, moves: list[str]) -> list[str]:
         return moves
     own, enemy = position.own_enemy()
     if style == "greedy":
-        return _best(moves, lambda m: _greedy_key(own, enemy, m))
+        return best_scored(moves, lambda m: _greedy_key(own, enemy, m))
     if style == "capturing":
         return [m for m in moves if (enemy >> SQUARE_OF[m[2:]]) & 1]
     if style == "smothering":
-        return _best(moves, lambda m: -len(generate(*reversed(apply(own, enemy, SQUARE_OF[m[:2]], SQUARE_OF[m[2:]])))))
+        return best_scored(moves, lambda m: -len(generate(*reversed(apply(own, enemy, SQUARE_OF[m[:2]], SQUARE_OF[m[2:]])))))
     if style == "scattering":
-        return _best(moves, lambda m: group_count(apply(own, enemy, SQUARE_OF[m[:2]], SQUARE_OF[m[2:]])[0]))
+        return best_scored(moves, lambda m: group_count(apply(own, enemy, SQUARE_OF[m[:2]], SQUARE_OF[m[2:]])[0]))
     if style == "edge":
         corners = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63)
-        return _best(moves, lambda m: 2 if (corners >> SQUARE_OF[m[2:]]) & 1 else
+        return best_scored(moves, lambda m: 2 if (corners >> SQUARE_OF[m[2:]]) & 1 else
                      1 if (_EDGE >> SQUARE_OF[m[2:]]) & 1 else None)
     raise ValueError(f"unknown style {style!r} (known: {', '.join(STYLES)})")
 
-
-def _best(moves: list[str], score) -> list[str]:
-    """The moves of highest score (a score of None leaves a move out)."""
-    scored = [(s, m) for m in moves if (s := score(m)) is not None]
-    if not scored:
-        return []
-    top = max(s for s, _ in scored)
-    return [m for s, m in scored if s == top]
 
 
 #: Every name `situations` can give, for the summary of what a run did not reach.
