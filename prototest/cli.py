@@ -1,4 +1,4 @@
-"""The command line: `prototest check | moves | perft | fuzz | games | record | replay`.
+"""The command line: `prototest check | moves | perft | fuzz | games | record | replay | merge`.
 
 This module declares the commands and their options and passes them on: each command's
 body is its own module in `prototest.commands`. Library code raises domain exceptions
@@ -16,7 +16,7 @@ from typing import List, Optional
 import typer
 
 from . import config as configmod
-from .commands import check, exits, fuzz, games, moves, perft, record, replay
+from .commands import check, exits, fuzz, games, merge, moves, perft, record, replay
 
 app = typer.Typer(
     add_completion=False,
@@ -26,6 +26,11 @@ app = typer.Typer(
     help="Check that a game bot speaks its judge's protocol exactly, plays legal moves, "
     "answers in time and exits cleanly.",
 )
+
+JOBS_HELP = ("Games played at once, each bot in its own worker (default: the number of cores; 1 plays "
+             "them in turn). A game with a timing finding is played again alone before it is reported.")
+SHARD_HELP = ("Play only shard I of N (I/N, e.g. 2/4) of the {what}, for a CI matrix; "
+              "`prototest merge` joins the shards' JSON reports.")
 
 #: The command line as typed: `replay` splits its arguments at the `--` (click drops it).
 _TYPED: List[str] = []
@@ -52,13 +57,15 @@ def check_command(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final verdict line."),
     config_path: Optional[Path] = typer.Option(None, "--config", help="Read this config file (default: prototest.toml or pyproject.toml's [tool.prototest], from here upwards)."),
     no_config: bool = typer.Option(False, "--no-config", help="Read no config file."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, max=256, help=JOBS_HELP),
+    shard: Optional[str] = typer.Option(None, "--shard", help=SHARD_HELP.format(what="games")),
 ) -> None:
     """Play games against BOT as the judge and report every fault."""
     check.execute(bot=bot, game=game, spec_path=spec_path, games=games, seed=seed, time_scale=time_scale,
                   start_delay=start_delay, json_path=json_path, junit_path=junit_path,
                   transcripts=transcripts, overrides=overrides, env_pairs=env_pairs, seat=seat,
                   position=position, moves=moves, opponent_moves=opponent_moves, quiet=quiet,
-                  config_path=config_path, no_config=no_config)
+                  config_path=config_path, no_config=no_config, jobs=jobs, shard=shard)
 
 
 @app.command("moves")
@@ -169,6 +176,17 @@ def replay_command(
     """Play the judge's side of each fixture against the bot; report the first difference."""
     replay.execute(args=args, time_scale=time_scale, env_pairs=env_pairs, transcripts=transcripts,
                    exact_lines=exact_lines, quiet=quiet, typed=_TYPED)
+
+
+@app.command("merge")
+def merge_command(
+    reports: List[Path] = typer.Argument(None, metavar="REPORT.json...", help="The JSON reports of every shard of one run (--shard I/N --json FILE)."),
+    json_path: Optional[Path] = typer.Option(None, "--json", help="Write the merged JSON report here."),
+    junit_path: Optional[Path] = typer.Option(None, "--junit", help="Write the merged JUnit XML report here."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final verdict line."),
+) -> None:
+    """Join the shards of one check, fuzz, replay or record --update run into one verdict (exit status as the command's)."""
+    merge.execute(reports=list(reports or []), json_path=json_path, junit_path=junit_path, quiet=quiet)
 
 
 def main(argv: Optional[List[str]] = None) -> None:

@@ -118,6 +118,9 @@ class GameReport:
     file_watch: str | None = None
     file_watch_missing: str = ""
     containment: str = "none"
+    #: Played again alone after a timing finding while other games ran at once: the
+    #: first finding ("timeout (812 ms)"); this report is the game played alone.
+    rechecked: str | None = None
 
     @property
     def failed(self) -> bool:
@@ -146,6 +149,11 @@ class CheckRun:
     hints: list[str] = field(default_factory=list)
     #: Games not played because the first ones showed the bot speaks another protocol.
     skipped: int = 0
+    #: The --set overrides of the spec (a merge of shards loads the same spec again).
+    overrides: list[str] = field(default_factory=list)
+    #: This run's shard ("2/4") of `games_total` games, or None: all of them.
+    shard: str | None = None
+    games_total: int = 0
 
     @property
     def failed(self) -> bool:

@@ -61,7 +61,9 @@ MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 0x4000, 1 << 18
 
 
 def mount(source: str | None, target: str, fstype: str | None, flags: int) -> None:
-    enc = (lambda v: v.encode() if v is not None else None)
+    def enc(v: str | None) -> bytes | None:
+        return v.encode() if v is not None else None
+
     _check(libc().mount(enc(source), enc(target), enc(fstype), ctypes.c_ulong(flags), None), "mount")
 
 

@@ -12,6 +12,7 @@ from typing import Any, Sequence
 from .findings import CHECK_TITLES, CHECKS, Finding, show_moves
 from .fuzzrun import FuzzRun
 from .game import CheckRun, GameReport
+from .interrupts import signal_name
 from .transcript import show
 
 
@@ -87,6 +88,15 @@ def summary(run: CheckRun) -> str:
     for g in run.games:
         results[g.result] = results.get(g.result, 0) + 1
     lines.append("  results: " + ", ".join(f"{n} {r}" for r, n in sorted(results.items())))
+    for g in run.games:
+        if g.rechecked:
+            alone = "the same alone" if any(f.check == "timing" or f.kind == "no_exit" for f in g.findings) \
+                else "none alone: this game stands as played alone"
+            lines.append(f"  re-checked alone: game {g.index} had a timing finding ({g.rechecked}) while other "
+                         f"games ran at once; {alone}")
+    if run.shard:
+        lines.append(f"  shard {run.shard}: games {', '.join(str(g.index) for g in run.games) or 'none'} "
+                     f"of {run.games_total}; prototest merge joins the shards' JSON reports")
     findings = [f for g in run.games for f in g.findings]
     if findings:
         lines.append("")
@@ -196,9 +206,14 @@ def _evidence_lines(f: Finding) -> list[str]:
 
 
 def to_json(run: CheckRun) -> dict[str, Any]:
+    """The run as data; `prototest.merge` reads it back (shards merged into one run)."""
     return {
+        "command": "check",
         "game": run.spec.name,
         "spec": run.spec.path,
+        "overrides": run.overrides,
+        "shard": run.shard,
+        "games_total": run.games_total or len(run.games),
         "bot": run.argv,
         "seed": run.seed,
         "time_scale": run.time_scale,
@@ -218,6 +233,11 @@ def to_json(run: CheckRun) -> dict[str, Any]:
                 "startup_ms": g.startup_ms, "timing": timing([g]), "transcript": g.transcript_path,
                 "opponent": g.opponent,
                 "moves": g.moves,
+                "answer_ms": [round(ms, 3) for ms in g.answer_ms],
+                "interrupted": signal_name(g.interrupted) if g.interrupted is not None else None,
+                "rechecked_alone": g.rechecked,
+                "file_watch": g.file_watch, "file_watch_missing": g.file_watch_missing,
+                "containment": g.containment,
             }
             for g in run.games
         ],

@@ -8,7 +8,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Callable, Sequence
 
-from . import opponents
+from . import opponents, pool
+from .findings import KINDS
 from .game import CheckRun, GameConfig, GameReport, StopGame
 from .games.base import Position, Rules
 from .referee import Referee
@@ -33,26 +34,31 @@ def run_check(
     cwd: str | None = None,
     stop: Callable[[GameReport], bool] | None = None,
     stop_when_idle: bool = False,
+    jobs: int = 1,
+    indices: Sequence[int] | None = None,
+    note: Callable[[str], None] | None = None,
 ) -> CheckRun:
-    """Play the games in turn. `stop`, asked after each game, ends the run early (the
-    rest are counted in `skipped`); `cwd` is the folder the bot runs in; `stop_when_idle`
-    as GameConfig's."""
+    """Play the games, `jobs` at once (see prototest.pool). `stop`, asked after each game
+    in game order, ends the run early (the rest are counted in `skipped`); `cwd` is the
+    folder the bot runs in; `stop_when_idle` as GameConfig's; `indices` the games of this
+    shard (default all, 1 to `games`). A game with a timing finding while other games ran
+    is played again alone, and that game stands (`note` is told)."""
     run = CheckRun(spec, list(argv), seed, time_scale)
     seats = list(seats) if seats else list(range(len(spec.game.seats)))
-    for index in range(1, games + 1):
-        seat = seats[(index - 1) % len(seats)]
-        cfg = GameConfig(spec=spec, rules=rules, rules_module=module, argv=argv, seat=seat,
-                         seed=game_seed(seed, index), index=index, time_scale=time_scale,
-                         start_delay_ms=start_delay_ms, env=env, start_position=start_position,
-                         start_moves=start_moves, cwd=cwd, stop_when_idle=stop_when_idle,
-                         opponent=ForcedOpponent(opponent_moves, builtin_opponent(module, spec, game_seed(seed, index)))
-                         if opponent_moves else None)
-        referee = Referee(cfg)
-        try:
-            report = referee.run()
-        except KeyboardInterrupt as exc:  # outside the game's own handler: the bot is dead
-            referee.interrupted(exc)
-            report = referee.report
+    indices = list(indices) if indices is not None else list(range(1, games + 1))
+
+    def config(index: int) -> GameConfig:
+        return GameConfig(spec=spec, rules=rules, rules_module=module, argv=argv, seat=seats[(index - 1) % len(seats)],
+                          seed=game_seed(seed, index), index=index, time_scale=time_scale,
+                          start_delay_ms=start_delay_ms, env=env, start_position=start_position,
+                          start_moves=start_moves, cwd=cwd, stop_when_idle=stop_when_idle,
+                          opponent=ForcedOpponent(opponent_moves, builtin_opponent(module, spec, game_seed(seed, index)))
+                          if opponent_moves else None)
+
+    in_order = pool.results_in_order(len(indices))
+
+    def keep(report: GameReport) -> bool:
+        """Take one game's report (its transcript, its progress line); True: stop here."""
         run.games.append(report)
         if report.interrupted is not None:
             run.interrupted = signal.Signals(report.interrupted)
@@ -65,11 +71,70 @@ def run_check(
             if report.transcript_path is None:  # later signals do not interrupt (see prototest.interrupts)
                 _keep_transcript(run, report, transcripts, write_all)
         if run.interrupted:
-            break
-        if stop is not None and index < games and stop(report):
-            run.skipped = games - index
-            break
+            return True
+        if stop is not None and report.index < indices[-1] and stop(report):
+            run.skipped = sum(1 for i in indices if i > report.index)
+            return True
+        return False
+
+    def done(position: int, report: GameReport) -> bool:
+        if stop is None:  # progress as games finish
+            return keep(report)
+        for _, ready in in_order(position, report):  # a stop is decided in game order
+            if run.skipped or run.interrupted:
+                break
+            if keep(ready):
+                return True
+        return bool(run.skipped or run.interrupted)
+
+    pool.play_all([config(i) for i in indices], play_game, jobs, done)
+    run.games.sort(key=lambda g: g.index)
+    if jobs > 1 and len(indices) > 1 and not run.interrupted:
+        _recheck_timing(run, config, transcripts, write_all, jobs, note)
     return run
+
+
+def play_game(cfg: GameConfig) -> GameReport:
+    """One game; a signal outside the game's own handler still leaves its report (the bot is dead)."""
+    referee = Referee(cfg)
+    try:
+        return referee.run()
+    except KeyboardInterrupt as exc:
+        referee.interrupted(exc)
+        return referee.report
+
+
+def timing_bound(report: GameReport) -> bool:
+    """A finding that other games running at once could have caused: an answer, the
+    start or the exit too slow."""
+    return any(KINDS.get(f.kind) == "timing" or f.kind == "no_exit" for f in report.findings)
+
+
+def _recheck_timing(run: CheckRun, config, transcripts: Path, write_all: bool, jobs: int,
+                    note: Callable[[str], None] | None) -> None:
+    """Each game with a timing finding played again with nothing else running: the bots
+    that ran beside it took cores it may have needed. The game played alone stands."""
+    for position, first in enumerate(run.games):
+        if not timing_bound(first):
+            continue
+        again = play_game(config(first.index))
+        again.rechecked = _first_timing(first)
+        run.games[position] = again
+        if again.interrupted is not None:
+            run.interrupted = signal.Signals(again.interrupted)
+        if write_all or again.failed or again.warned or first.transcript_path:
+            _keep_transcript(run, again, transcripts, True)
+        if note is not None:
+            outcome = ("the same" if timing_bound(again) else "no timing finding alone")
+            note(f"game {first.index}: {again.rechecked} with {jobs} games at once; "
+                 f"re-checked alone: {outcome}")
+        if run.interrupted:
+            return
+
+
+def _first_timing(report: GameReport) -> str:
+    f = next(f for f in report.findings if KINDS.get(f.kind) == "timing" or f.kind == "no_exit")
+    return f"{f.kind}" + (f" ({f.elapsed_ms:.0f} ms)" if f.elapsed_ms is not None else "")
 
 
 class ForcedOpponent:

@@ -29,7 +29,7 @@ def test_options_of_the_bots_command_get_a_hint():
 
 
 def test_an_unknown_option_before_any_bot_gets_no_hint():
-    assert one_line_error(run_cli("check", "--bogus", "java")) == "prototest: error: No such option: --bogus"
+    assert one_line_error(run_cli("check", "--xyzzy", "java")) == "prototest: error: No such option: --xyzzy"
 
 
 @pytest.mark.skipif(shutil.which("javac") is None, reason="javac is not installed")

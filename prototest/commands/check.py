@@ -9,11 +9,11 @@ from pathlib import Path
 
 import typer
 
-from .. import detect, process, report, runner, settings
+from .. import detect, pool, process, report, runner, settings
 from ..game import CheckRun
 from .bot import bot_argv
-from .common import (check_output, check_time_scale, game_start, load_settings, load_spec, parse_position,
-                     resolve_settings, split_moves)
+from .common import (check_output, check_time_scale, game_start, in_shard, load_settings, load_spec,
+                     parse_position, parse_shard, resolve_settings, shard_text, split_moves)
 from .exits import conclude
 
 
@@ -21,13 +21,15 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, games: 
             time_scale: float | None, start_delay: int | None, json_path: Path | None,
             junit_path: Path | None, transcripts: Path | None, overrides: list[str], env_pairs: list[str],
             seat: str | None, position: str | None, moves: str | None, opponent_moves: str | None,
-            quiet: bool, config_path: Path | None, no_config: bool) -> None:
+            quiet: bool, config_path: Path | None, no_config: bool, jobs: int | None = None,
+            shard: str | None = None) -> None:
     """Play games against BOT as the judge and report every fault."""
     s = resolve_settings(bot, game, spec_path, games, seed, time_scale, overrides, env_pairs, config_path, no_config)
+    part = parse_shard(shard)
     loaded: list = []
     try:
         run = _play(s, start_delay, json_path, junit_path, transcripts, seat, position, quiet, loaded,
-                    moves, opponent_moves)
+                    moves, opponent_moves, jobs or pool.default_jobs(), part)
     except KeyboardInterrupt as exc:  # before the first game: still leave a report for CI
         if not loaded:
             try:  # later signals do not interrupt: loading the spec again is safe
@@ -38,13 +40,16 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, games: 
         run.interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
     run.config = s.config.where if s.config else None
     run.game_source = s.game_source
+    run.overrides = list(s.overrides)
     count = s.games or len(run.spec.game.seats)
+    run.shard, run.games_total = shard_text(part), count
     conclude(run, [("--json", json_path, report.write_json), ("--junit", junit_path, report.write_junit)],
              report.summary, quiet, f"after {len(run.games)} of {count} games")
 
 
 def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts, seat, position, quiet,
-          loaded: list, moves=None, opponent_moves=None) -> CheckRun:
+          loaded: list, moves=None, opponent_moves=None, jobs: int = 1,
+          shard: tuple[int, int] | None = None) -> CheckRun:
     """Validate everything, then play the games (the body of `check`)."""
     check_time_scale(s.time_scale)
     spec, module, rules = load_settings(s)
@@ -70,6 +75,10 @@ def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts,
         if not quiet:
             typer.echo(report.progress_line(game_report, total), err=True)
 
+    def note(text: str) -> None:
+        if not quiet:
+            typer.echo(text, err=True)
+
     # Nobody chose the game: once a game shows the bot speaks another protocol, stop.
     stop = None if s.game_chosen else (lambda game_report: detect.hint(game_report) is not None)
     run = runner.run_check(
@@ -77,7 +86,8 @@ def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts,
         start_delay_ms=start_delay, env=env, transcripts=transcript_dir,
         write_all=transcripts is not None, progress=progress, seats=seats, start_position=start,
         start_moves=start_moves, opponent_moves=forced, cwd=s.bot_cwd, stop=stop,
-        stop_when_idle=not s.game_chosen,
+        stop_when_idle=not s.game_chosen, jobs=jobs, note=note,
+        indices=[i for i in range(1, count + 1) if in_shard(i - 1, shard)],
     )
     if not s.game_chosen:
         run.hints = list(dict.fromkeys(h for g in run.games if (h := detect.hint(g))))

@@ -161,3 +161,26 @@ def load_fixtures(paths: list[Path], env: dict[str, str], time_scale: float | No
             raise UsageProblem(f"{fixture.path}: {exc}" + ("" if argv else " (the header's bot and cwd; "
                                                                    "cwd is relative to the fixture's folder)")) from None
     return list(zip(loaded, setups))
+
+
+def parse_shard(text: str | None) -> tuple[int, int] | None:
+    """--shard I/N: shard I (from 1) of N."""
+    if text is None:
+        return None
+    match = re.fullmatch(r"\s*(\d{1,6})\s*/\s*(\d{1,6})\s*", text)
+    if not match:
+        raise UsageProblem(f"--shard {text!r}: expected I/N, e.g. 2/4 (shard 2 of 4)")
+    index, count = int(match[1]), int(match[2])
+    if not 1 <= index <= count:
+        raise UsageProblem(f"--shard {text}: I must be from 1 to N ({count})")
+    return index, count
+
+
+def in_shard(position: int, shard: tuple[int, int] | None) -> bool:
+    """Whether item `position` (from 0: a game's index - 1, a fixture's place in the
+    sorted list) belongs to the shard: every N-th item, from the I-th."""
+    return shard is None or position % shard[1] == shard[0] - 1
+
+
+def shard_text(shard: tuple[int, int] | None) -> str | None:
+    return None if shard is None else f"{shard[0]}/{shard[1]}"

@@ -1,0 +1,161 @@
+"""Several games at once: `check --jobs N`, `record --update --jobs N`, `replay --jobs N`.
+
+`play_all(tasks, play, jobs, done)` plays every task, `jobs` at a time, each in a forked
+worker process (the rules are Python: threads would share one core). A worker takes the
+next task not yet taken, plays it and sends the result back as data; this process hands
+each result to `done` as it comes (in completion order: the progress lines) and returns
+them all in task order (the summary, JSON and JUnit). Every task carries what makes it the
+same whatever N is (a game's own seed, a fixture's header), so N changes the order things
+finish in, never what they are.
+
+`done` may answer True to stop the run: no task is started after that, and the ones in
+progress finish. A signal (Ctrl-C, SIGTERM) is passed on to the workers: each stops its
+game as a run of one game would (the bot killed, the game reported as interrupted) and
+sends it, so an interrupted run still reports everything played so far.
+
+With `jobs` 1 (or one task) the tasks are played here, in order, as they always were.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import traceback
+from collections.abc import Callable, Sequence
+from multiprocessing.connection import wait
+from typing import Any, TypeVar
+
+from . import interrupts, process
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class WorkerError(RuntimeError):
+    """A worker ended without a result (a bug in prototest: said in one line)."""
+
+
+def default_jobs() -> int:
+    """The cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def play_all(tasks: Sequence[T], play: Callable[[T], R], jobs: int,
+             done: Callable[[int, R], bool | None] | None = None) -> list[R]:
+    """Every task's result, in task order (fewer when `done` stopped the run, or a signal
+    did: the results of the tasks that were played, still in task order)."""
+    if jobs <= 1 or len(tasks) <= 1:
+        return _in_turn(tasks, play, done)
+    ctx = multiprocessing.get_context("fork")
+    taken = ctx.Value("i", 0)  # the next task to take
+    stop = ctx.Event()
+    workers = []
+    for _ in range(min(jobs, len(tasks))):
+        recv, send = ctx.Pipe(duplex=False)
+        worker = ctx.Process(target=_worker, args=(tasks, play, taken, stop, send), daemon=True)
+        worker.start()
+        send.close()
+        workers.append((worker, recv))
+    results: dict[int, R] = {}
+    error: str | None = None
+    interrupt: KeyboardInterrupt | None = None
+    pending = {recv: worker for worker, recv in workers}
+    while pending:
+        try:
+            for recv in wait(list(pending)):
+                try:
+                    message = recv.recv()
+                except EOFError:
+                    worker = pending.pop(recv)
+                    worker.join()
+                    if worker.exitcode != 0 and error is None:
+                        error = f"a worker ended without its results (exit status {worker.exitcode})"
+                    continue
+                kind, index, value = message
+                if kind == "error":
+                    error = error or value
+                    stop.set()
+                    continue
+                results[index] = value
+                if done is not None and done(index, value):
+                    stop.set()
+        except KeyboardInterrupt as exc:
+            stop.set()
+            if interrupt is None:  # pass it on once; the workers report their games
+                interrupt = exc
+                signum = getattr(exc, "signum", signal.SIGINT)
+                for worker in pending.values():
+                    if worker.is_alive() and worker.pid is not None:
+                        try:
+                            os.kill(worker.pid, signum)
+                        except ProcessLookupError:
+                            pass
+    if error is not None:
+        raise WorkerError(error.strip().splitlines()[-1])
+    return [results[i] for i in sorted(results)]
+
+
+def _in_turn(tasks: Sequence[T], play: Callable[[T], R], done) -> list[R]:
+    results = []
+    for index, task in enumerate(tasks):
+        result = play(task)
+        results.append(result)
+        if done is not None and done(index, result):
+            break
+    return results
+
+
+def _worker(tasks, play, taken, stop, conn) -> None:
+    """Take tasks until none is left or the run stops; send each result; exit at once."""
+    status = 0
+    try:
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+        if process._subreaper:  # not inherited across fork: the bots' orphans are ours
+            process.become_subreaper()
+        while not stop.is_set():
+            with taken.get_lock():
+                index = taken.value
+                taken.value += 1
+            if index >= len(tasks):
+                break
+            try:
+                result = play(tasks[index])
+            except KeyboardInterrupt:  # between games: nothing of this task was played
+                break
+            conn.send(("result", index, result))
+            if interrupts.signals.first is not None:  # this game was interrupted: no other
+                break
+    except BaseException:  # noqa: BLE001 - reported to the parent, which says it in one line
+        status = 1
+        try:
+            conn.send(("error", -1, traceback.format_exc()))
+        except Exception:
+            pass
+    finally:
+        try:
+            conn.close()
+            process.reap_orphans(0.5)
+        finally:
+            os._exit(status)
+
+
+def results_in_order(count: int) -> Callable[[int, Any], list[tuple[int, Any]]]:
+    """A helper for `done` callbacks that must act in task order (a stop decided on the
+    first games): feed it each (index, result) as it comes; it answers the ones now
+    complete in order, from the lowest not yet answered."""
+    held: dict[int, Any] = {}
+    state = {"next": 0}
+
+    def feed(index: int, result: Any) -> list[tuple[int, Any]]:
+        held[index] = result
+        ready = []
+        while state["next"] in held:
+            ready.append((state["next"], held.pop(state["next"])))
+            state["next"] += 1
+        return ready
+
+    return feed
