@@ -117,6 +117,7 @@ def fuzz_command(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final verdict line."),
     config_path: Optional[Path] = typer.Option(None, "--config", help="Read this config file (default: prototest.toml or pyproject.toml's [tool.prototest], from here upwards)."),
     no_config: bool = typer.Option(False, "--no-config", help="Read no config file."),
+    shard: Optional[str] = typer.Option(None, "--shard", help=SHARD_HELP.format(what="seed streams (each shard fuzzes its own examples, for the whole budget)")),
 ) -> None:
     """Play whole games against BOT with swarm opponents drawn by Hypothesis; shrink any failure to a minimal reproducer."""
     fuzz.execute(bot=bot, game=game, spec_path=spec_path, budget=budget, examples=examples, jobs=jobs,
@@ -124,7 +125,7 @@ def fuzz_command(
                  no_database=no_database, json_path=json_path, junit_path=junit_path,
                  shrink_examples=shrink_examples, time_scale=time_scale, start_delay=start_delay,
                  overrides=overrides, env_pairs=env_pairs, quiet=quiet, config_path=config_path,
-                 no_config=no_config)
+                 no_config=no_config, shard=shard)
 
 
 @app.command("games")
@@ -156,12 +157,17 @@ def record_command(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final verdict line."),
     config_path: Optional[Path] = typer.Option(None, "--config", help="Read this config file (default: prototest.toml or pyproject.toml's [tool.prototest], from here upwards)."),
     no_config: bool = typer.Option(False, "--no-config", help="Read no config file."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, max=256, help=JOBS_HELP),
+    shard: Optional[str] = typer.Option(None, "--shard", help="With --update: " + SHARD_HELP.format(what="fixtures (in sorted order)")),
+    json_path: Optional[Path] = typer.Option(None, "--json", help="With --update: write a JSON report here."),
+    junit_path: Optional[Path] = typer.Option(None, "--junit", help="With --update: write a JUnit XML report here."),
 ) -> None:
     """Write normalised golden transcripts (fixtures) of BOT's games; --update regenerates fixtures."""
     record.execute(bot=bot, game=game, spec_path=spec_path, games=games, seed=seed, output=output, seat=seat,
                    position=position, moves=moves, opponent_moves=opponent_moves, max_plies=max_plies,
                    time_scale=time_scale, start_delay=start_delay, overrides=overrides, env_pairs=env_pairs,
-                   update=update, quiet=quiet, config_path=config_path, no_config=no_config)
+                   update=update, quiet=quiet, config_path=config_path, no_config=no_config, jobs=jobs,
+                   shard=shard, json_path=json_path, junit_path=junit_path)
 
 
 @app.command("replay")
@@ -172,10 +178,15 @@ def replay_command(
     transcripts: Optional[Path] = typer.Option(None, "--transcripts", help="Write every replay's transcript here (default: only replays that fail, to ./prototest-transcripts)."),
     exact_lines: bool = typer.Option(False, "--exact-lines", help="Compare whole answer lines: a comment that differs fails too (by default, where the protocol has comments, answers compare by their move and comment changes are noted)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final verdict line."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, max=256, help=JOBS_HELP),
+    shard: Optional[str] = typer.Option(None, "--shard", help=SHARD_HELP.format(what="fixtures (in sorted order)")),
+    json_path: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report here."),
+    junit_path: Optional[Path] = typer.Option(None, "--junit", help="Write a JUnit XML report here (a test case per fixture)."),
 ) -> None:
     """Play the judge's side of each fixture against the bot; report the first difference."""
     replay.execute(args=args, time_scale=time_scale, env_pairs=env_pairs, transcripts=transcripts,
-                   exact_lines=exact_lines, quiet=quiet, typed=_TYPED)
+                   exact_lines=exact_lines, quiet=quiet, typed=_TYPED, jobs=jobs, shard=shard,
+                   json_path=json_path, junit_path=junit_path)
 
 
 @app.command("merge")

@@ -9,7 +9,7 @@ the units a report and a JUnit file show per game.
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 #: kind -> check. The order of CHECKS is the order of the report.
@@ -89,12 +89,20 @@ class Finding:
         times = [o["elapsed_ms"] for o in self.occurrences if o["elapsed_ms"] is not None]
         return (min(times), max(times)) if times else None
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Finding:
+        """A finding read back from its JSON (`prototest merge`)."""
+        return cls(**{k: v for k, v in data.items() if k in _FIELDS})
+
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["check"] = self.check
         data["occurrences"] = self.occurrences or [self.occurrence()]
         del data["rule"]
         return data
+
+
+_FIELDS = frozenset(f.name for f in fields(Finding))
 
 
 def _shape(message: str) -> str:

@@ -662,7 +662,7 @@ class Campaign:
         test = settings(max_examples=10**6, deadline=None, database=None, phases=(Phase.generate, Phase.shrink),
                         suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
                         report_multiple_bugs=False, print_blob=False)(
-            hypothesis_seed(worker_seed(self.options.seed, self.options.worker))(given(st.data())(shorter)))
+            hypothesis_seed(worker_seed(self.options.seed, self.options.stream))(given(st.data())(shorter)))
         try:
             test()
         except (_Stop, AssertionError, Flaky):
@@ -782,7 +782,7 @@ class Campaign:
             if self.options.examples is not None:
                 left = max(1, self.options.examples - self.run.examples)
             # The seed first: @seed turns the database off, the settings turn it back on.
-            seed = worker_seed(self.options.seed, self.options.worker) + (0 if modes == self._search_modes else 1)
+            seed = worker_seed(self.options.seed, self.options.stream) + (0 if modes == self._search_modes else 1)
             test = self.settings(left)(hypothesis_seed(seed)(test))
         else:
             test = settings(deadline=None, suppress_health_check=list(HealthCheck),

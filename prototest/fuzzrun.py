@@ -65,8 +65,19 @@ class Options:
     #: Runs of the bot after the first failure for shortening it (cold retries, shorter
     #: paths, fewer opponent moves), whatever the time budget leaves.
     shrink_examples: int = 80
-    #: This campaign's seed stream (see worker_seed); set by prototest.workers
+    #: This campaign's worker (see worker_seed); set by prototest.workers
     worker: int = 0
+    #: `fuzz --shard I/N`: this machine runs shard I of N of the seed streams
+    shard: tuple[int, int] | None = None
+
+    @property
+    def stream(self) -> int:
+        """This campaign's seed stream: worker W of shard I/N takes stream W*N + I-1, so
+        no two shards share one, whatever --jobs each runs (shard 1's first worker keeps
+        the run's own seed, as an unsharded run's does)."""
+        if self.shard is None:
+            return self.worker
+        return self.worker * self.shard[1] + self.shard[0] - 1
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,6 @@ given twice) is a `MergeError`: one line, and no verdict.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import signal
 from pathlib import Path
@@ -104,7 +103,7 @@ def check_run(reports: list[dict[str, Any]]) -> CheckRun:
     findings: dict[int, list[Finding]] = {}
     for data in reports:
         for f in data["findings"]:
-            findings.setdefault(f["game"], []).append(finding(f))
+            findings.setdefault(f["game"], []).append(Finding.from_json(f))
         for g in data["games"]:
             run.games.append(game(spec, g, findings.pop(g["game"], [])))
         if data.get("interrupted") and run.interrupted is None:
@@ -125,11 +124,6 @@ def _spec(data: dict[str, Any]):
         return specmod.load(path, list(data.get("overrides") or []))
     except specmod.SpecError as exc:
         raise MergeError(f"{data['_path']}: its spec: {exc}") from None
-
-
-def finding(data: dict[str, Any]) -> Finding:
-    names = {f.name for f in dataclasses.fields(Finding)}
-    return Finding(**{k: v for k, v in data.items() if k in names})
 
 
 def game(spec, data: dict[str, Any], findings: list[Finding]) -> GameReport:

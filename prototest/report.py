@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 import re
 import statistics
 import xml.etree.ElementTree as ET
@@ -485,6 +486,8 @@ def fuzz_to_json(run: FuzzRun) -> dict[str, Any]:
         "mode": o.mode,
         "modes": list(run.modes),
         "seed": o.seed,
+        "shard": f"{o.shard[0]}/{o.shard[1]}" if o.shard else None,
+        "seed_streams": [replace(o, worker=w).stream for w in range(max(1, run.workers))],
         "jobs": run.workers,
         "budget_s": o.budget_s,
         "max_plies": o.max_plies,
@@ -562,3 +565,127 @@ def fuzz_junit(run: FuzzRun) -> ET.ElementTree:
 def write_fuzz_junit(run: FuzzRun, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fuzz_junit(run).write(path, encoding="utf-8", xml_declaration=True)
+
+
+# -- replay, record --update, and merged shards -----------------------------------------------
+
+def write_data_json(data: dict[str, Any], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+
+def fixture_junit(data: dict[str, Any]) -> ET.ElementTree:
+    """replay / record --update: one test case per fixture; a difference or a fault fails it."""
+    command = data["command"]
+    suites = ET.Element("testsuites", name="prototest")
+    suite = ET.SubElement(suites, "testsuite", name=f"prototest.{command}")
+    failures = 0
+    for entry in data["fixtures"]:
+        case = ET.SubElement(suite, "testcase", classname=f"prototest.{command}", name=entry["fixture"])
+        text = "\n".join([entry["game"], *entry.get("lines", [])])
+        if entry["failed"]:
+            failures += 1
+            failure = ET.SubElement(case, "failure", type=entry.get("status", "failed"),
+                                    message=_xml_text(f"{entry['verdict']}: {entry['game']}"))
+            failure.text = _xml_text(text)
+        else:
+            ET.SubElement(case, "system-out").text = _xml_text(text)
+    errors = [*data.get("errors", [])]
+    if data.get("interrupted"):
+        errors.append(f"interrupted by {data['interrupted']}")
+    for line in errors:
+        case = ET.SubElement(suite, "testcase", classname=f"prototest.{command}.run", name=line[:80])
+        ET.SubElement(case, "error", type="error", message=_xml_text(line))
+    suite.set("tests", str(len(data["fixtures"]) + len(errors)))
+    suite.set("failures", str(failures))
+    suite.set("errors", str(len(errors)))
+    ET.indent(suites)
+    return ET.ElementTree(suites)
+
+
+def write_fixture_junit(data: dict[str, Any], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fixture_junit(data).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def merged_fuzz_junit(data: dict[str, Any]) -> ET.ElementTree:
+    """Shards of one fuzz campaign: one test case per check over every shard's examples."""
+    name = data["game"]
+    suites = ET.Element("testsuites", name="prototest")
+    suite = ET.SubElement(suites, "testsuite", name=f"prototest.fuzz.{name}")
+    failures = 0
+    for check in CHECKS:
+        case = ET.SubElement(suite, "testcase", classname=f"prototest.fuzz.{name}.{check}",
+                             name=f"{data['mode']} mode, {data['examples']} examples in {len(data['shards'])} "
+                                  f"shards: {CHECK_TITLES[check]}")
+        mine = [f for f in data["findings"] if f.get("check") == check]
+        fails = [f for f in mine if f["severity"] == "fail"]
+        if fails:
+            failures += 1
+            element = ET.SubElement(case, "failure", type=fails[0]["kind"], message=_xml_text(fails[0]["message"]))
+            element.text = _xml_text("\n".join(line for f in fails for line in _data_finding_lines(f)))
+        warns = [f for f in mine if f["severity"] != "fail"]
+        if warns:
+            ET.SubElement(case, "system-out").text = _xml_text(
+                "\n".join(line for f in warns for line in _data_finding_lines(f)))
+    errors = 1 if data.get("interrupted") else 0
+    if errors:
+        case = ET.SubElement(suite, "testcase", classname=f"prototest.fuzz.{name}.run", name="every example run")
+        ET.SubElement(case, "error", type="interrupted", message=f"interrupted by {data['interrupted']}")
+    suite.set("tests", str(len(CHECKS) + errors))
+    suite.set("failures", str(failures))
+    suite.set("errors", str(errors))
+    ET.indent(suites)
+    return ET.ElementTree(suites)
+
+
+def write_merged_fuzz_junit(data: dict[str, Any], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    merged_fuzz_junit(data).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def _data_finding_lines(data: dict[str, Any]) -> list[str]:
+    f = Finding.from_json(data)
+    if data.get("reproducer"):
+        return reproducer_lines(data["reproducer"], f)
+    return _finding_lines(f)
+
+
+def merged_summary(command: str, data: dict[str, Any], shards: int) -> str:
+    """The readable verdict of merged replay, record --update or fuzz shards."""
+    lines = []
+    if command == "fuzz":
+        lines.append(f"prototest fuzz: {data['game']}, bot {' '.join(data['bot'])}, seed {data['seed']}, "
+                     f"{shards} shards merged: {data['examples']} examples, {data['runs']} runs")
+        for shard in data["shards"]:
+            lines.append(f"  shard {shard['shard']}: {shard['examples']} examples, "
+                         f"{'passed' if shard['passed'] else 'FAILED'} ({shard['ended']})")
+        for f in data["findings"]:
+            lines.append("")
+            lines.extend(_data_finding_lines(f))
+        lines.append("")
+        fails = sum(1 for f in data["findings"] if f["severity"] == "fail")
+        if data.get("interrupted"):
+            lines.append(f"INTERRUPTED by {data['interrupted']}: no verdict on the rest")
+        elif not data["passed"]:
+            lines.append(f"FAIL: {fails} failure{'s' if fails != 1 else ''} in {data['examples']} examples")
+        else:
+            lines.append(f"PASS: {data['examples']} examples" + (" with warnings" if data["findings"] else ""))
+        return "\n".join(lines)
+    done = "replayed" if command == "replay" else "regenerated"
+    lines.append(f"prototest {command}: {shards} shards merged: {len(data['fixtures'])} of "
+                 f"{data['fixtures_total']} fixtures")
+    for entry in data["fixtures"]:
+        lines.append(f"{entry['fixture']}: {entry['verdict']} ({entry['game']})")
+        lines.extend(f"  {line}" for line in entry.get("lines", []))
+    lines.extend(f"prototest: error: {line}" for line in data.get("errors", []))
+    total = f"{len(data['fixtures'])} fixture" + ("" if len(data["fixtures"]) == 1 else "s")
+    if data.get("interrupted"):
+        lines.append(f"INTERRUPTED by {data['interrupted']}")
+    elif data["failed"]:
+        lines.append(f"FAIL: {data['failed']} of {total} failed")
+    elif data.get("errors"):
+        lines.append(f"ERROR: {len(data['errors'])} of {total} not {done}")
+    else:
+        lines.append(f"PASS: {total} {done}")
+    return "\n".join(lines)

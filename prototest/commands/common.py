@@ -9,7 +9,7 @@ import os
 import re
 from pathlib import Path
 
-from .. import config as configmod, fixtures, settings, spec as specmod
+from .. import config as configmod, fixtures, report, settings, spec as specmod
 from ..games.base import IllegalMove, PositionError
 from .bot import bot_argv
 from .exits import UsageProblem
@@ -184,3 +184,25 @@ def in_shard(position: int, shard: tuple[int, int] | None) -> bool:
 
 def shard_text(shard: tuple[int, int] | None) -> str | None:
     return None if shard is None else f"{shard[0]}/{shard[1]}"
+
+
+def fixtures_report(command: str, entries: list[dict], total: int, shard: tuple[int, int] | None,
+                    errors: list[str], interrupted) -> dict:
+    """The JSON report of a replay or a record --update: one entry per fixture played."""
+    failed = sum(1 for e in entries if e["failed"])
+    return {"command": command, "shard": shard_text(shard), "fixtures_total": total, "fixtures": entries,
+            "failed": failed, "errors": list(errors),
+            "interrupted": interrupted.name if interrupted is not None else None,
+            "passed": not failed and not errors and interrupted is None}
+
+
+def write_fixture_reports(data: dict, json_path: Path | None, junit_path: Path | None, errors: list[str]) -> None:
+    """--json and --junit of replay and record --update; a write error joins `errors`."""
+    for option, path, write in (("--json", json_path, report.write_data_json),
+                                ("--junit", junit_path, report.write_fixture_junit)):
+        if path is None:
+            continue
+        try:
+            write(data, path)
+        except OSError as exc:
+            errors.append(f"{option} {path}: cannot write: {exc.strerror or exc}")

@@ -3,7 +3,6 @@ workers), its report rendered and written, and the reproducers saved as fixtures
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from collections.abc import Callable
@@ -11,13 +10,13 @@ from pathlib import Path
 
 import typer
 
-from .. import fixtures, process, report, settings
+from .. import fixtures, pool, process, report, settings
 from ..fuzz import Campaign, choose_mode
 from ..fuzzrun import FuzzRun, Options, Target
 from ..interrupts import signals
 from ..workers import run_workers
 from .bot import bot_argv
-from .common import check_output, check_time_scale, load_settings, resolve_settings
+from .common import check_output, check_time_scale, load_settings, parse_shard, resolve_settings
 from .exits import UsageProblem, conclude
 
 
@@ -25,10 +24,12 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, budget:
             jobs: int | None, seed: int | None, max_plies: int | None, mode: str | None, save: Path | None,
             database: Path, no_database: bool, json_path: Path | None, junit_path: Path | None,
             shrink_examples: int, time_scale: float | None, start_delay: int, overrides: list[str],
-            env_pairs: list[str], quiet: bool, config_path: Path | None, no_config: bool) -> None:
+            env_pairs: list[str], quiet: bool, config_path: Path | None, no_config: bool,
+            shard: str | None = None) -> None:
     """Play whole games against BOT with swarm opponents drawn by Hypothesis; shrink any failure to a minimal reproducer."""
     s = resolve_settings(bot, game, spec_path, 0, seed, time_scale, overrides, env_pairs, config_path, no_config)
     check_time_scale(s.time_scale)
+    part = parse_shard(shard)
     budget_s = _duration("--budget", budget)
     spec, module, rules = load_settings(s)
     env = process.controlled_env(s.env)
@@ -45,8 +46,9 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, budget:
             check_output(option, path, folder=True)
     target = Target(spec, rules, module, argv, env, s.time_scale, start_delay, cwd=s.bot_cwd)
     options = Options(mode=mode, examples=examples, budget_s=budget_s, seed=s.seed,
-                      jobs=jobs or default_jobs(), max_plies=max_plies,
-                      database=None if no_database else database, shrink_examples=shrink_examples)
+                      jobs=jobs or pool.default_jobs(), max_plies=max_plies,
+                      database=None if no_database else database, shrink_examples=shrink_examples,
+                      shard=part)
     ticker = _Ticker(quiet)
     run = _execute(target, options, ticker)
     ticker.done()
@@ -62,14 +64,6 @@ def _execute(target: Target, options: Options, progress: Callable[[FuzzRun], Non
     if options.jobs <= 1:
         return Campaign(target, options, progress).execute()
     return run_workers(target, options, progress)
-
-
-def default_jobs() -> int:
-    """The cores this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not Linux
-        return max(1, os.cpu_count() or 1)
 
 
 def _duration(option: str, text: str) -> float | None:

@@ -3,7 +3,6 @@ verdict, with one JSON and one JUnit report, and the exit status the unsharded r
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import typer
@@ -28,8 +27,8 @@ def execute(*, reports: list[Path], json_path: Path | None, junit_path: Path | N
                  report.summary, quiet, f"after {len(run.games)} of {run.games_total} games")
         return
     merged = merger.fuzz_reports(data) if command == "fuzz" else merger.fixture_reports(command, data)
-    writers = [("--json", json_path, _write_json),
-               ("--junit", junit_path, report.write_fuzz_junit_data if command == "fuzz"
+    writers = [("--json", json_path, report.write_data_json),
+               ("--junit", junit_path, report.write_merged_fuzz_junit if command == "fuzz"
                 else report.write_fixture_junit)]
     errors = []
     for option, path, write in writers:
@@ -56,8 +55,3 @@ def _signum(name: str) -> int:
         return int(signal.Signals[name])
     except KeyError:
         return int(signal.SIGINT)
-
-
-def _write_json(data: dict, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import typer
 
-from .. import fixtures, process, report
+from .. import fixtures, pool, process, report
 from ..interrupts import signals
 from .bot import bot_argv
-from .common import (check_output, check_time_scale, game_start, load_fixtures, load_settings, parse_env,
-                     resolve_settings, split_moves)
+from ..runner import timing_bound
+from .common import (check_output, check_time_scale, fixtures_report, game_start, in_shard, load_fixtures,
+                     load_settings, parse_env, parse_shard, resolve_settings, split_moves, write_fixture_reports)
 from .exits import UsageProblem, fixture_exit, plural
 
 
@@ -21,7 +22,8 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, games: 
             output: Path | None, seat: str | None, position: str | None, moves: str | None,
             opponent_moves: str | None, max_plies: int | None, time_scale: float | None,
             start_delay: int | None, overrides: list[str], env_pairs: list[str], update: bool, quiet: bool,
-            config_path: Path | None, no_config: bool) -> None:
+            config_path: Path | None, no_config: bool, jobs: int | None = None, shard: str | None = None,
+            json_path: Path | None = None, junit_path: Path | None = None) -> None:
     """Write normalised golden transcripts (fixtures) of BOT's games; --update regenerates fixtures."""
     if update:
         given = {"--game": game, "--spec": spec_path, "--games": games or None, "--seed": seed, "--output": output,
@@ -32,8 +34,13 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, games: 
         if clash:
             raise UsageProblem(f"record --update reads the game, bot, seed and start from each fixture's header: "
                                f"{', '.join(clash)} cannot be given with it")
-        _update_fixtures([Path(p) for p in bot or []], env_pairs, time_scale, quiet)
+        _update_fixtures([Path(p) for p in bot or []], env_pairs, time_scale, quiet, jobs or pool.default_jobs(),
+                         parse_shard(shard), json_path, junit_path)
         return
+    for option, value in (("--shard", shard), ("--json", json_path), ("--junit", junit_path)):
+        if value is not None:
+            raise UsageProblem(f"{option} goes with record --update (a new recording is one run: "
+                               f"check --shard splits games)")
     if bot and all(_holds_fixtures(Path(arg)) for arg in bot):
         raise UsageProblem(f"{' '.join(bot)}: fixtures, not a bot: prototest record --update {' '.join(bot)} "
                            f"regenerates them")
@@ -55,7 +62,7 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, games: 
                              given_moves=split_moves(opponent_moves, spec) if opponent_moves else [],
                              max_plies=max_plies)
               for index in range(1, (s.games or len(seats)) + 1)]
-    _record_all(setups, folder, quiet)
+    _record_all(setups, folder, quiet, jobs or pool.default_jobs())
 
 
 def _holds_fixtures(path: Path) -> bool:
@@ -65,64 +72,132 @@ def _holds_fixtures(path: Path) -> bool:
     return path.is_file() and fixtures.is_fixture(path)
 
 
-def _record_all(setups: list, folder: Path, quiet: bool) -> None:
-    """Play and write each game; a signal stops the run (the game in progress is not written)."""
+def _record_all(setups: list, folder: Path, quiet: bool, jobs: int = 1) -> None:
+    """Play and write each game, `jobs` at once; a signal stops the run (a game in
+    progress is not written). A game with a timing finding while others ran is recorded
+    again alone."""
     failed, errors, interrupted = 0, [], None
+
+    def play(setup):
+        header, body, game = fixtures.record(setup, folder)
+        return setup.index, header, body, game
+
+    def write(setup, header, body, game) -> int:
+        name = f"{setup.spec.name}-seed{setup.seed}-game{setup.index}-{setup.spec.game.seats[setup.seat]}.txt"
+        if game.result == "stopped" and len(header.opponent_moves) < len(setup.given_moves):
+            errors.append(f"--opponent-moves: game {setup.index} stopped: {game.reason}; {name} not written")
+            return 0
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_text(fixtures.render(header, body), encoding="utf-8")
+        except OSError as exc:
+            errors.append(f"--output {folder / name}: cannot write: {exc.strerror or exc}")
+            return 0
+        if not quiet:
+            typer.echo(f"wrote {folder / name}: {report.verdict(game)}, {report.game_line(game)}")
+        return int(game.failed)
+
+    by_index = {setup.index: setup for setup in setups}
+    again: list = []
+
+    def done(_, result) -> bool:
+        nonlocal failed, interrupted
+        index, header, body, game = result
+        if game.interrupted is not None:
+            interrupted = signal.Signals(game.interrupted)
+            return True
+        if jobs > 1 and len(setups) > 1 and timing_bound(game):
+            again.append(by_index[index])  # recorded again alone, below
+            return False
+        failed += write(by_index[index], header, body, game)
+        return False
+
     try:
-        for setup in setups:
-            header, body, game = fixtures.record(setup, folder)
+        pool.play_all(setups, play, jobs, done)
+        for setup in again if interrupted is None else []:
+            _, header, body, game = play(setup)
             if game.interrupted is not None:
                 interrupted = signal.Signals(game.interrupted)
                 break
-            name = f"{setup.spec.name}-seed{setup.seed}-game{setup.index}-{setup.spec.game.seats[setup.seat]}.txt"
-            if game.result == "stopped" and len(header.opponent_moves) < len(setup.given_moves):
-                errors.append(f"--opponent-moves: game {setup.index} stopped: {game.reason}; {name} not written")
-                continue
-            try:
-                folder.mkdir(parents=True, exist_ok=True)
-                (folder / name).write_text(fixtures.render(header, body), encoding="utf-8")
-            except OSError as exc:
-                errors.append(f"--output {folder / name}: cannot write: {exc.strerror or exc}")
-                continue
-            failed += game.failed
-            if not quiet:
-                typer.echo(f"wrote {folder / name}: {report.verdict(game)}, {report.game_line(game)}")
+            failed += write(setup, header, body, game)
     except KeyboardInterrupt as exc:
         interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
     signals.armed = False
     fixture_exit(plural(len(setups), "game"), "recorded", failed, errors, interrupted, skipped=len(errors))
 
 
-def _update_fixtures(paths: list[Path], env_pairs: list[str], time_scale: float | None, quiet: bool) -> None:
+def _update_fixtures(paths: list[Path], env_pairs: list[str], time_scale: float | None, quiet: bool,
+                     jobs: int = 1, shard: tuple[int, int] | None = None, json_path: Path | None = None,
+                     junit_path: Path | None = None) -> None:
     """record --update: each fixture regenerated from its header, written when it changed."""
     if not paths:
         raise UsageProblem("record --update: give the fixtures to regenerate (files or folders)")
     if time_scale is not None:
         check_time_scale(time_scale)
+    for option, path in (("--json", json_path), ("--junit", junit_path)):
+        if path is not None:
+            check_output(option, path)
     env = process.controlled_env(parse_env(env_pairs))
     pairs = load_fixtures(paths, env, time_scale)
-    for fixture, _ in pairs:
+    mine = [(number, fixture, setup) for number, (fixture, setup) in enumerate(pairs, 1)
+            if in_shard(number - 1, shard)]
+    for _, fixture, _ in mine:
         if not os.access(fixture.path, os.W_OK):
             raise UsageProblem(f"{fixture.path}: the file is not writable")
-    failed, errors, interrupted = 0, [], None
+    errors: list[str] = []
+    entries: dict[int, dict] = {}
+    interrupted = None
+
+    def play(task):
+        number, fixture, setup = task
+        text, game = fixtures.regenerate(fixture, setup)
+        return number, text, game
+
+    def take(number: int, fixture, text: str, game, note: str = "") -> None:
+        old = fixture.path.read_text(encoding="utf-8")
+        if text != old:
+            try:
+                fixture.path.write_text(text, encoding="utf-8")
+            except OSError as exc:
+                errors.append(f"{fixture.path}: cannot write: {exc.strerror or exc}")
+                return
+        change = "unchanged" if text == old else f"updated, {fixtures.changed_lines(old, text)} lines differ"
+        entries[number] = {"number": number, "fixture": str(fixture.path), "status": change,
+                           "verdict": report.verdict(game), "failed": bool(game.failed),
+                           "game": report.game_line(game), "lines": [note] if note else [],
+                           "changed": text != old, "rechecked_alone": note or None}
+        if not quiet:
+            typer.echo(f"{fixture.path}: {change}: {report.verdict(game)}, {report.game_line(game)}"
+                       + (f"\n  {note}" if note else ""))
+
+    by_number = {number: (number, fixture, setup) for number, fixture, setup in mine}
+    again: list[int] = []
+
+    def done(_, result) -> bool:
+        nonlocal interrupted
+        number, text, game = result
+        if game.interrupted is not None:
+            interrupted = signal.Signals(game.interrupted)
+            return True
+        if jobs > 1 and len(mine) > 1 and timing_bound(game):
+            again.append(number)  # regenerated again alone, below
+            return False
+        take(number, by_number[number][1], text, game)
+        return False
+
     try:
-        for fixture, setup in pairs:
-            text, game = fixtures.regenerate(fixture, setup)
+        pool.play_all(mine, play, jobs, done)
+        for number in again if interrupted is None else []:
+            _, text, game = play(by_number[number])
             if game.interrupted is not None:
                 interrupted = signal.Signals(game.interrupted)
                 break
-            old = fixture.path.read_text(encoding="utf-8")
-            if text != old:
-                try:
-                    fixture.path.write_text(text, encoding="utf-8")
-                except OSError as exc:
-                    errors.append(f"{fixture.path}: cannot write: {exc.strerror or exc}")
-                    continue
-            failed += game.failed
-            if not quiet:
-                change = "unchanged" if text == old else f"updated, {fixtures.changed_lines(old, text)} lines differ"
-                typer.echo(f"{fixture.path}: {change}: {report.verdict(game)}, {report.game_line(game)}")
+            take(number, by_number[number][1], text, game,
+                 f"re-checked alone: a timing finding while {jobs} games ran at once; regenerated alone")
     except KeyboardInterrupt as exc:
         interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
     signals.armed = False
-    fixture_exit(plural(len(pairs), "fixture"), "regenerated", failed, errors, interrupted, skipped=len(errors))
+    data = fixtures_report("record", [entries[n] for n in sorted(entries)], len(pairs), shard, errors, interrupted)
+    write_fixture_reports(data, json_path, junit_path, errors)
+    fixture_exit(plural(len(mine), "fixture"), "regenerated", data["failed"], errors, interrupted,
+                 skipped=len(errors))

@@ -11,14 +11,17 @@ from pathlib import Path
 
 import typer
 
-from .. import process, replay as replayer, report
+from .. import pool, process, replay as replayer, report
 from ..interrupts import signals
-from .common import check_output, check_time_scale, load_fixtures, parse_env
+from ..runner import timing_bound
+from .common import (check_output, check_time_scale, fixtures_report, in_shard, load_fixtures, parse_env,
+                     parse_shard, write_fixture_reports)
 from .exits import UsageProblem, fixture_exit, plural
 
 
 def execute(*, args: list[str], time_scale: float | None, env_pairs: list[str], transcripts: Path | None,
-            exact_lines: bool, quiet: bool, typed: list[str]) -> None:
+            exact_lines: bool, quiet: bool, typed: list[str], jobs: int | None = None, shard: str | None = None,
+            json_path: Path | None = None, junit_path: Path | None = None) -> None:
     """Play the judge's side of each fixture against the bot; report the first difference."""
     paths, bot = _after_dashes(list(args or []), typed, "replay")
     if not paths:
@@ -26,25 +29,60 @@ def execute(*, args: list[str], time_scale: float | None, env_pairs: list[str], 
                            "not the one each fixture names")
     if time_scale is not None:
         check_time_scale(time_scale)
+    part = parse_shard(shard)
+    for option, path in (("--json", json_path), ("--junit", junit_path)):
+        if path is not None:
+            check_output(option, path)
     env = process.controlled_env(parse_env(env_pairs))
     pairs = load_fixtures([Path(p) for p in paths], env, time_scale, argv=bot)
     folder = transcripts or Path("prototest-transcripts") / f"replay-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
     check_output("--transcripts", folder, folder=True)
-    failed, errors, interrupted = 0, [], None
+    mine = [(number, fixture, setup) for number, (fixture, setup) in enumerate(pairs, 1)
+            if in_shard(number - 1, part)]
+    jobs = jobs or pool.default_jobs()
+    errors: list[str] = []
+    entries: dict[int, dict] = {}
+    state: dict = {"failed": 0, "interrupted": None}
+
+    def play(task):
+        number, fixture, setup = task
+        return number, replayer.replay(fixture, setup, exact_lines=exact_lines)
+
+    def take(number: int, result, note: str = "") -> None:
+        kept = _keep_replay(result, folder, number, transcripts is not None, errors)
+        entries[number] = _entry(number, result, kept, note)
+        if not quiet:
+            typer.echo(_replay_lines(result, kept) + (f"\n  {note}" if note else ""))
+
+    def done(_, value) -> bool:
+        number, result = value
+        if result.status == "interrupted":
+            state["interrupted"] = signal.Signals(result.report.interrupted)
+            return True
+        if jobs > 1 and result.failed and timing_bound(result.report):
+            return False  # judged when played again alone, below
+        take(number, result)
+        return False
+
     try:
-        for number, (fixture, setup) in enumerate(pairs, 1):
-            result = replayer.replay(fixture, setup, exact_lines=exact_lines)
-            if result.status == "interrupted":
-                interrupted = signal.Signals(result.report.interrupted)
-                break
-            failed += result.failed
-            kept = _keep_replay(result, folder, number, transcripts is not None, errors)
-            if not quiet:
-                typer.echo(_replay_lines(result, kept))
+        results = pool.play_all(mine, play, jobs, done)
+        if state["interrupted"] is None and jobs > 1:
+            for number, first in results:  # a timing fault while others ran: again, alone
+                if first.status != "interrupted" and first.failed and timing_bound(first.report):
+                    task = next(t for t in mine if t[0] == number)
+                    _, again = play(task)
+                    if again.status == "interrupted":
+                        state["interrupted"] = signal.Signals(again.report.interrupted)
+                        break
+                    take(number, again, f"re-checked alone: a timing finding while {jobs} replays ran at once; "
+                                        f"this is the replay played alone")
     except KeyboardInterrupt as exc:
-        interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
+        state["interrupted"] = signal.Signals(getattr(exc, "signum", signal.SIGINT))
     signals.armed = False
-    fixture_exit(plural(len(pairs), "fixture"), "replayed", failed, errors, interrupted)
+    data = fixtures_report("replay", [entries[n] for n in sorted(entries)], len(pairs), part, errors,
+                           state["interrupted"])
+    write_fixture_reports(data, json_path, junit_path, errors)
+    fixture_exit(plural(len(mine), "fixture"), "replayed", data["failed"], errors, state["interrupted"])
 
 
 def _after_dashes(args: list[str], typed: list[str], command: str) -> tuple[list[str], list[str] | None]:
@@ -71,9 +109,20 @@ def _keep_replay(result, folder: Path, number: int, write_all: bool, errors: lis
         return None
 
 
+VERDICTS = {"pass": "pass", "differs": "DIFFERS", "came back": "FAIL", "fails": "FAIL", "did not come back": "pass",
+            "interrupted": "STOP"}
+
+
+def _entry(number: int, result, kept: Path | None, note: str) -> dict:
+    """One replay in the JSON report."""
+    return {"number": number, "fixture": str(result.fixture.path), "status": result.status,
+            "verdict": VERDICTS[result.status], "failed": bool(result.failed),
+            "game": report.game_line(result.report), "lines": list(result.lines),
+            "transcript": str(kept) if kept is not None else None, "rechecked_alone": note or None}
+
+
 def _replay_lines(result, kept: Path | None) -> str:
-    verdict = {"pass": "pass", "differs": "DIFFERS", "came back": "FAIL", "fails": "FAIL",
-               "did not come back": "pass"}[result.status]
+    verdict = VERDICTS[result.status]
     lines = [f"{result.fixture.path}: {verdict} ({report.game_line(result.report)})"]
     lines += [f"  {line}" for line in result.lines]
     if kept is not None:
