@@ -21,12 +21,14 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import sys
 import traceback
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import wait
 from typing import Any, TypeVar
 
 from . import interrupts, process
+from .keeper import _parent as keeper_parent
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -64,9 +66,14 @@ def play_all(tasks: Sequence[T], play: Callable[[T], R], jobs: int,
     error: str | None = None
     interrupt: KeyboardInterrupt | None = None
     pending = {recv: worker for worker, recv in workers}
+    guard = process.signal_guard()
+    guard.hold()  # signals are read with their senders: a bot's is passed on to its worker
     while pending:
         try:
-            for recv in wait(list(pending)):
+            for recv in wait(list(pending) + ([guard.fd] if guard.active else [])):
+                if recv == guard.fd:
+                    route_signals(guard.read(), [w for w in pending.values()])
+                    continue
                 try:
                     message = recv.recv()
                 except EOFError:
@@ -94,9 +101,41 @@ def play_all(tasks: Sequence[T], play: Callable[[T], R], jobs: int,
                             os.kill(worker.pid, signum)
                         except ProcessLookupError:
                             pass
+    guard.release()
     if error is not None:
         raise WorkerError(error.strip().splitlines()[-1])
     return [results[i] for i in sorted(results)]
+
+
+def route_signals(infos: list, workers: list) -> None:
+    """Signals sent to this process while workers play. One that a worker's bot sent
+    (a process below that worker) is passed on to that worker, sender and all, which
+    reports it against its bot as a run of one game would; any other acts as it would
+    have (the first interrupt stops the run, and is passed on to every worker)."""
+    from . import linux
+
+    pids = {w.pid: w for w in workers if w.pid is not None}
+    for info in infos:
+        worker = _worker_of(info.pid, pids) if info.sent_by_a_process else None
+        if worker is not None:
+            try:
+                linux.pass_on(worker.pid, info)
+                continue
+            except OSError:
+                pass
+        process.outside_signal(info.signo)
+
+
+def _worker_of(pid: int, workers: dict):
+    """The worker that `pid` descends from, if one does."""
+    for _ in range(256):
+        if pid in workers:
+            return workers[pid]
+        parent = keeper_parent(pid)
+        if parent is None or parent <= 1:
+            return None
+        pid = parent
+    return None
 
 
 def _in_turn(tasks: Sequence[T], play: Callable[[T], R], done) -> list[R]:
@@ -113,9 +152,7 @@ def _worker(tasks, play, taken, stop, conn) -> None:
     """Take tasks until none is left or the run stops; send each result; exit at once."""
     status = 0
     try:
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-        if process._subreaper:  # not inherited across fork: the bots' orphans are ours
-            process.become_subreaper()
+        worker_start()
         while not stop.is_set():
             with taken.get_lock():
                 index = taken.value
@@ -141,6 +178,28 @@ def _worker(tasks, play, taken, stop, conn) -> None:
             process.reap_orphans(0.5)
         finally:
             os._exit(status)
+
+
+def worker_start() -> None:
+    """What a forked worker sets up first: a process group of its own; death with this
+    process (a SIGKILL of prototest leaves no worker playing on, and each worker's bots die
+    with it); its bots' orphans; a quiet death on a closed pipe."""
+    parent = os.getppid()
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    try:  # a group of its own: a signal to prototest's group reaches prototest alone, which
+        os.setpgid(0, 0)  # tells a bot's from a user's and passes it on (see _route)
+    except OSError:
+        pass
+    if sys.platform.startswith("linux"):
+        from . import linux
+        try:
+            linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)
+        except OSError:
+            pass
+        if os.getppid() != parent:  # the parent died before the line above
+            os._exit(1)
+    if process._subreaper:  # not inherited across fork: the bots' orphans are ours
+        process.become_subreaper()
 
 
 def results_in_order(count: int) -> Callable[[int, Any], list[tuple[int, Any]]]:

@@ -123,6 +123,16 @@ class _SignalGuard:
 _guard = _SignalGuard()
 
 
+def signal_guard() -> _SignalGuard:
+    """The one signal guard (`prototest.pool` holds it while its workers play)."""
+    return _guard
+
+
+def outside_signal(signum: int) -> None:
+    """A signal from outside any bot, read from the signalfd (see _outside_signal)."""
+    _outside_signal(signum)
+
+
 def _outside_signal(signum: int) -> None:
     """A signal from outside the bot, read from the signalfd: what it would have done had
     it not been blocked. The command line's handlers raise Interrupted (the first time);

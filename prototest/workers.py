@@ -23,7 +23,7 @@ import traceback
 from dataclasses import replace
 from typing import Any, Callable
 
-from . import process
+from . import pool, process
 from .findings import Finding
 from .fuzz import Campaign
 from .fuzzrun import FuzzRun, Options, Target
@@ -70,8 +70,12 @@ def _gather(children, main: Campaign, runs, owner) -> dict[int, Any]:
     results: dict[int, Any] = {}
     forwarded = False
     pending = {worker: (child, recv) for worker, child, recv in children}
+    guard = process.signal_guard()
+    guard.hold()  # signals are read with their senders: a bot's is passed on to its worker
     while pending:
         try:
+            if guard.active:
+                pool.route_signals(guard.read(), [child for child, _ in pending.values()])
             for worker, (child, recv) in list(pending.items()):
                 if recv.poll(POLL_S / max(1, len(pending))):
                     try:
@@ -99,6 +103,7 @@ def _gather(children, main: Campaign, runs, owner) -> dict[int, Any]:
                             os.kill(child.pid, signum)
                         except ProcessLookupError:
                             pass
+    guard.release()
     return results
 
 
@@ -108,9 +113,7 @@ def _worker(target: Target, options: Options, deadline, conn, runs, owner, state
     its verdict; until then the others play their position examples as whole games."""
     status = 0
     try:
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-        if process._subreaper:  # not inherited across fork: the bots' orphans are ours
-            process.become_subreaper()
+        pool.worker_start()
 
         def progress(run: FuzzRun) -> None:
             runs[worker] = run.runs

@@ -1,0 +1,212 @@
+"""Games at once and CI shards: `--jobs N` and `--shard I/N` on check, replay, record
+--update and fuzz, and `prototest merge`. Whatever N, and however the run is split, the
+verdict, the JSON and the JUnit are those of one run playing the games in turn (answer
+times aside)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import uuid
+from pathlib import Path
+
+import pytest
+
+from conftest import BOTS, CHESS_FAST, ROOT, run_cli
+
+CHESS = BOTS / "chess"
+#: A bot whose findings differ from game to game: some games fail, some pass.
+KING = str(CHESS / "king_next_to_king.py")
+#: The games of KING end before any clock matters; the full second to exit after the
+#: input closes keeps a loaded machine from adding a no_exit warning to one run only.
+STEADY = ("--start-delay", "150")
+
+
+def same_games(data: dict) -> dict:
+    """A check report without what depends on the moment: answer times, the start-up,
+    where the transcripts went."""
+    data = json.loads(json.dumps(data))
+    data.pop("timing")
+    data.pop("shard", None)
+    for game in data["games"]:
+        for key in ("timing", "startup_ms", "answer_ms", "transcript"):
+            game.pop(key)
+    for finding in data["findings"]:
+        finding.pop("elapsed_ms")
+        finding.pop("transcript")
+        for occurrence in finding["occurrences"]:
+            occurrence.pop("elapsed_ms")
+    return data
+
+
+def junit_without_times(path: Path) -> str:
+    import re
+    return re.sub(r"(time|transcript):\s+[^\n<]*", r"\1: -", path.read_text())
+
+
+def check(tmp_path: Path, name: str, *args: str):
+    out = tmp_path / name
+    result = run_cli("check", "--junit", str(out.with_suffix(".xml")), *args, tmp_path=out)
+    return result, out.with_suffix(".xml")
+
+
+def test_check_jobs_gives_the_games_of_one_game_at_a_time(tmp_path):
+    """--jobs 1 and --jobs 2: the same games, findings, verdict and exit status; the
+    progress lines come as games finish, the summary in game order."""
+    args = (*STEADY, "--games", "6", "--seed", "3", KING)
+    one, one_xml = check(tmp_path, "one", "--jobs", "1", *args)
+    two, two_xml = check(tmp_path, "two", "--jobs", "2", *args)
+    assert one.code == two.code == 1, one.stdout + two.stdout
+    assert {f["game"] for f in one.findings("fail")} != set(range(1, 7)), "every game failed: a weak test"
+    assert same_games(two.report) == same_games(one.report)
+    assert junit_without_times(two_xml) == junit_without_times(one_xml)
+    assert sorted(line.split()[1] for line in two.stderr.splitlines() if line.startswith("game ")) == \
+        [f"{i}/6" for i in range(1, 7)]
+    assert one.stdout.splitlines()[-1] == two.stdout.splitlines()[-1]
+
+
+def test_check_shards_merged_are_the_unsharded_run(tmp_path):
+    """Three shards of six games, each in its own run, merged: the unsharded verdict,
+    JSON, JUnit and exit status."""
+    args = (*STEADY, "--games", "6", "--seed", "3", KING)
+    whole, whole_xml = check(tmp_path, "whole", *args)
+    shards = []
+    for i in (1, 2, 3):
+        result, _ = check(tmp_path, f"s{i}", "--shard", f"{i}/3", *args)
+        assert [g["game"] for g in result.report["games"]] == [i, i + 3]
+        assert result.report["shard"] == f"{i}/3"
+        shards.append(tmp_path / f"s{i}" / "report.json")
+    merged = run_cli("merge", str(shards[2]), str(shards[0]), str(shards[1]),
+                     "--json", str(tmp_path / "merged.json"), "--junit", str(tmp_path / "merged.xml"))
+    assert merged.code == whole.code == 1, merged.stdout + merged.stderr
+    data = json.loads((tmp_path / "merged.json").read_text())
+    assert data["shard"] is None
+    assert same_games(data) == same_games(whole.report)
+    assert junit_without_times(tmp_path / "merged.xml") == junit_without_times(whole_xml)
+    assert merged.stdout.splitlines()[-1] == whole.stdout.splitlines()[-1]
+    # the summary's table of checks, line for line
+    table = [line for line in whole.stdout.splitlines() if line.startswith("  ") and line.rstrip()[-1:].isdigit()]
+    assert table and all(line in merged.stdout for line in table)
+
+
+def test_merge_refuses_what_is_not_every_shard_of_one_run(tmp_path):
+    args = (*CHESS_FAST, "--games", "2", str(CHESS / "illegal_move.py"))
+    for i in (1, 2):
+        check(tmp_path, f"s{i}", "--shard", f"{i}/2", *args)
+    check(tmp_path, "other", "--shard", "2/2", "--seed", "9", *args)
+    s1, s2, other = (str(tmp_path / n / "report.json") for n in ("s1", "s2", "other"))
+    (tmp_path / "junk.json").write_text("{not json")
+    cases = {
+        (s1,): "shard 2/2 missing: merge every shard of the run",
+        (s1, s1): "shard 1/2 again",
+        (s1, other): "seed 9, but",
+        (str(tmp_path / "junk.json"),): "not a JSON report of prototest",
+        (str(tmp_path / "absent.json"),): "cannot read",
+    }
+    for reports, phrase in cases.items():
+        result = run_cli("merge", *reports)
+        assert result.code == 2 and result.stdout == "", result.stdout
+        [line] = result.stderr.splitlines()
+        assert line.startswith("prototest: error: ") and phrase in line, line
+    assert run_cli("merge", s1, s2).code == 1
+
+
+def test_a_bad_shard_is_one_line(tmp_path):
+    for shard, phrase in (("3/2", "I must be from 1 to N"), ("x", "expected I/N"), ("0/1", "I must be from 1")):
+        result = run_cli("check", "--shard", shard, str(CHESS / "illegal_move.py"))
+        assert result.code == 2
+        [line] = result.stderr.splitlines()
+        assert phrase in line, line
+
+
+def test_a_timing_fault_while_games_run_at_once_is_re_checked_alone(tmp_path):
+    """The bot is slow only while another copy of it runs: with --jobs 2 one game times
+    out, is played again alone and passes; the run passes and says so."""
+    lock = f"LOCK=prototest-{uuid.uuid4().hex}"
+    bot = str(CHESS / "slow_beside_itself.py")
+    result, _ = check(tmp_path, "two", "--jobs", "2", "--env", lock, *CHESS_FAST, "--games", "2", bot)
+    assert result.code == 0, result.stdout + result.stderr
+    rechecked = [g for g in result.report["games"] if g["rechecked_alone"]]
+    assert len(rechecked) == 1 and rechecked[0]["rechecked_alone"].startswith("timeout"), result.report["games"]
+    assert f"re-checked alone: game {rechecked[0]['game']} had a timing finding (timeout" in result.stdout
+    assert "re-checked alone: no timing finding alone" in result.stderr
+    # without the re-check the fault would stand: a second copy at once makes it time out
+    holder = run_cli("check", "--jobs", "1", "--env", lock, *CHESS_FAST, "--games", "1", bot, tmp_path=tmp_path / "one")
+    assert holder.code == 0
+
+
+def fixtures_copy(tmp_path: Path) -> Path:
+    folder = tmp_path / "fx"
+    shutil.copytree(ROOT / "fixtures", folder)
+    return folder
+
+
+def test_replay_jobs_and_shards_merge_to_the_run_of_one(tmp_path):
+    folder = fixtures_copy(tmp_path)
+    one = run_cli("replay", "--jobs", "1", "-q", "--json", str(tmp_path / "one.json"), str(folder))
+    two = run_cli("replay", "--jobs", "2", "--json", str(tmp_path / "two.json"), "--junit", str(tmp_path / "two.xml"),
+                  str(folder))
+    assert one.code == two.code == 0, two.stdout + two.stderr
+    entries = [json.loads((tmp_path / f"{n}.json").read_text())["fixtures"] for n in ("one", "two")]
+    assert entries[0] == entries[1] and len(entries[0]) == len(list(folder.glob("*.txt")))
+    for i in (1, 2):
+        shard = run_cli("replay", "--shard", f"{i}/2", "-q", "--json", str(tmp_path / f"r{i}.json"), str(folder))
+        assert shard.code == 0
+    merged = run_cli("merge", str(tmp_path / "r1.json"), str(tmp_path / "r2.json"),
+                     "--json", str(tmp_path / "m.json"), "--junit", str(tmp_path / "m.xml"))
+    assert merged.code == 0, merged.stderr
+    assert json.loads((tmp_path / "m.json").read_text())["fixtures"] == entries[0]
+    assert (tmp_path / "m.xml").read_text() == (tmp_path / "two.xml").read_text()
+
+
+def test_a_failing_replay_shard_fails_the_merge(tmp_path):
+    folder = fixtures_copy(tmp_path)
+    victim = sorted(folder.glob("chess-seed*.txt"))[0]
+    lines = victim.read_text().splitlines(keepends=True)
+    answer = next(i for i, line in enumerate(lines) if line.startswith("< "))
+    lines[answer] = "< a1a1\n"
+    victim.write_text("".join(lines))
+    codes = [run_cli("replay", "--shard", f"{i}/2", "-q", "--json", str(tmp_path / f"r{i}.json"), str(folder)).code
+             for i in (1, 2)]
+    assert sorted(codes) == [0, 1]
+    merged = run_cli("merge", str(tmp_path / "r1.json"), str(tmp_path / "r2.json"), "--junit", str(tmp_path / "m.xml"))
+    assert merged.code == 1 and merged.stdout.splitlines()[-1].startswith("FAIL: 1 of ")
+    assert 'failures="1"' in (tmp_path / "m.xml").read_text()
+
+
+def test_record_update_with_jobs_and_shards_rewrites_nothing_that_did_not_change(tmp_path):
+    folder = fixtures_copy(tmp_path)
+    before = {p.name: p.read_text() for p in folder.glob("*.txt")}
+    result = run_cli("record", "--update", "--jobs", "2", "-q", str(folder))
+    assert result.code == 0, result.stdout + result.stderr
+    assert {p.name: p.read_text() for p in folder.glob("*.txt")} == before
+    for i in (1, 2):
+        shard = run_cli("record", "--update", "--shard", f"{i}/2", "-q", "--json", str(tmp_path / f"u{i}.json"),
+                        str(folder))
+        assert shard.code == 0, shard.stderr
+    merged = run_cli("merge", str(tmp_path / "u1.json"), str(tmp_path / "u2.json"))
+    assert merged.code == 0 and merged.stdout.splitlines()[-1] == f"PASS: {len(before)} fixtures regenerated"
+    assert {p.name: p.read_text() for p in folder.glob("*.txt")} == before
+
+
+def test_fuzz_shards_take_their_own_seed_streams_and_merge_into_one_verdict(tmp_path):
+    bot = str(CHESS / "illegal_move.py")
+    reports = []
+    for i in (1, 2):
+        result = run_cli("fuzz", "--shard", f"{i}/2", "--jobs", "1", "--examples", "3", "--no-database",
+                         "--shrink-examples", "0", *CHESS_FAST[2:], bot, tmp_path=tmp_path / f"f{i}")
+        assert result.code == 1, result.stdout + result.stderr
+        assert result.report["shard"] == f"{i}/2" and result.report["seed_streams"] == [i - 1]
+        reports.append(tmp_path / f"f{i}" / "report.json")
+    merged = run_cli("merge", *map(str, reports), "--json", str(tmp_path / "m.json"), "--junit", str(tmp_path / "m.xml"))
+    assert merged.code == 1, merged.stdout + merged.stderr
+    data = json.loads((tmp_path / "m.json").read_text())
+    assert data["passed"] is False and [s["shard"] for s in data["shards"]] == ["1/2", "2/2"]
+    assert data["examples"] == sum(json.loads(p.read_text())["examples"] for p in reports)
+    assert "illegal_move" in (tmp_path / "m.xml").read_text()
+
+
+@pytest.mark.parametrize("command", ["replay", "check"])
+def test_jobs_refuses_zero(command):
+    result = run_cli(command, "--jobs", "0", "x")
+    assert result.code == 2 and "--jobs" in result.stderr
