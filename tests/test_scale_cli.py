@@ -210,3 +210,13 @@ def test_fuzz_shards_take_their_own_seed_streams_and_merge_into_one_verdict(tmp_
 def test_jobs_refuses_zero(command):
     result = run_cli(command, "--jobs", "0", "x")
     assert result.code == 2 and "--jobs" in result.stderr
+
+
+def test_record_with_jobs_writes_the_bytes_of_one_game_at_a_time(tmp_path):
+    bot = ("--", "python3", "-m", "prototest.bots.impasse_bot")
+    for jobs in ("1", "2"):
+        result = run_cli("record", "-q", "--game", "impasse", "--games", "4", "--jobs", jobs, "--no-config",
+                         "-o", str(tmp_path / jobs), *bot)
+        assert result.code == 0, result.stderr
+    files = {jobs: {p.name: p.read_text() for p in (tmp_path / jobs).glob("*.txt")} for jobs in ("1", "2")}
+    assert len(files["1"]) == 4 and files["1"] == files["2"]
