@@ -56,10 +56,10 @@ from typing import Any, Callable, Sequence
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, reject, seed as hypothesis_seed, settings, target
 from hypothesis import strategies as st
-from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase, choices_to_bytes
+from hypothesis.database import ExampleDatabase, choices_to_bytes
 from hypothesis.errors import Flaky
 
-from . import opponents, strategies
+from . import exampledb, opponents, strategies
 from .findings import Finding, fold
 from .fuzzrun import Example, Failure, FuzzRun, Nondeterminism, Options, Plan, StateProbe, Target
 from .game import Exchange, GameConfig, GameReport, StopGame
@@ -204,6 +204,9 @@ class Campaign:
         """The run as data: the reproducers described, the warnings folded."""
         self.run.elapsed_s = time.monotonic() - self.run.started
         self.run.warnings = fold(self.run.warnings)
+        for problem in exampledb.problems(self._database):
+            if problem not in self.run.write_errors:
+                self.run.write_errors.append(problem)
         for failure in self.run.failures:
             failure.details = describe(self.run, failure)
         return self.run
@@ -753,10 +756,10 @@ class Campaign:
 
     # -- Hypothesis ---------------------------------------------------------------------
     def database(self) -> ExampleDatabase | None:
-        if self.options.database is None:
-            return None
-        if self._database is None:
-            self._database = DirectoryBasedExampleDatabase(str(self.options.database))
+        """The example database, made where it is first used: a Redis client belongs to
+        the process that made it (each worker makes its own, after the fork)."""
+        if self._database is None and self.options.database is not None:
+            self._database = exampledb.open_database(self.options.database)
         return self._database
 
     def settings(self, examples: int | None) -> settings:
