@@ -757,7 +757,8 @@ class Campaign:
     # -- Hypothesis ---------------------------------------------------------------------
     def database(self) -> ExampleDatabase | None:
         """The example database, made where it is first used: a Redis client belongs to
-        the process that made it (each worker makes its own, after the fork)."""
+        the process that made it (each worker makes its own, after the fork). Under
+        pytest (`test(own_settings=False)`), the active profile's."""
         if self._database is None and self.options.database is not None:
             self._database = exampledb.open_database(self.options.database)
         return self._database
@@ -790,6 +791,9 @@ class Campaign:
         else:
             test = settings(deadline=None, suppress_health_check=list(HealthCheck),
                             phases=(Phase.explicit, Phase.reuse, Phase.generate))(test)
+            # A failure found by a branch is saved as a fresh game in the profile's database
+            # (see _save_as_fresh), as on the command line.
+            self._database = settings.default.database
         # Stored failures are per game, modes, bot and move cap, not per this function.
         test._hypothesis_internal_database_key = self.database_key(modes)  # type: ignore[attr-defined]
         return test

@@ -24,8 +24,8 @@ the tests over cores).
     settings.load_profile("ci")
 
 With the key prefix `prototest:`, `prototest fuzz --database redis://ci-cache:6379/0` and
-the test share their failures: a failure that the command found is replayed first by the
-test, for the same bot command, game, mode and `max_plies`.
+the test share their failures: a failure that one found is replayed first by the other,
+for the same bot command, game, mode and `max_plies`.
 
 A failing campaign fails the test with the reproducer as its message, the first thing
 pytest shows; a passing one reports its warnings (slow answers, a `random` answer, a bot

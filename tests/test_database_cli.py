@@ -6,7 +6,8 @@ A failure found by one run is replayed first by another run (another seed, anoth
 folder, two workers that each make their own client after the fork), and by `fuzz_test`
 under a Hypothesis settings profile that uses the same server. A bad URL, a server that
 does not answer and a missing redis package are one line and exit status 2, before any
-game; a server lost during the run is said once and the run goes on.
+game; a server lost during the run is said once and the run goes on. A failure that
+`fuzz_test` finds is replayed first by `prototest fuzz` in turn.
 
 Without redis-server these tests are skipped, unless PROTOTEST_REQUIRE_REDIS=1 (as
 .ci/run sets it): then they fail, so CI never skips them silently.
@@ -221,3 +222,14 @@ def test_fuzz_test_under_a_profile_with_the_redis_database_replays_the_failure_f
     code, out = _pytest_with_profile(tmp_path / "elsewhere", redis_server, b"elsewhere:")
     assert code == 0 and "1 passed" in out, out
 
+
+def test_a_failure_fuzz_test_found_is_replayed_first_by_prototest_fuzz(tmp_path, redis_server):
+    """The other way round. (With this Hypothesis seed, fuzz_test finds the failure by
+    continuing a kept game: it is saved in the profile's database as a fresh game too,
+    as on the command line, or no later run could replay it.)"""
+    code, out = _pytest_with_profile(tmp_path / "pytest", redis_server, b"prototest:", examples=40, seed=13,
+                                     budget=60)
+    assert code == 1 and "FAIL crash" in out, out
+    url = f"redis://127.0.0.1:{redis_server}/0"
+    again = fuzz(tmp_path / "cli", "--jobs", "1", "--seed", "3", "--examples", "1", "--database", url)
+    assert again.code == 1 and again.report["first_failure_example"] == 1, again.stdout + again.stderr
