@@ -105,7 +105,7 @@ def fuzz_command(
     max_plies: Optional[int] = typer.Option(None, "--max-plies", min=1, max=20_000, help="Stop every game after this many plies (default: the game's own end and turn limit)."),
     mode: Optional[str] = typer.Option(None, "--mode", help="game: every example a game from the start; position: the bot starts cold in a generated deep position and plays on; mixed: either, example by example. Default: mixed when the protocol sends the position, else game."),
     save: Optional[Path] = typer.Option(None, "--save", help="Write each minimal failing example's transcript to this folder."),
-    database: Path = typer.Option(Path(".hypothesis") / "prototest", "--database", help="Hypothesis example database: failures found here are replayed first next time."),
+    database: str = typer.Option(".hypothesis/prototest", "--database", metavar="DIR|redis://HOST:PORT/N", help="Hypothesis example database, a folder or a Redis server shared between machines (redis://host:port/n): failures found there are replayed first next time."),
     no_database: bool = typer.Option(False, "--no-database", help="Neither replay nor save failures (the run depends on --seed alone)."),
     json_path: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report here."),
     junit_path: Optional[Path] = typer.Option(None, "--junit", help="Write a JUnit XML report here."),

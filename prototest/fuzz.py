@@ -56,10 +56,10 @@ from typing import Any, Callable, Sequence
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, reject, seed as hypothesis_seed, settings, target
 from hypothesis import strategies as st
-from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase, choices_to_bytes
+from hypothesis.database import ExampleDatabase, choices_to_bytes
 from hypothesis.errors import Flaky
 
-from . import opponents, strategies
+from . import exampledb, opponents, strategies
 from .findings import Finding, fold
 from .fuzzrun import Example, Failure, FuzzRun, Nondeterminism, Options, Plan, StateProbe, Target
 from .game import Exchange, GameConfig, GameReport, StopGame
@@ -204,6 +204,9 @@ class Campaign:
         """The run as data: the reproducers described, the warnings folded."""
         self.run.elapsed_s = time.monotonic() - self.run.started
         self.run.warnings = fold(self.run.warnings)
+        for problem in exampledb.problems(self._database):
+            if problem not in self.run.write_errors:
+                self.run.write_errors.append(problem)
         for failure in self.run.failures:
             failure.details = describe(self.run, failure)
         return self.run
@@ -753,10 +756,11 @@ class Campaign:
 
     # -- Hypothesis ---------------------------------------------------------------------
     def database(self) -> ExampleDatabase | None:
-        if self.options.database is None:
-            return None
-        if self._database is None:
-            self._database = DirectoryBasedExampleDatabase(str(self.options.database))
+        """The example database, made where it is first used: a Redis client belongs to
+        the process that made it (each worker makes its own, after the fork). Under
+        pytest (`test(own_settings=False)`), the active profile's."""
+        if self._database is None and self.options.database is not None:
+            self._database = exampledb.open_database(self.options.database)
         return self._database
 
     def settings(self, examples: int | None) -> settings:
@@ -787,6 +791,9 @@ class Campaign:
         else:
             test = settings(deadline=None, suppress_health_check=list(HealthCheck),
                             phases=(Phase.explicit, Phase.reuse, Phase.generate))(test)
+            # A failure found by a branch is saved as a fresh game in the profile's database
+            # (see _save_as_fresh), as on the command line.
+            self._database = settings.default.database
         # Stored failures are per game, modes, bot and move cap, not per this function.
         test._hypothesis_internal_database_key = self.database_key(modes)  # type: ignore[attr-defined]
         return test

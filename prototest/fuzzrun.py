@@ -14,13 +14,16 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .findings import Finding
 from .game import GameReport
 from .games.base import Rules
 from .opponents import Style
 from .spec import Spec
+
+if TYPE_CHECKING:
+    from .exampledb import RedisLocation
 
 DEFAULT_BUDGET_S = 60.0
 
@@ -61,7 +64,8 @@ class Options:
     jobs: int = 1
     #: A cap on each game's plies (None: the game's own end and turn limit)
     max_plies: int | None = None
-    database: Path | None = None
+    #: Hypothesis's example database: a folder, or a Redis server (None: none)
+    database: Path | RedisLocation | None = None
     #: Runs of the bot after the first failure for shortening it (cold retries, shorter
     #: paths, fewer opponent moves), whatever the time budget leaves.
     shrink_examples: int = 80

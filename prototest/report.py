@@ -351,6 +351,8 @@ def fuzz_summary(run: FuzzRun) -> str:
     ended = _ended(run)
     lines.append(f"  {run.examples} examples ({run.runs} runs of the bot) in {run.elapsed_s:.1f} s"
                  + (f"; {ended}" if ended else ""))
+    if opts.database is not None:
+        lines.append(f"  example database: {opts.database} (failures saved there are replayed first)")
     lines.append(f"  answers: {len(run.answer_ms) + len(run.first_answer_ms)} judged; first answers (start-up "
                  f"included): median {_ms(first['median_ms'])}, max {_ms(first['max_ms'])}; later answers: "
                  f"median {_ms(later['median_ms'])}, p95 {_ms(later['p95_ms'])}, max {_ms(later['max_ms'])}")
@@ -491,6 +493,7 @@ def fuzz_to_json(run: FuzzRun) -> dict[str, Any]:
         "jobs": run.workers,
         "budget_s": o.budget_s,
         "max_plies": o.max_plies,
+        "database": None if o.database is None else str(o.database),
         "examples": run.examples,
         "runs": run.runs,
         "shrink_runs": run.shrink_runs,

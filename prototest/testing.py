@@ -14,6 +14,19 @@ between machines is a profile away; the time budget (`budget`, default 60 s) als
 Everything that runs pytest runs it: pytest alone, pytest-xdist (`pytest -n 4` spreads
 the tests over cores).
 
+    # conftest.py: a Redis server shared between machines (pip install 'prototest[redis]')
+    import redis
+    from hypothesis import settings
+    from hypothesis.extra.redis import RedisExampleDatabase
+
+    shared = RedisExampleDatabase(redis.Redis(host="ci-cache", port=6379, db=0), key_prefix=b"prototest:")
+    settings.register_profile("ci", max_examples=20_000, database=shared)
+    settings.load_profile("ci")
+
+With the key prefix `prototest:`, `prototest fuzz --database redis://ci-cache:6379/0` and
+the test share their failures: a failure that one found is replayed first by the other,
+for the same bot command, game, mode and `max_plies`.
+
 A failing campaign fails the test with the reproducer as its message, the first thing
 pytest shows; a passing one reports its warnings (slow answers, a `random` answer, a bot
 that answers the same input differently, a failure seen only after a cold start) as

@@ -3,7 +3,8 @@
 Each worker is a forked process running its own `fuzz.Campaign` on its own seed stream
 (`fuzz.worker_seed`), so the same `--seed` gives the same examples whatever else runs;
 all share the example database (a folder: Hypothesis's directory database is safe across
-processes) and the run's deadline. The state probe runs once, in worker 0, and its verdict
+processes; or a Redis server, of which each worker makes its own client after the fork)
+and the run's deadline. The state probe runs once, in worker 0, and its verdict
 is shared. The first worker to find a confirmed failure stops the others at their next
 example and shortens its failure alone; its report, the others' examples, situations,
 warnings and timings are merged into one `FuzzRun`.
@@ -177,6 +178,7 @@ def _merge(main: Campaign, results: dict[int, Any]) -> FuzzRun:
         if p.interrupted is not None and run.interrupted is None:
             run.interrupted = p.interrupted
         run.stopped_early = run.stopped_early or p.stopped_early
+        run.write_errors.extend(e for e in p.write_errors if e not in run.write_errors)
         if p.first_failure_s is not None and (run.first_failure_s is None or p.first_failure_s < run.first_failure_s):
             run.first_failure_s = p.first_failure_s
             run.first_failure_example = p.first_failure_example

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import typer
 
-from .. import fixtures, pool, process, report, settings
+from .. import exampledb, fixtures, pool, process, report, settings
 from ..fuzz import Campaign, choose_mode
 from ..fuzzrun import FuzzRun, Options, Target
 from ..interrupts import signals
@@ -22,7 +22,7 @@ from .exits import UsageProblem, conclude
 
 def execute(*, bot: list[str], game: str | None, spec_path: Path | None, budget: str, examples: int | None,
             jobs: int | None, seed: int | None, max_plies: int | None, mode: str | None, save: Path | None,
-            database: Path, no_database: bool, json_path: Path | None, junit_path: Path | None,
+            database: str, no_database: bool, json_path: Path | None, junit_path: Path | None,
             shrink_examples: int, time_scale: float | None, start_delay: int, overrides: list[str],
             env_pairs: list[str], quiet: bool, config_path: Path | None, no_config: bool,
             shard: str | None = None) -> None:
@@ -41,14 +41,15 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, budget:
     for option, path in (("--json", json_path), ("--junit", junit_path)):
         if path is not None:
             check_output(option, path)
-    for option, path in (("--save", save), ("--database", None if no_database else database)):
+    where = None if no_database else _database(database)
+    for option, path in (("--save", save), ("--database", where if isinstance(where, Path) else None)):
         if path is not None:
             check_output(option, path, folder=True)
+    _reachable(where)
     target = Target(spec, rules, module, argv, env, s.time_scale, start_delay, cwd=s.bot_cwd)
     options = Options(mode=mode, examples=examples, budget_s=budget_s, seed=s.seed,
                       jobs=jobs or pool.default_jobs(), max_plies=max_plies,
-                      database=None if no_database else database, shrink_examples=shrink_examples,
-                      shard=part)
+                      database=where, shrink_examples=shrink_examples, shard=part)
     ticker = _Ticker(quiet)
     run = _execute(target, options, ticker)
     ticker.done()
@@ -64,6 +65,25 @@ def _execute(target: Target, options: Options, progress: Callable[[FuzzRun], Non
     if options.jobs <= 1:
         return Campaign(target, options, progress).execute()
     return run_workers(target, options, progress)
+
+
+def _database(text: str) -> exampledb.Location:
+    """--database: a folder, or a Redis server (redis://host:port/n)."""
+    try:
+        return exampledb.parse(text)
+    except ValueError as exc:
+        raise UsageProblem(str(exc)) from None
+
+
+def _reachable(where: exampledb.Location | None) -> None:
+    """A Redis server answers before any game (its client is closed again: the campaign,
+    or each worker after the fork, makes its own)."""
+    if where is None:
+        return
+    try:
+        exampledb.check(where)
+    except ValueError as exc:
+        raise UsageProblem(str(exc)) from None
 
 
 def _duration(option: str, text: str) -> float | None:
