@@ -202,19 +202,24 @@ def worker_start() -> None:
         process.become_subreaper()
 
 
-def results_in_order(count: int) -> Callable[[int, Any], list[tuple[int, Any]]]:
-    """A helper for `done` callbacks that must act in task order (a stop decided on the
-    first games): feed it each (index, result) as it comes; it answers the ones now
-    complete in order, from the lowest not yet answered."""
-    held: dict[int, Any] = {}
-    state = {"next": 0}
+class InOrder:
+    """For `done` callbacks that must act in task order (a stop decided on the first
+    games): `feed` each (index, result) as it comes; it answers the ones now complete in
+    order, from the lowest not yet answered. `rest` answers what is left held back (a gap
+    that will not be filled: the run stopped before that task)."""
 
-    def feed(index: int, result: Any) -> list[tuple[int, Any]]:
-        held[index] = result
+    def __init__(self) -> None:
+        self.held: dict[int, Any] = {}
+        self.next = 0
+
+    def feed(self, index: int, result: Any) -> list[tuple[int, Any]]:
+        self.held[index] = result
         ready = []
-        while state["next"] in held:
-            ready.append((state["next"], held.pop(state["next"])))
-            state["next"] += 1
+        while self.next in self.held:
+            ready.append((self.next, self.held.pop(self.next)))
+            self.next += 1
         return ready
 
-    return feed
+    def rest(self) -> list[tuple[int, Any]]:
+        ready, self.held = sorted(self.held.items()), {}
+        return ready

@@ -55,7 +55,7 @@ def run_check(
                           opponent=ForcedOpponent(opponent_moves, builtin_opponent(module, spec, game_seed(seed, index)))
                           if opponent_moves else None)
 
-    in_order = pool.results_in_order(len(indices))
+    in_order = pool.InOrder()
 
     def keep(report: GameReport) -> bool:
         """Take one game's report (its transcript, its progress line); True: stop here."""
@@ -77,17 +77,22 @@ def run_check(
             return True
         return False
 
+    def keep_in_order(ready: list[tuple[int, GameReport]]) -> None:
+        """A stop is decided in game order: the games after it are not kept (an
+        interrupted run keeps every game that was played)."""
+        for _, report in ready:
+            if not run.skipped:
+                keep(report)
+
     def done(position: int, report: GameReport) -> bool:
         if stop is None:  # progress as games finish
             return keep(report)
-        for _, ready in in_order(position, report):  # a stop is decided in game order
-            if run.skipped or run.interrupted:
-                break
-            if keep(ready):
-                return True
+        keep_in_order(in_order.feed(position, report))
         return bool(run.skipped or run.interrupted)
 
     pool.play_all([config(i) for i in indices], play_game, jobs, done)
+    if stop is not None:
+        keep_in_order(in_order.rest())
     run.games.sort(key=lambda g: g.index)
     if jobs > 1 and len(indices) > 1 and not run.interrupted:
         _recheck_timing(run, config, transcripts, write_all, jobs, note)

@@ -220,3 +220,41 @@ def test_record_with_jobs_writes_the_bytes_of_one_game_at_a_time(tmp_path):
         assert result.code == 0, result.stderr
     files = {jobs: {p.name: p.read_text() for p in (tmp_path / jobs).glob("*.txt")} for jobs in ("1", "2")}
     assert len(files["1"]) == 4 and files["1"] == files["2"]
+
+
+@pytest.mark.parametrize("how", ["SIGINT", "SIGTERM"])
+def test_an_interrupt_with_games_at_once_stops_every_game_and_keeps_the_report(tmp_path, how):
+    """Two hanging bots at once; the user's signal: each worker stops its game and kills
+    its bot, the report has both games as interrupted, the status is 128 + n, and no
+    bot process is left."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from conftest import RUN_TOKEN, alive_with, bot_env, none_alive_with
+
+    token = f"PROTOTEST_JOBS_TEST={uuid.uuid4().hex}"
+    report = tmp_path / "report.json"
+    argv = [sys.executable, "-m", "prototest", "check", "--env", RUN_TOKEN, "--env", token, "--json", str(report),
+            "--transcripts", str(tmp_path / "t"), "--jobs", "2", "--games", "4", "--start-delay", "100",
+            "--time-scale", "20", str(CHESS / "hangs.py")]
+    proc = subprocess.Popen(argv, env=bot_env(), cwd=tmp_path, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while sum("hangs.py" in p for p in alive_with(token)) < 2:
+            assert time.monotonic() < deadline, "the two bots never started"
+            time.sleep(0.05)
+        time.sleep(0.3)  # both asleep in their first turn
+        proc.send_signal(getattr(signal, how))
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    signum = getattr(signal, how)
+    assert proc.returncode == 128 + signum, out + err
+    assert f"interrupted ({how})" in err and "Traceback" not in err
+    data = json.loads(report.read_text())
+    assert data["interrupted"] == how
+    assert [g["result"] for g in data["games"]] == ["interrupted", "interrupted"], data["games"]
+    assert none_alive_with(token) == []
