@@ -52,6 +52,15 @@ def play_all(tasks: Sequence[T], play: Callable[[T], R], jobs: int,
     did: the results of the tasks that were played, still in task order)."""
     if jobs <= 1 or len(tasks) <= 1:
         return _in_turn(tasks, play, done)
+    guard = process.signal_guard()
+    guard.hold()  # from here signals are read with their senders (a bot's goes to its worker)
+    try:
+        return _play_forked(tasks, play, jobs, done, guard)
+    finally:
+        guard.release()
+
+
+def _play_forked(tasks, play, jobs: int, done, guard) -> list:
     ctx = multiprocessing.get_context("fork")
     taken = ctx.Value("i", 0)  # the next task to take
     stop = ctx.Event()
@@ -66,8 +75,6 @@ def play_all(tasks: Sequence[T], play: Callable[[T], R], jobs: int,
     error: str | None = None
     interrupt: KeyboardInterrupt | None = None
     pending = {recv: worker for worker, recv in workers}
-    guard = process.signal_guard()
-    guard.hold()  # signals are read with their senders: a bot's is passed on to its worker
     while pending:
         try:
             for recv in wait(list(pending) + ([guard.fd] if guard.active else [])):
@@ -101,7 +108,6 @@ def play_all(tasks: Sequence[T], play: Callable[[T], R], jobs: int,
                             os.kill(worker.pid, signum)
                         except ProcessLookupError:
                             pass
-    guard.release()
     if error is not None:
         raise WorkerError(error.strip().splitlines()[-1])
     return [results[i] for i in sorted(results)]
@@ -185,6 +191,7 @@ def worker_start() -> None:
     process (a SIGKILL of prototest leaves no worker playing on, and each worker's bots die
     with it); its bots' orphans; a quiet death on a closed pipe."""
     parent = os.getppid()
+    process.signal_guard().forget()  # the parent's held signals are its own business
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     try:  # a group of its own: a signal to prototest's group reaches prototest alone, which
         os.setpgid(0, 0)  # tells a bot's from a user's and passes it on (see _route)

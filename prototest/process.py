@@ -112,6 +112,13 @@ class _SignalGuard:
         from . import linux
         return linux.read_signals(self.fd)  # type: ignore[arg-type]
 
+    def forget(self) -> None:
+        """In a forked child: nothing held, its signals delivered as usual (the signalfd is
+        made again when a bot of its own runs: it reads the signals of the process that reads it)."""
+        if self.depth and not self.broken:
+            signal.pthread_sigmask(signal.SIG_SETMASK, self.saved)
+        self.depth = 0
+
     def release(self) -> None:
         if self.depth == 0:
             return

@@ -44,6 +44,7 @@ def run_workers(target: Target, options: Options, progress: Callable[[FuzzRun], 
     """Run `options.jobs` campaigns at once and merge them."""
     main = Campaign(target, options, progress)
     main._start_clock()
+    process.signal_guard().hold()  # read with their senders: a bot's is passed on to its worker
     ctx = multiprocessing.get_context("fork")
     jobs = options.jobs
     runs = ctx.Array("i", jobs)  # runs of each worker, for the progress line
@@ -72,7 +73,6 @@ def _gather(children, main: Campaign, runs, owner) -> dict[int, Any]:
     forwarded = False
     pending = {worker: (child, recv) for worker, child, recv in children}
     guard = process.signal_guard()
-    guard.hold()  # signals are read with their senders: a bot's is passed on to its worker
     while pending:
         try:
             if guard.active:
