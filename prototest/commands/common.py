@@ -196,10 +196,12 @@ def fixtures_report(command: str, entries: list[dict], total: int, shard: tuple[
             "passed": not failed and not errors and interrupted is None}
 
 
-def write_fixture_reports(data: dict, json_path: Path | None, junit_path: Path | None, errors: list[str]) -> None:
-    """--json and --junit of replay and record --update; a write error joins `errors`."""
+def write_fixture_reports(data: dict, json_path: Path | None, junit_path: Path | None, errors: list[str],
+                          junit=None) -> None:
+    """--json and --junit of replay and record --update (and of their merged shards, or
+    with `junit` of merged fuzz shards); a write error joins `errors`."""
     for option, path, write in (("--json", json_path, report.write_data_json),
-                                ("--junit", junit_path, report.write_fixture_junit)):
+                                ("--junit", junit_path, junit or report.write_fixture_junit)):
         if path is None:
             continue
         try:

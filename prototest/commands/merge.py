@@ -3,12 +3,13 @@ verdict, with one JSON and one JUnit report, and the exit status the unsharded r
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import typer
 
 from .. import merge as merger, report
-from .common import check_output
+from .common import check_output, write_fixture_reports
 from .exits import EXIT_FAIL, EXIT_PASS, UsageProblem, conclude
 
 
@@ -27,17 +28,9 @@ def execute(*, reports: list[Path], json_path: Path | None, junit_path: Path | N
                  report.summary, quiet, f"after {len(run.games)} of {run.games_total} games")
         return
     merged = merger.fuzz_reports(data) if command == "fuzz" else merger.fixture_reports(command, data)
-    writers = [("--json", json_path, report.write_data_json),
-               ("--junit", junit_path, report.write_merged_fuzz_junit if command == "fuzz"
-                else report.write_fixture_junit)]
-    errors = []
-    for option, path, write in writers:
-        if path is None:
-            continue
-        try:
-            write(merged, path)
-        except OSError as exc:
-            errors.append(f"{option} {path}: cannot write: {exc.strerror or exc}")
+    errors: list[str] = []
+    write_fixture_reports(merged, json_path, junit_path, errors,
+                          junit=report.write_merged_fuzz_junit if command == "fuzz" else None)
     text = report.merged_summary(command, merged, len(data))
     typer.echo(text if not quiet else text.splitlines()[-1])
     for line in errors:
@@ -50,7 +43,6 @@ def execute(*, reports: list[Path], json_path: Path | None, junit_path: Path | N
 
 
 def _signum(name: str) -> int:
-    import signal
     try:
         return int(signal.Signals[name])
     except KeyError:
