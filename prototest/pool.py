@@ -189,10 +189,10 @@ def _worker(tasks, play, taken, stop, conn) -> None:
 def worker_start() -> None:
     """What a forked worker sets up first: a process group of its own; death with this
     process (a SIGKILL of prototest leaves no worker playing on, and each worker's bots die
-    with it); its bots' orphans; a quiet death on a closed pipe."""
+    with it); its bots' orphans. (SIGPIPE stays ignored: a write to a bot that has exited
+    must be a broken pipe, which the judge reports, not the worker's death.)"""
     parent = os.getppid()
     process.signal_guard().forget()  # the parent's held signals are its own business
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     try:  # a group of its own: a signal to prototest's group reaches prototest alone, which
         os.setpgid(0, 0)  # tells a bot's from a user's and passes it on (see _route)
     except OSError:

@@ -258,3 +258,15 @@ def test_an_interrupt_with_games_at_once_stops_every_game_and_keeps_the_report(t
     assert data["interrupted"] == how
     assert [g["result"] for g in data["games"]] == ["interrupted", "interrupted"], data["games"]
     assert none_alive_with(token) == []
+
+
+def test_a_bot_gone_before_the_judge_writes_is_a_crash_with_jobs_too(tmp_path):
+    """A worker's write to a bot that has exited is a broken pipe, and so a crash finding,
+    as one game at a time (it killed the worker by SIGPIPE: an internal error)."""
+    bot = tmp_path / "exits.sh"
+    bot.write_text("#!/bin/sh\nexit 1\n")
+    bot.chmod(0o755)
+    result = run_cli("check", "--jobs", "2", "--games", "6", "--start-delay", "0", str(bot), tmp_path=tmp_path / "r")
+    assert result.code == 1, result.stdout + result.stderr
+    assert "internal error" not in result.stderr
+    assert [g["result"] for g in result.report["games"]] == ["forfeit"] * 6 and result.kinds("fail") == {"crash"}
