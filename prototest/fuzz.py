@@ -59,7 +59,7 @@ from hypothesis import strategies as st
 from hypothesis.database import ExampleDatabase, choices_to_bytes
 from hypothesis.errors import Flaky
 
-from . import exampledb, opponents, strategies
+from . import exampledb, interrupts, opponents, strategies
 from .findings import Finding, fold
 from .fuzzrun import Example, Failure, FuzzRun, Nondeterminism, Options, Plan, StateProbe, Target
 from .game import Exchange, GameConfig, GameReport, StopGame
@@ -261,6 +261,10 @@ class Campaign:
         self._check_stop()
 
     def _check_stop(self) -> None:
+        if interrupts.signals.first is not None and self.run.interrupted is None:
+            # an interrupt came and some layer between here and the game swallowed it:
+            # stop at this example all the same (a budget of 0 would run on for ever)
+            raise _interrupt(interrupts.signals.first)
         ended = None
         if self._found is not None:
             ended = "failure"
