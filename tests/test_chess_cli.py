@@ -230,10 +230,11 @@ def test_sigterm_to_prototest_kills_the_bot_and_keeps_the_report(tmp_path):
     assert code == 128 + signal.SIGTERM, err
     assert "interrupted (SIGTERM)" in err and "Traceback" not in err
     assert alive_with(token) == []  # gone already: prototest waited for them
-    assert [g["result"] for g in data["games"]] == ["interrupted"]
+    # both games (one per seat) play at once: each is stopped, reported and transcribed
+    assert [g["result"] for g in data["games"]] == ["interrupted"] * 2
     assert data["passed"] is False and data["interrupted"] == "SIGTERM"
-    [transcript] = (tmp_path / "t").glob("*.txt")
-    assert "interrupted by SIGTERM" in transcript.read_text()
+    transcripts = sorted((tmp_path / "t").glob("*.txt"))
+    assert len(transcripts) == 2 and all("interrupted by SIGTERM" in t.read_text() for t in transcripts)
 
 
 def test_signal_while_waiting_for_the_exit_still_reports(tmp_path):
