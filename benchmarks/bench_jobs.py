@@ -1,0 +1,391 @@
+"""Chess plies per second with `check --jobs 1` and `--jobs 2`, beside two anchors, same run.
+
+Not a test: it prints figures. Run: `python benchmarks/bench_jobs.py [--games 40] [--rounds 3]`.
+
+One bot answers at once in every variant: it parses the FEN of each turn line with
+python-chess and plays a random legal move (seeded by the FEN, so a position always gets
+the same answer and a seed always gives the same games). Each variant plays `--games`
+whole games, one bot process per game, the bot's seats alternating (white first), one
+game at a time (jobs 1) and two at once (jobs 2):
+
+1. prototest: `prototest check BOT --game chess --games N --seed S --start-delay 0
+   --jobs J --json F -q` (`--start-delay 0`: no silence before the colour line, which the
+   spec sets at 1000 ms a game; 0 is a legal value and skips the wait, so the figure
+   measures plies, not waiting). The same seed in both, so both play the same games: the
+   per-game plies, results and checks from the JSON must agree, and are printed.
+2. raw pipe: the thinnest Python driver, this file run as `--driver raw`: it starts the bot,
+   writes the colour line and the turn lines (`<last move> 1000 1000 <FEN>`) with
+   os.write, reads each answer with os.read, applies it with python-chess, replies `A`,
+   and plays a random legal move (a seeded random.Random) for the other side; no timing,
+   no findings. Two at once: two forked processes taking the next game in turn.
+3. chess.engine: python-chess's SimpleEngine.popen_uci driving a UCI engine that answers
+   `bestmove` with a random legal move at once (uci/isready/ucinewgame/position/go/quit;
+   it applies only the new moves of each `position`), `engine.play(board,
+   Limit(nodes=1))` for its side and the same seeded random opponent for the other; run
+   as `--driver engine`, two at once as two forked processes.
+
+Plies per second: the total plies of all games (both sides' moves) over the wall time of
+the whole command, timed from outside, so every figure includes the start of its own
+Python process and of each game's bot. The variants alternate within each round; the
+table shows the medians of `--rounds` rounds and the ratio jobs 2 / jobs 1 (the aim for
+prototest: at least 1.6 on two cores). The anchors play their own random games (another
+opponent than prototest's seeded styles), so their total plies differ from prototest's;
+plies per second is the figure compared.
+
+Beside each figure: the CPU time (user + system) of the command and all its descendants
+per ply, and `busy`, that CPU time over the wall time (the cores in use: at most 1 for one
+game at a time, whose judge and bot take turns, at most 2 here for two). The other
+processes on the machine take cores too, so the run also reports the load average and,
+per run, the CPU the machine spent on processes other than this benchmark's (from
+/proc/stat, over the run's wall time): figures taken while that is high say little. At
+the end: the per-game plies of prototest's jobs 1 and jobs 2 runs, and whether every
+prototest run (both job counts, every round) gave the same moves, plies, results and
+checks, and how many games a jobs 2 run re-checked alone (a timing finding).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import chess
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: The instant chess-judge bot: colour line, then `<last move> <time> <time> <FEN>`
+#: turn lines, each answered with one move; `A`/`D` status lines in between.
+INSTANT_BOT = r"""
+import random, sys
+import chess
+read, write, flush = sys.stdin.readline, sys.stdout.write, sys.stdout.flush
+read()  # the colour: the FEN says whose turn it is
+while True:
+    line = read()
+    if not line:
+        break
+    parts = line.split(None, 3)
+    if len(parts) < 4:  # a status line: A <time> or D <time>
+        if parts and parts[0] == "D":
+            break
+        continue
+    fen = parts[3].strip()
+    board = chess.Board(fen)
+    moves = [m for m in board.legal_moves if m.promotion in (None, chess.QUEEN)]
+    if not moves:
+        continue
+    move = random.Random(fen).choice(moves)
+    if board.is_kingside_castling(move):
+        text = "O-O"
+    elif board.is_queenside_castling(move):
+        text = "O-O-O"
+    else:
+        text = move.uci()[:4]
+    write(text + "\n")
+    flush()
+"""
+
+#: The instant UCI engine: a random legal move at once, whatever `go` asks.
+INSTANT_UCI = r"""
+import random, sys
+import chess
+read, write, flush = sys.stdin.readline, sys.stdout.write, sys.stdout.flush
+board, start, played = chess.Board(), chess.STARTING_FEN, []
+while True:
+    line = read()
+    if not line:
+        break
+    words = line.split()
+    if not words:
+        continue
+    cmd = words[0]
+    if cmd == "uci":
+        write("id name instant\nid author prototest benchmarks\nuciok\n")
+    elif cmd == "isready":
+        write("readyok\n")
+    elif cmd == "ucinewgame":
+        board, start, played = chess.Board(), chess.STARTING_FEN, []
+    elif cmd == "position":
+        at = words.index("moves") if "moves" in words else len(words)
+        fen = chess.STARTING_FEN if words[1] == "startpos" else " ".join(words[2:at])
+        moves = words[at + 1:]
+        if fen != start or moves[:len(played)] != played:  # not a continuation: set up anew
+            board, start, played = chess.Board(fen), fen, []
+        for uci in moves[len(played):]:
+            board.push_uci(uci)
+        played = moves
+    elif cmd == "go":
+        legal = list(board.legal_moves)
+        write(f"bestmove {random.Random(board.fen()).choice(legal).uci() if legal else '0000'}\n")
+    elif cmd == "quit":
+        break
+    flush()
+"""
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    env.setdefault("PYTHONPATH", str(ROOT))
+    return env
+
+
+def _cpu() -> float:
+    """CPU seconds (user and system) of the children waited for so far, theirs included."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _machine_busy() -> float:
+    """CPU seconds the whole machine has spent busy since boot (every process's, /proc/stat)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = fields
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+#: CPU seconds other processes (not this benchmark's) used during each run, over its wall time
+OTHERS: list[float] = []
+
+
+def _timed(cmd: list[str], folder: Path) -> tuple[float, float, str]:
+    """The wall time of a command, the CPU time of it and its descendants, and its stdout."""
+    own0 = resource.getrusage(resource.RUSAGE_SELF)
+    busy0, cpu0, t0 = _machine_busy(), _cpu(), time.monotonic()
+    done = subprocess.run(cmd, cwd=folder, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          stdin=subprocess.DEVNULL, text=True, check=False)
+    wall, cpu, busy = time.monotonic() - t0, _cpu() - cpu0, _machine_busy() - busy0
+    own1 = resource.getrusage(resource.RUSAGE_SELF)
+    own = own1.ru_utime + own1.ru_stime - own0.ru_utime - own0.ru_stime
+    OTHERS.append(max(0.0, busy - cpu - own) / wall)
+    if done.returncode not in (0, 1):
+        sys.exit(f"{cmd[:4]}... ended with status {done.returncode}: {done.stderr.strip()[-500:]}")
+    return wall, cpu, done.stdout
+
+
+# ---------------------------------------------------------------- the prototest variant
+
+def run_prototest(jobs: int, games: int, seed: int, folder: Path) -> tuple[float, float, list[tuple]]:
+    """Wall time, CPU time and (plies, result, reason, checks, moves, rechecked) per game, in game order."""
+    report = folder / f"check-j{jobs}.json"
+    wall, cpu, _ = _timed([sys.executable, "-m", "prototest", "check", "--game", "chess", "--games", str(games),
+                           "--seed", str(seed), "--start-delay", "0", "--jobs", str(jobs), "--json", str(report),
+                           "-q", "--", sys.executable, str(folder / "instant_bot.py")], folder)
+    data = json.loads(report.read_text())
+    return wall, cpu, [(g["plies"], g["result"], g["reason"], tuple(sorted(g["checks"].items())), tuple(g["moves"]),
+                        g["rechecked_alone"]) for g in sorted(data["games"], key=lambda g: g["game"])]
+
+
+# ---------------------------------------------------------------- the anchors (--driver)
+
+def _opponent_move(board: chess.Board, rng: random.Random) -> chess.Move:
+    return rng.choice([m for m in board.legal_moves if m.promotion in (None, chess.QUEEN)])
+
+
+def _judge_text(board: chess.Board, move: chess.Move) -> str:
+    if board.is_kingside_castling(move):
+        return "O-O"
+    if board.is_queenside_castling(move):
+        return "O-O-O"
+    return move.uci()[:4]
+
+
+def _bot_env() -> dict[str, str]:
+    """The bot's environment, as prototest gives it (no PYTHONPATH and the like)."""
+    return {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "TZ",
+                                                          "TMPDIR")}
+
+
+def raw_game(index: int, seed: int, bot: list[str]) -> int:
+    """One game over bare pipes; the plies played."""
+    rng = random.Random(f"{seed}-{index}")
+    seat = chess.WHITE if index % 2 == 0 else chess.BLACK
+    proc = subprocess.Popen(bot, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0, env=_bot_env())
+    inp, out = proc.stdin.fileno(), proc.stdout.fileno()
+    os.write(inp, b"white\n" if seat == chess.WHITE else b"black\n")
+    board, last, buf = chess.Board(), "NONE", b""
+    while not board.is_game_over():
+        if board.turn == seat:
+            os.write(inp, f"{last} 1000 1000 {board.fen()}\n".encode())
+            while b"\n" not in buf:
+                chunk = os.read(out, 4096)
+                if not chunk:
+                    raise RuntimeError(f"game {index}: the bot closed its output")
+                buf += chunk
+            line, _, buf = buf.partition(b"\n")
+            text = line.decode()
+            if text in ("O-O", "O-O-O"):
+                move = board.parse_san(text)
+            else:
+                move = chess.Move.from_uci(text)
+                if board.piece_type_at(move.from_square) == chess.PAWN and chess.square_rank(move.to_square) in (0, 7):
+                    move.promotion = chess.QUEEN
+                if not board.is_legal(move):
+                    raise RuntimeError(f"game {index}: illegal answer {text!r}")
+            board.push(move)
+            os.write(inp, b"A 1000\n")
+        else:
+            move = _opponent_move(board, rng)
+            last = _judge_text(board, move)
+            board.push(move)
+    proc.stdin.close()
+    proc.stdout.close()
+    proc.wait()
+    return board.ply()
+
+
+def engine_game(index: int, seed: int, engine: list[str]) -> int:
+    """One game with python-chess's chess.engine driving the UCI engine; the plies played."""
+    import chess.engine
+
+    rng = random.Random(f"{seed}-{index}")
+    seat = chess.WHITE if index % 2 == 0 else chess.BLACK
+    board = chess.Board()
+    with chess.engine.SimpleEngine.popen_uci(engine, env=_bot_env()) as uci:
+        while not board.is_game_over():
+            if board.turn == seat:
+                board.push(uci.play(board, chess.engine.Limit(nodes=1)).move)
+            else:
+                board.push(_opponent_move(board, rng))
+    return board.ply()
+
+
+def _worker(play, games, seed, argv, taken, conn) -> None:
+    plies = {}
+    while True:
+        with taken.get_lock():
+            index = taken.value
+            taken.value += 1
+        if index >= games:
+            break
+        plies[index] = play(index, seed, argv)
+    conn.send(plies)
+    conn.close()
+
+
+def drive(kind: str, games: int, jobs: int, seed: int, folder: Path) -> list[int]:
+    """The plies of each game, `jobs` games at once (forked workers taking the next game)."""
+    play, script = (raw_game, "instant_bot.py") if kind == "raw" else (engine_game, "instant_uci.py")
+    argv = [sys.executable, str(folder / script)]
+    if jobs == 1:
+        return [play(i, seed, argv) for i in range(games)]
+    ctx = multiprocessing.get_context("fork")
+    taken = ctx.Value("i", 0)
+    workers = []
+    for _ in range(jobs):
+        recv, send = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_worker, args=(play, games, seed, argv, taken, send))
+        proc.start()
+        send.close()
+        workers.append((proc, recv))
+    plies: dict[int, int] = {}
+    for proc, recv in workers:
+        plies.update(recv.recv())
+        proc.join()
+    return [plies[i] for i in range(games)]
+
+
+def run_anchor(kind: str, jobs: int, games: int, seed: int, folder: Path) -> tuple[float, float, list[int]]:
+    wall, cpu, out = _timed([sys.executable, str(Path(__file__).resolve()), "--driver", kind, "--jobs", str(jobs),
+                             "--games", str(games), "--seed", str(seed), "--folder", str(folder)], folder)
+    return wall, cpu, json.loads(out)
+
+
+# ---------------------------------------------------------------- the table
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40, help="games per variant and run (default 40)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of all six runs; medians reported (default 3)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--driver", choices=("raw", "engine"), help=argparse.SUPPRESS)  # one anchor run
+    parser.add_argument("--jobs", type=int, default=1, help=argparse.SUPPRESS)
+    parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.driver:
+        print(json.dumps(drive(args.driver, args.games, args.jobs, args.seed, args.folder)))
+        return
+
+    variants = [("prototest check", "prototest"), ("raw pipe (os.write/os.read)", "raw"),
+                ("chess.engine (SimpleEngine)", "engine")]
+    keys = [(kind, j) for _, kind in variants for j in (1, 2)]
+    rates: dict[tuple[str, int], list[float]] = {key: [] for key in keys}
+    cpus: dict[tuple[str, int], list[float]] = {key: [] for key in keys}  # CPU us per ply
+    busy: dict[tuple[str, int], list[float]] = {key: [] for key in keys}  # CPU time / wall time
+    others: dict[tuple[str, int], list[float]] = {key: [] for key in keys}  # other processes' CPU / wall
+    plies: dict[tuple[str, int], int] = {}
+    games_seen: dict[int, list[list[tuple]]] = {1: [], 2: []}
+    load_before = Path("/proc/loadavg").read_text().split()[:3]
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="prototest-bench-") as tmp:
+        folder = Path(tmp)
+        (folder / "instant_bot.py").write_text(INSTANT_BOT)
+        (folder / "instant_uci.py").write_text(INSTANT_UCI)
+        for r in range(args.rounds):
+            for _, kind in variants:
+                for jobs in ((1, 2) if r % 2 == 0 else (2, 1)):
+                    if kind == "prototest":
+                        wall, cpu, per_game = run_prototest(jobs, args.games, args.seed, folder)
+                        games_seen[jobs].append(per_game)
+                        total = sum(g[0] for g in per_game)
+                    else:
+                        wall, cpu, counts = run_anchor(kind, jobs, args.games, args.seed, folder)
+                        total = sum(counts)
+                    plies[(kind, jobs)] = total
+                    rates[(kind, jobs)].append(total / wall)
+                    cpus[(kind, jobs)].append(cpu / total * 1e6)
+                    busy[(kind, jobs)].append(cpu / wall)
+                    others[(kind, jobs)].append(OTHERS[-1])
+                    print(f"round {r + 1}: {kind} jobs {jobs}: {total} plies in {wall:.2f} s, "
+                          f"{total / wall:.0f} plies/s, CPU {cpu:.2f} s, other processes {OTHERS[-1]:.2f} cores",
+                          file=sys.stderr, flush=True)
+    load_after = Path("/proc/loadavg").read_text().split()[:3]
+
+    med = {key: statistics.median(values) for key, values in rates.items()}
+    print(f"chess plies per second, instant bot, {args.games} games a run, seed {args.seed}, "
+          f"median of {args.rounds} rounds (variants alternating), {len(os.sched_getaffinity(0))} cores, "
+          f"{time.monotonic() - started:.0f} s in all")
+    print(f"load average (1, 5, 15 min) before: {' '.join(load_before)}, after: {' '.join(load_after)}; "
+          f"other processes' CPU during the runs (cores): median {statistics.median(OTHERS):.2f}, "
+          f"max {max(OTHERS):.2f}")
+    print("plies/s = total plies of all games / wall time of the command (its own process start and every bot's "
+          "included);")
+    print("CPU = user + system time of the command and all its descendants, per ply; busy = CPU time / wall time "
+          "(cores in use)")
+    print(f"  {'variant':29} {'plies':>6} {'jobs 1':>8} {'jobs 2':>8} {'2/1':>6}   "
+          f"{'CPU us/ply j1':>13} {'j2':>5}   {'busy j1':>7} {'j2':>5}")
+    for name, kind in variants:
+        total = "/".join(sorted({str(plies[(kind, 1)]), str(plies[(kind, 2)])}))
+        c1, c2, b1, b2 = (statistics.median(d[(kind, j)]) for d in (cpus, busy) for j in (1, 2))
+        print(f"  {name:29} {total:>6} {med[(kind, 1)]:8.0f} {med[(kind, 2)]:8.0f} "
+              f"{med[(kind, 2)] / med[(kind, 1)]:6.2f}   {c1:13.0f} {c2:5.0f}   {b1:7.2f} {b2:5.2f}")
+    for _, kind in variants[1:]:
+        print(f"  {'prototest / ' + kind:29} {'':6} {med[('prototest', 1)] / med[(kind, 1)]:8.2f} "
+              f"{med[('prototest', 2)] / med[(kind, 2)]:8.2f}")
+    print("per round, in run order: plies/s (other processes' CPU during the run, in cores)")
+    for name, kind in variants:
+        for jobs in (1, 2):
+            print(f"  {name:29} jobs {jobs}: " + "  ".join(
+                f"{v:5.0f} ({o:.2f})" for v, o in zip(rates[(kind, jobs)], others[(kind, jobs)])))
+    first = games_seen[1][0]
+    same = all(run == first for jobs in (1, 2) for run in games_seen[jobs])
+    rechecked = sum(1 for jobs in (1, 2) for run in games_seen[jobs] for g in run if g[5])
+    verdicts = sorted({f"{g[1]}" + (f" ({g[2]})" if g[2] else "") for g in first})
+    print(f"prototest per-game plies, jobs 1: {' '.join(str(g[0]) for g in games_seen[1][0])}")
+    print(f"prototest per-game plies, jobs 2: {' '.join(str(g[0]) for g in games_seen[2][0])}")
+    print(f"same moves, plies, results and checks in every prototest run (jobs 1 and 2, every round): "
+          f"{'yes' if same else 'NO'}; games re-checked alone: {rechecked}; "
+          f"every check passed: {'yes' if all(v == 'pass' for g in first for _, v in g[3]) else 'NO'}")
+    print(f"results: {', '.join(verdicts)}")
+
+
+if __name__ == "__main__":
+    main()
