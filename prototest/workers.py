@@ -108,7 +108,6 @@ def _worker(target: Target, options: Options, deadline, conn, runs, owner, state
     its verdict; until then the others play their position examples as whole games."""
     status = 0
     try:
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
         if process._subreaper:  # not inherited across fork: the bots' orphans are ours
             process.become_subreaper()
 

@@ -214,6 +214,18 @@ def test_a_failure_found_by_one_worker_stops_the_other_and_is_reported_once(tmp_
     assert result.stdout.count("FAIL crash") == 1
 
 
+def test_a_bot_gone_before_the_judge_writes_is_a_crash_with_jobs_too(tmp_path):
+    """A worker's write to a bot that has exited is a broken pipe, and so a crash finding,
+    as in a single campaign (it once killed the worker by SIGPIPE: an internal error, 3)."""
+    bot = tmp_path / "exits.sh"
+    bot.write_text("#!/bin/sh\nexit 1\n")
+    bot.chmod(0o755)
+    result = fuzz(tmp_path, "chess", "--jobs", "2", "--budget", "30s", "--no-database", "--shrink-examples", "2",
+                  str(bot))
+    assert result.code == 1, result.stdout + result.stderr
+    assert result.kinds("fail") == {"crash"} and "internal error" not in result.stderr, result.findings()
+
+
 def test_a_game_mode_failure_is_shown_cold_and_shrinks_to_one_exchange(tmp_path):
     """Found in a game from the start, the failing position shown to a fresh bot fails
     the same way: the reproducer is that position and one exchange, with a board diagram,
