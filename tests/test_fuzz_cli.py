@@ -331,7 +331,7 @@ def test_check_draws_an_opponent_style_per_game(tmp_path):
     """N games are N different games: each game's opponent has its own style and move
     classes it never plays, drawn from the game's seed (the same seed, the same games)."""
     runs = [run_cli("check", "--game", "loa", "--games", "12", "--start-delay", "0", "--", *REFERENCE["loa"],
-                    tmp_path=tmp_path / name) for name in ("a", "b")]
+                    tmp_path=tmp_path / name, fresh=True) for name in ("a", "b")]  # two real runs: own hash seeds
     games = runs[0].report["games"]
     assert len({g["opponent"] for g in games}) >= 6, [g["opponent"] for g in games]
     assert len({tuple(g["moves"]) for g in games}) == 12
