@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import compileall
 import json
+import locale
 import os
+import selectors
+import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from dataclasses import dataclass
@@ -59,10 +64,15 @@ class CliResult:
         return {f["kind"] for f in self.findings(severity)}
 
 
-def run_cli(*args: str, tmp_path: Path | None = None, timeout: float = 120, transcripts: bool = True) -> CliResult:
+def run_cli(*args: str, tmp_path: Path | None = None, timeout: float = 120, transcripts: bool = True,
+            fresh: bool = False) -> CliResult:
     """Run `python -m prototest ARGS`; with tmp_path, ask for a JSON report and read it
     (and, for check, for the transcripts in tmp_path/transcripts, unless `transcripts`
-    is False: then they go where prototest puts them by default)."""
+    is False: then they go where prototest puts them by default).
+
+    The run is a child of the suite's fork server (tests/cli_server.py: the imports done
+    once), or with `fresh` (or PROTOTEST_SUITE_FRESH=1 for every run) a new interpreter:
+    for tests that compare two runs for determinism, which a shared hash seed could hide."""
     argv = [sys.executable, "-m", "prototest", *args]
     if tmp_path is not None:
         tmp_path.mkdir(parents=True, exist_ok=True)
@@ -74,10 +84,113 @@ def run_cli(*args: str, tmp_path: Path | None = None, timeout: float = 120, tran
             argv[4:4] = ["--transcripts", str(tmp_path / "transcripts")]
     if args and args[0] in ("check", "fuzz"):
         argv[4:4] = ["--env", RUN_TOKEN]
-    proc = subprocess.run(argv, capture_output=True, text=True, env=bot_env(), cwd=tmp_path or ROOT,
-                          timeout=timeout, stdin=subprocess.DEVNULL)
+    forked = None
+    if not fresh and not os.environ.get("PROTOTEST_SUITE_FRESH") and _SERVER.lock.acquire(blocking=False):
+        try:
+            forked = _SERVER.run(argv[1:], env=bot_env(), cwd=tmp_path or ROOT, timeout=timeout)
+        except ConnectionError:
+            _SERVER.close()  # no server (it could not start?): a fresh interpreter shows why
+        finally:
+            _SERVER.lock.release()
+    if forked is not None:
+        code, stdout, stderr = forked
+    else:
+        proc = subprocess.run(argv, capture_output=True, text=True, env=bot_env(), cwd=tmp_path or ROOT,
+                              timeout=timeout, stdin=subprocess.DEVNULL, check=False)
+        code, stdout, stderr = proc.returncode, proc.stdout, proc.stderr
     report = json.loads(report_path.read_text()) if report_path and report_path.exists() else None
-    return CliResult(proc.returncode, proc.stdout, proc.stderr, report)
+    return CliResult(code, stdout, stderr, report)
+
+
+class _CliServer:
+    """This pytest process's connection to its fork server (started at its first run)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.sock: socket.socket | None = None
+        self.proc: subprocess.Popen | None = None
+
+    def _connected(self) -> socket.socket:
+        if self.sock is not None and self.proc is not None and self.proc.poll() is None:
+            return self.sock
+        self.close()
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.proc = subprocess.Popen([sys.executable, str(Path(__file__).with_name("cli_server.py")),
+                                      str(theirs.fileno())], pass_fds=(theirs.fileno(),), env=bot_env(),
+                                     cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+        theirs.close()
+        self.sock = ours
+        return ours
+
+    def close(self) -> None:
+        if self.sock is not None:
+            self.sock.close()  # the server ends when its socket closes
+            self.sock = None
+        if self.proc is not None:
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc = None
+
+    def run(self, args: list[str], *, env: dict[str, str], cwd: Path, timeout: float) -> tuple[int, str, str]:
+        """`python -m prototest ...` (args: "-m", "prototest", ...) forked by the server:
+        (exit status, stdout, stderr) as subprocess.run(text=True, timeout=...) gives them."""
+        sock = self._connected()
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        stdin = os.open(os.devnull, os.O_RDONLY)
+        assert args[:2] == ["-m", "prototest"], args
+        request = json.dumps({"argv": args[2:], "cwd": str(cwd), "env": env}).encode()
+        try:
+            socket.send_fds(sock, [request], [stdin, out_w, err_w])
+        finally:
+            for fd in (stdin, out_w, err_w):
+                os.close(fd)
+        chunks: dict[int, list[bytes]] = {out_r: [], err_r: []}
+        answers: list[dict] = []
+        selector = selectors.DefaultSelector()
+        for fd in (out_r, err_r, sock.fileno()):
+            selector.register(fd, selectors.EVENT_READ)
+        deadline = time.monotonic() + timeout
+        timed_out = killed = False
+        try:
+            # Until both pipes are closed and the exit status has come, as communicate() does;
+            # past the timeout, kill the run and wait for its status only, as run() does.
+            while selector.get_map():
+                timed_out = timed_out or time.monotonic() >= deadline
+                if timed_out and len(answers) == 2:
+                    break
+                if timed_out and len(answers) == 1 and not killed:
+                    os.kill(answers[0]["pid"], signal.SIGKILL)
+                    killed = True
+                for key, _ in selector.select(0.05 if timed_out else deadline - time.monotonic()):
+                    if key.fd == sock.fileno():
+                        data = sock.recv(1 << 16)
+                        if not data:
+                            raise ConnectionError("the suite's CLI fork server ended")
+                        answers.append(json.loads(data))
+                        if len(answers) == 2:
+                            selector.unregister(key.fd)
+                    elif data := os.read(key.fd, 1 << 16):
+                        chunks[key.fd].append(data)
+                    else:
+                        selector.unregister(key.fd)
+        finally:
+            selector.close()
+            os.close(out_r)
+            os.close(err_r)
+        if timed_out:
+            raise subprocess.TimeoutExpired([sys.executable, *args], timeout)
+        encoding = locale.getpreferredencoding(False)
+        stdout, stderr = (b"".join(chunks[fd]).decode(encoding).replace("\r\n", "\n").replace("\r", "\n")
+                          for fd in (out_r, err_r))
+        return answers[1]["status"], stdout, stderr
+
+
+_SERVER = _CliServer()
 
 
 def _bot_processes() -> list[str]:
@@ -130,5 +243,6 @@ def none_alive_with(token: str, seconds: float = 10) -> list[str]:
 def no_bot_left_behind():
     """After the whole suite, no bot process may be left running."""
     yield
+    _SERVER.close()
     leftovers = _bot_processes()
     assert not leftovers, f"bot processes left behind: {leftovers}"

@@ -275,8 +275,9 @@ def test_no_flush_bot_answers_in_a_terminal():
 
 
 def test_same_seed_same_games(tmp_path):
-    runs = [run_cli("check", *FAST, "--seed", "7", *REFERENCE, tmp_path=tmp_path / str(i)) for i in range(2)]
-    other = run_cli("check", *FAST, "--seed", "8", *REFERENCE, tmp_path=tmp_path / "other")
+    # Fresh interpreters (not the suite's fork server): each its own hash seed, as two real runs.
+    runs = [run_cli("check", *FAST, "--seed", "7", *REFERENCE, tmp_path=tmp_path / str(i), fresh=True) for i in range(2)]
+    other = run_cli("check", *FAST, "--seed", "8", *REFERENCE, tmp_path=tmp_path / "other", fresh=True)
     moves = [[g["moves"] for g in r.report["games"]] for r in runs]
     assert moves[0] == moves[1]
     assert [g["moves"] for g in other.report["games"]] != moves[0]

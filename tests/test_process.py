@@ -149,6 +149,9 @@ def test_in_a_library_a_users_signals_keep_their_own_meaning(tmp_path):
     script = tmp_path / "caller.py"
     script.write_text(
         "import os, signal, sys, time\n"
+        # Python's own Ctrl-C handler, which it installs only where SIGINT does not come in
+        # ignored: a suite run as a background job of a script (`pytest &`) passes it ignored.
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "from prototest import process\n"
         "from prototest.transcript import Transcript\n"
         f"env = {{**process.controlled_env(), {token.split('=')[0]!r}: {token.split('=')[1]!r}}}\n"

@@ -23,8 +23,8 @@ CHESS_BOT = ("--", "python3", "-m", "prototest.bots.chess_bot")
 CHESS = ("--game", "chess", "--seed", "4", "--start-delay", "50")
 
 
-def record(tmp_path: Path, folder: str = "fx", *extra: str, bot=CHESS_BOT):
-    result = run_cli("record", *CHESS, "-o", folder, "--env", RUN_TOKEN, *extra, *bot, tmp_path=tmp_path)
+def record(tmp_path: Path, folder: str = "fx", *extra: str, bot=CHESS_BOT, fresh: bool = False):
+    result = run_cli("record", *CHESS, "-o", folder, "--env", RUN_TOKEN, *extra, *bot, tmp_path=tmp_path, fresh=fresh)
     assert result.code == 0, result.stdout + result.stderr
     return sorted((tmp_path / folder).glob("*.txt"))
 
@@ -79,21 +79,22 @@ def test_record_writes_one_normalised_fixture_per_game_and_replay_passes(tmp_pat
 
 
 def test_recording_twice_gives_identical_bytes(tmp_path):
-    first = [p.read_bytes() for p in record(tmp_path, "a")]
-    second = [p.read_bytes() for p in record(tmp_path, "b")]
+    # Fresh interpreters (not the suite's fork server): each its own hash seed, as two real runs.
+    first = [p.read_bytes() for p in record(tmp_path, "a", fresh=True)]
+    second = [p.read_bytes() for p in record(tmp_path, "b", fresh=True)]
     assert first == second
 
 
 def test_update_regenerates_in_place_and_twice_gives_the_same_file(tmp_path):
-    [path, _] = record(tmp_path)
+    [path, _] = record(tmp_path, fresh=True)
     golden = path.read_text()
     lines = golden.splitlines(True)
     path.write_text("".join(lines[:-6]))  # a fixture cut short
-    result = run_cli("record", "--update", "--env", RUN_TOKEN, str(path), tmp_path=tmp_path)
+    result = run_cli("record", "--update", "--env", RUN_TOKEN, str(path), tmp_path=tmp_path, fresh=True)
     assert result.code == 0, result.stdout + result.stderr
     assert "updated, 6 lines differ" in result.stdout
     assert path.read_text() == golden
-    result = run_cli("record", "--update", "--env", RUN_TOKEN, "fx", tmp_path=tmp_path)  # a folder
+    result = run_cli("record", "--update", "--env", RUN_TOKEN, "fx", tmp_path=tmp_path, fresh=True)  # a folder
     assert result.code == 0 and result.stdout.count(": unchanged: pass") == 2, result.stdout
     assert path.read_text() == golden
 
