@@ -172,38 +172,28 @@ def _redis_database(where: RedisLocation) -> ExampleDatabase:
             super().__init__(client(where), key_prefix=KEY_PREFIX)
             self.problems: list[str] = []
 
-        def _lost(self, what: str, exc: Exception) -> None:
-            self.problems.append(f"--database {where}: could not {what}, and the run went on without "
-                                 f"the database: {_one_line(exc)}")
+        def _try(self, what: str, call, *args, default=None):
+            """`call(*args)`, unless the server is lost: then `default`, the loss said once."""
+            if self.problems:
+                return default
+            try:
+                return call(*args)
+            except (redis.RedisError, OSError) as exc:
+                self.problems.append(f"--database {where}: could not {what}, and the run went on without "
+                                     f"the database: {_one_line(exc)}")
+                return default
 
         def fetch(self, key: bytes):
-            if self.problems:
-                return []
-            try:
-                return list(super().fetch(key))
-            except (redis.RedisError, OSError) as exc:
-                self._lost("read the saved examples", exc)
-                return []
+            return self._try("read the saved examples", lambda: list(super(SharedDatabase, self).fetch(key)),
+                             default=[])
 
         def save(self, key: bytes, value: bytes) -> None:
-            if not self.problems:
-                try:
-                    super().save(key, value)
-                except (redis.RedisError, OSError) as exc:
-                    self._lost("save an example", exc)
+            self._try("save an example", super().save, key, value)
 
         def delete(self, key: bytes, value: bytes) -> None:
-            if not self.problems:
-                try:
-                    super().delete(key, value)
-                except (redis.RedisError, OSError) as exc:
-                    self._lost("delete an example", exc)
+            self._try("delete an example", super().delete, key, value)
 
         def move(self, src: bytes, dest: bytes, value: bytes) -> None:
-            if not self.problems:
-                try:
-                    super().move(src, dest, value)
-                except (redis.RedisError, OSError) as exc:
-                    self._lost("move an example", exc)
+            self._try("move an example", super().move, src, dest, value)
 
     return SharedDatabase()

@@ -9,7 +9,13 @@ same whatever N is (a game's own seed, a fixture's header), so N changes the ord
 finish in, never what they are.
 
 `done` may answer True to stop the run: no task is started after that, and the ones in
-progress finish. A signal (Ctrl-C, SIGTERM) is passed on to the workers: each stops its
+progress finish.
+
+`again(result)` picks the results that other games running at once may have spoiled (a
+timing finding: the bots beside it took cores it needed). Such a result is held back; once
+every task is played, its task is played again here, alone, and `done` gets the result of
+that run with the first one as `first` (a run that was stopped gets the held ones as they
+are). So the caller never sees a verdict it would not have had one game at a time. A signal (Ctrl-C, SIGTERM) is passed on to the workers: each stops its
 game as a run of one game would (the bot killed, the game reported as interrupted) and
 sends it, so an interrupted run still reports everything played so far.
 
@@ -47,20 +53,32 @@ def default_jobs() -> int:
 
 
 def play_all(tasks: Sequence[T], play: Callable[[T], R], jobs: int,
-             done: Callable[[int, R], bool | None] | None = None) -> list[R]:
+             done: Callable[[int, R, R | None], bool | None] | None = None,
+             again: Callable[[R], bool] | None = None) -> list[R]:
     """Every task's result, in task order (fewer when `done` stopped the run, or a signal
-    did: the results of the tasks that were played, still in task order)."""
+    did: the results of the tasks that were played, still in task order). `done(index,
+    result, first)`: `first` is the result a re-check alone replaced, else None."""
     if jobs <= 1 or len(tasks) <= 1:
         return _in_turn(tasks, play, done)
     guard = process.signal_guard()
     guard.hold()  # from here signals are read with their senders (a bot's goes to its worker)
     try:
-        return _play_forked(tasks, play, jobs, done, guard)
+        results, held, stopped = _play_forked(tasks, play, jobs, done, again, guard)
     finally:
         guard.release()
+    for index in sorted(held):  # alone now: nothing else runs
+        first = held[index]
+        if stopped:
+            results[index] = first
+            stopped = bool(done is not None and done(index, first, None))
+            continue
+        results[index] = play(tasks[index])
+        stopped = bool(done is not None and done(index, results[index], first))
+    return [results[i] for i in sorted(results)]
 
 
-def _play_forked(tasks, play, jobs: int, done, guard) -> list:
+def _play_forked(tasks, play, jobs: int, done, again, guard) -> tuple[dict, dict, bool]:
+    """The results as they came, those held back for a re-check, and whether the run stopped."""
     ctx = multiprocessing.get_context("fork")
     taken = ctx.Value("i", 0)  # the next task to take
     stop = ctx.Event()
@@ -71,7 +89,8 @@ def _play_forked(tasks, play, jobs: int, done, guard) -> list:
         worker.start()
         send.close()
         workers.append((worker, recv))
-    results: dict[int, R] = {}
+    results: dict[int, Any] = {}
+    held: dict[int, Any] = {}
     error: str | None = None
     interrupt: KeyboardInterrupt | None = None
     pending = {recv: worker for worker, recv in workers}
@@ -94,23 +113,30 @@ def _play_forked(tasks, play, jobs: int, done, guard) -> list:
                     error = error or value
                     stop.set()
                     continue
+                if again is not None and again(value):
+                    held[index] = value
+                    continue
                 results[index] = value
-                if done is not None and done(index, value):
+                if done is not None and done(index, value, None):
                     stop.set()
         except KeyboardInterrupt as exc:
             stop.set()
             if interrupt is None:  # pass it on once; the workers report their games
                 interrupt = exc
-                signum = getattr(exc, "signum", signal.SIGINT)
-                for worker in pending.values():
-                    if worker.is_alive() and worker.pid is not None:
-                        try:
-                            os.kill(worker.pid, signum)
-                        except ProcessLookupError:
-                            pass
+                forward(getattr(exc, "signum", signal.SIGINT), pending.values())
     if error is not None:
         raise WorkerError(error.strip().splitlines()[-1])
-    return [results[i] for i in sorted(results)]
+    return results, held, stop.is_set()
+
+
+def forward(signum: int, workers) -> None:
+    """A user's interrupt, passed on to every worker still running."""
+    for worker in workers:
+        if worker.is_alive() and worker.pid is not None:
+            try:
+                os.kill(worker.pid, signum)
+            except ProcessLookupError:
+                pass
 
 
 def route_signals(infos: list, workers: list) -> None:
@@ -149,7 +175,7 @@ def _in_turn(tasks: Sequence[T], play: Callable[[T], R], done) -> list[R]:
     for index, task in enumerate(tasks):
         result = play(task)
         results.append(result)
-        if done is not None and done(index, result):
+        if done is not None and done(index, result, None):
             break
     return results
 

@@ -9,7 +9,7 @@ from types import ModuleType
 from typing import Callable, Sequence
 
 from . import opponents, pool
-from .findings import KINDS
+from .findings import KINDS, Finding
 from .game import CheckRun, GameConfig, GameReport, StopGame
 from .games.base import Position, Rules
 from .referee import Referee
@@ -42,7 +42,7 @@ def run_check(
     in game order, ends the run early (the rest are counted in `skipped`); `cwd` is the
     folder the bot runs in; `stop_when_idle` as GameConfig's; `indices` the games of this
     shard (default all, 1 to `games`). A game with a timing finding while other games ran
-    is played again alone, and that game stands (`note` is told)."""
+    is played again alone, and that game stands (see prototest.pool; `note` is told)."""
     run = CheckRun(spec, list(argv), seed, time_scale)
     seats = list(seats) if seats else list(range(len(spec.game.seats)))
     indices = list(indices) if indices is not None else list(range(1, games + 1))
@@ -84,18 +84,22 @@ def run_check(
             if not run.skipped:
                 keep(report)
 
-    def done(position: int, report: GameReport) -> bool:
+    def done(position: int, report: GameReport, first: GameReport | None) -> bool:
+        if first is not None:  # a timing finding while other games ran: this is the game alone
+            report.rechecked = first_timing(first)
+            if note is not None:
+                outcome = "the same" if timing_bound(report) else "no timing finding alone"
+                note(f"game {report.index}: {report.rechecked} with {jobs} games at once; "
+                     f"re-checked alone: {outcome}")
         if stop is None:  # progress as games finish
             return keep(report)
         keep_in_order(in_order.feed(position, report))
         return bool(run.skipped or run.interrupted)
 
-    pool.play_all([config(i) for i in indices], play_game, jobs, done)
+    pool.play_all([config(i) for i in indices], play_game, jobs, done, again=timing_bound)
     if stop is not None:
         keep_in_order(in_order.rest())
     run.games.sort(key=lambda g: g.index)
-    if jobs > 1 and len(indices) > 1 and not run.interrupted:
-        _recheck_timing(run, config, transcripts, write_all, jobs, note)
     return run
 
 
@@ -112,33 +116,16 @@ def play_game(cfg: GameConfig) -> GameReport:
 def timing_bound(report: GameReport) -> bool:
     """A finding that other games running at once could have caused: an answer, the
     start or the exit too slow."""
-    return any(KINDS.get(f.kind) == "timing" or f.kind == "no_exit" for f in report.findings)
+    return any(_timing(f) for f in report.findings)
 
 
-def _recheck_timing(run: CheckRun, config, transcripts: Path, write_all: bool, jobs: int,
-                    note: Callable[[str], None] | None) -> None:
-    """Each game with a timing finding played again with nothing else running: the bots
-    that ran beside it took cores it may have needed. The game played alone stands."""
-    for position, first in enumerate(run.games):
-        if not timing_bound(first):
-            continue
-        again = play_game(config(first.index))
-        again.rechecked = _first_timing(first)
-        run.games[position] = again
-        if again.interrupted is not None:
-            run.interrupted = signal.Signals(again.interrupted)
-        if write_all or again.failed or again.warned or first.transcript_path:
-            _keep_transcript(run, again, transcripts, True)
-        if note is not None:
-            outcome = ("the same" if timing_bound(again) else "no timing finding alone")
-            note(f"game {first.index}: {again.rechecked} with {jobs} games at once; "
-                 f"re-checked alone: {outcome}")
-        if run.interrupted:
-            return
+def _timing(f: Finding) -> bool:
+    return KINDS.get(f.kind) == "timing" or f.kind == "no_exit"
 
 
-def _first_timing(report: GameReport) -> str:
-    f = next(f for f in report.findings if KINDS.get(f.kind) == "timing" or f.kind == "no_exit")
+def first_timing(report: GameReport) -> str:
+    """The first timing finding, as the re-check alone names it: "timeout (1006 ms)"."""
+    f = next(f for f in report.findings if _timing(f))
     return f"{f.kind}" + (f" ({f.elapsed_ms:.0f} ms)" if f.elapsed_ms is not None else "")
 
 

@@ -98,12 +98,7 @@ def _gather(children, main: Campaign, runs, owner) -> dict[int, Any]:
             main.run.interrupted = signal.Signals(signum)
             if not forwarded:
                 forwarded = True
-                for child, _ in pending.values():
-                    if child.pid is not None and child.is_alive():
-                        try:
-                            os.kill(child.pid, signum)
-                        except ProcessLookupError:
-                            pass
+                pool.forward(signum, [child for child, _ in pending.values()])
     guard.release()
     return results
 

@@ -130,9 +130,17 @@ def test_a_timing_fault_while_games_run_at_once_is_re_checked_alone(tmp_path):
     assert len(rechecked) == 1 and rechecked[0]["rechecked_alone"].startswith("timeout"), result.report["games"]
     assert f"re-checked alone: game {rechecked[0]['game']} had a timing finding (timeout" in result.stdout
     assert "re-checked alone: no timing finding alone" in result.stderr
-    # without the re-check the fault would stand: a second copy at once makes it time out
-    holder = run_cli("check", "--jobs", "1", "--env", lock, *CHESS_FAST, "--games", "1", bot, tmp_path=tmp_path / "one")
-    assert holder.code == 0
+    # the fault is real while another copy runs: with a copy "running" (this test holds its
+    # name), one game at a time, every game times out and nothing re-checks it
+    import socket
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as holder:
+        holder.bind("\0" + lock.split("=", 1)[1])
+        beside = run_cli("check", "--jobs", "1", "--env", lock, *CHESS_FAST, "--games", "2", bot,
+                         tmp_path=tmp_path / "beside")
+    assert beside.code == 1 and beside.kinds("fail") == {"timeout"}, beside.stdout
+    assert all(g["rechecked_alone"] is None for g in beside.report["games"])
+    alone = run_cli("check", "--jobs", "1", "--env", lock, *CHESS_FAST, "--games", "2", bot, tmp_path=tmp_path / "alone")
+    assert alone.code == 0, alone.stdout
 
 
 def fixtures_copy(tmp_path: Path) -> Path:
@@ -270,3 +278,21 @@ def test_a_bot_gone_before_the_judge_writes_is_a_crash_with_jobs_too(tmp_path):
     assert result.code == 1, result.stdout + result.stderr
     assert "internal error" not in result.stderr
     assert [g["result"] for g in result.report["games"]] == ["forfeit"] * 6 and result.kinds("fail") == {"crash"}
+
+
+def test_the_pool_plays_a_spoiled_result_again_alone_and_hands_both_over():
+    """prototest.pool: a result that `again` picks is held back and its task played once
+    more in this process, after the others; `done` gets the new result with the first."""
+    import os
+
+    from prototest import pool
+
+    here = os.getpid()
+    seen = []
+    results = pool.play_all(list(range(6)), lambda task: (task, os.getpid()), 2,
+                            lambda index, result, first: seen.append((index, result, first)),
+                            again=lambda result: result[0] == 3 and result[1] != here)
+    assert [r[0] for r in results] == list(range(6))
+    assert results[3][1] == here and all(r[1] != here for i, r in enumerate(results) if i != 3)
+    assert seen[-1][0] == 3 and seen[-1][1] == (3, here) and seen[-1][2][0] == 3 and seen[-1][2][1] != here
+    assert sorted(i for i, _, first in seen if first is None) == [0, 1, 2, 4, 5]

@@ -78,10 +78,6 @@ def _record_all(setups: list, folder: Path, quiet: bool, jobs: int = 1) -> None:
     again alone."""
     failed, errors, interrupted = 0, [], None
 
-    def play(setup):
-        header, body, game = fixtures.record(setup, folder)
-        return setup.index, header, body, game
-
     def write(setup, header, body, game) -> int:
         name = f"{setup.spec.name}-seed{setup.seed}-game{setup.index}-{setup.spec.game.seats[setup.seat]}.txt"
         if game.result == "stopped" and len(header.opponent_moves) < len(setup.given_moves):
@@ -97,29 +93,18 @@ def _record_all(setups: list, folder: Path, quiet: bool, jobs: int = 1) -> None:
             typer.echo(f"wrote {folder / name}: {report.verdict(game)}, {report.game_line(game)}")
         return int(game.failed)
 
-    by_index = {setup.index: setup for setup in setups}
-    again: list = []
-
-    def done(_, result) -> bool:
+    def done(position: int, result, first) -> bool:
         nonlocal failed, interrupted
-        index, header, body, game = result
+        header, body, game = result
         if game.interrupted is not None:
             interrupted = signal.Signals(game.interrupted)
             return True
-        if jobs > 1 and len(setups) > 1 and timing_bound(game):
-            again.append(by_index[index])  # recorded again alone, below
-            return False
-        failed += write(by_index[index], header, body, game)
+        failed += write(setups[position], header, body, game)
         return False
 
     try:
-        pool.play_all(setups, play, jobs, done)
-        for setup in again if interrupted is None else []:
-            _, header, body, game = play(setup)
-            if game.interrupted is not None:
-                interrupted = signal.Signals(game.interrupted)
-                break
-            failed += write(setup, header, body, game)
+        pool.play_all(setups, lambda setup: fixtures.record(setup, folder), jobs, done,
+                      again=lambda result: timing_bound(result[2]))
     except KeyboardInterrupt as exc:
         interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
     signals.armed = False
@@ -148,11 +133,6 @@ def _update_fixtures(paths: list[Path], env_pairs: list[str], time_scale: float 
     entries: dict[int, dict] = {}
     interrupted = None
 
-    def play(task):
-        number, fixture, setup = task
-        text, game = fixtures.regenerate(fixture, setup)
-        return number, text, game
-
     def take(number: int, fixture, text: str, game, note: str = "") -> None:
         old = fixture.path.read_text(encoding="utf-8")
         if text != old:
@@ -170,30 +150,20 @@ def _update_fixtures(paths: list[Path], env_pairs: list[str], time_scale: float 
             typer.echo(f"{fixture.path}: {change}: {report.verdict(game)}, {report.game_line(game)}"
                        + (f"\n  {note}" if note else ""))
 
-    by_number = {number: (number, fixture, setup) for number, fixture, setup in mine}
-    again: list[int] = []
-
-    def done(_, result) -> bool:
+    def done(position: int, result, first) -> bool:
         nonlocal interrupted
-        number, text, game = result
+        text, game = result
         if game.interrupted is not None:
             interrupted = signal.Signals(game.interrupted)
             return True
-        if jobs > 1 and len(mine) > 1 and timing_bound(game):
-            again.append(number)  # regenerated again alone, below
-            return False
-        take(number, by_number[number][1], text, game)
+        number, fixture, _ = mine[position]
+        take(number, fixture, text, game, "" if first is None else
+             f"re-checked alone: a timing finding while {jobs} games ran at once; regenerated alone")
         return False
 
     try:
-        pool.play_all(mine, play, jobs, done)
-        for number in again if interrupted is None else []:
-            _, text, game = play(by_number[number])
-            if game.interrupted is not None:
-                interrupted = signal.Signals(game.interrupted)
-                break
-            take(number, by_number[number][1], text, game,
-                 f"re-checked alone: a timing finding while {jobs} games ran at once; regenerated alone")
+        pool.play_all(mine, lambda task: fixtures.regenerate(task[1], task[2]), jobs, done,
+                      again=lambda result: timing_bound(result[1]))
     except KeyboardInterrupt as exc:
         interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
     signals.armed = False

@@ -42,47 +42,34 @@ def execute(*, args: list[str], time_scale: float | None, env_pairs: list[str], 
     jobs = jobs or pool.default_jobs()
     errors: list[str] = []
     entries: dict[int, dict] = {}
-    state: dict = {"failed": 0, "interrupted": None}
+    interrupted = None
 
-    def play(task):
-        number, fixture, setup = task
-        return number, replayer.replay(fixture, setup, exact_lines=exact_lines)
-
-    def take(number: int, result, note: str = "") -> None:
+    def done(position: int, result, first) -> bool:
+        nonlocal interrupted
+        number = mine[position][0]
+        if result.status == "interrupted":
+            interrupted = signal.Signals(result.report.interrupted)
+            return True
+        note = "" if first is None else (f"re-checked alone: a timing finding while {jobs} replays ran at once; "
+                                         f"this is the replay played alone")
         kept = _keep_replay(result, folder, number, transcripts is not None, errors)
         entries[number] = _entry(number, result, kept, note)
         if not quiet:
             typer.echo(_replay_lines(result, kept) + (f"\n  {note}" if note else ""))
-
-    def done(_, value) -> bool:
-        number, result = value
-        if result.status == "interrupted":
-            state["interrupted"] = signal.Signals(result.report.interrupted)
-            return True
-        if jobs > 1 and result.failed and timing_bound(result.report):
-            return False  # judged when played again alone, below
-        take(number, result)
         return False
 
+    def spoiled(result) -> bool:  # a timing fault while other replays ran
+        return result.status != "interrupted" and result.failed and timing_bound(result.report)
+
     try:
-        results = pool.play_all(mine, play, jobs, done)
-        if state["interrupted"] is None and jobs > 1:
-            for number, first in results:  # a timing fault while others ran: again, alone
-                if first.status != "interrupted" and first.failed and timing_bound(first.report):
-                    task = next(t for t in mine if t[0] == number)
-                    _, again = play(task)
-                    if again.status == "interrupted":
-                        state["interrupted"] = signal.Signals(again.report.interrupted)
-                        break
-                    take(number, again, f"re-checked alone: a timing finding while {jobs} replays ran at once; "
-                                        f"this is the replay played alone")
+        pool.play_all(mine, lambda task: replayer.replay(task[1], task[2], exact_lines=exact_lines), jobs, done,
+                      again=spoiled)
     except KeyboardInterrupt as exc:
-        state["interrupted"] = signal.Signals(getattr(exc, "signum", signal.SIGINT))
+        interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
     signals.armed = False
-    data = fixtures_report("replay", [entries[n] for n in sorted(entries)], len(pairs), part, errors,
-                           state["interrupted"])
+    data = fixtures_report("replay", [entries[n] for n in sorted(entries)], len(pairs), part, errors, interrupted)
     write_fixture_reports(data, json_path, junit_path, errors)
-    fixture_exit(plural(len(mine), "fixture"), "replayed", data["failed"], errors, state["interrupted"])
+    fixture_exit(plural(len(mine), "fixture"), "replayed", data["failed"], errors, interrupted)
 
 
 def _after_dashes(args: list[str], typed: list[str], command: str) -> tuple[list[str], list[str] | None]:
