@@ -165,9 +165,12 @@ class Dialogue:
             return None
         return time.perf_counter_ns() + int((self.cfg.deadline - time.monotonic()) * 1e9)
 
-    def _read_answer(self, t_sent: int, limit_ns: int, limit_what: str) -> tuple[process.Read, str, int]:
+    def _read_answer(self, t_sent: int, limit_ns: int, limit_what: str,
+                     before: Any = None) -> tuple[process.Read, str, int]:
         """The answer line as read, as shown (decoded with replacement, a \\r line end
-        kept), and its time; every way of not answering is a Forfeit."""
+        kept), and its time (less the time the machine kept the bot from a CPU); every way
+        of not answering is a Forfeit. `before`: the bot's use of the machine when the
+        request was written (see prototest.accounting)."""
         assert self.bot is not None
         budget_ns = self._budget_ns()
         if budget_ns is not None and budget_ns < t_sent + limit_ns:
@@ -177,18 +180,25 @@ class Dialogue:
         elif self.cfg.stop_when_idle and self.bot_turns == 1:
             r = self._read_or_idle(t_sent + limit_ns)
         else:
-            r = self.bot.read_line(t_sent + limit_ns)
+            r = self._read_fair(t_sent, limit_ns, before)
         elapsed_ns = r.t_ns - t_sent
+        used = self._account(before, r, elapsed_ns)
+        own_ns = used.own_ns if used is not None and r.kind == "line" else elapsed_ns
         shown = line_shown(r) if r.kind == "line" else ""
         if self._unanswered is not None:
-            answer = shown if r.kind == "line" and elapsed_ns <= limit_ns else None
+            answer = shown if r.kind == "line" and own_ns <= limit_ns else None
             self.report.exchanges.append(
                 Exchange(tuple(self._unanswered), answer, self.position.ply(), elapsed_ns / _MS))
             self._unanswered = []
         if r.kind == "line" and elapsed_ns > limit_ns:
-            self._too_late(r, elapsed_ns, limit_ns, limit_what)
+            if used is not None and used.own_ns <= limit_ns:
+                self._note(self._busy_machine(used, elapsed_ns, limit_ns, limit_what, shown))
+            else:
+                self._too_late(r, elapsed_ns, limit_ns, limit_what, used)
         if r.kind in ("timeout", "idle"):
-            self._timed_out(r.data, elapsed_ns, limit_ns, limit_what, idle=r.kind == "idle")
+            if r.kind == "timeout" and used is not None and used.own_ns < limit_ns and used.excused_ns:
+                self._too_busy(used, elapsed_ns, limit_ns, limit_what)
+            self._timed_out(r.data, elapsed_ns, limit_ns, limit_what, idle=r.kind == "idle", used=used)
         if r.kind == "eof":
             self._crashed(f"on its turn {self.bot_turns}, before answering", partial=r.data)
         if r.kind == "overflow":
@@ -198,7 +208,8 @@ class Dialogue:
             self.report.startup_ms = elapsed_ns / _MS
         else:
             self.report.answer_ms.append(elapsed_ns / _MS)
-        return r, shown, elapsed_ns
+        self._share_check(used, limit_ns, limit_what, shown)
+        return r, shown, own_ns
 
     def _read_or_idle(self, deadline_ns: int) -> process.Read:
         """Read the answer, but give up early (a Read of kind "idle") once the bot sits
@@ -288,19 +299,22 @@ class Dialogue:
             expected=f"one line: {self.spec.turn.answer_help}", got=show(follow), elapsed_ms=elapsed_ns / _MS)]
 
     def _timed_out(self, partial: bytes, elapsed_ns: int, limit_ns: int, limit_what: str,
-                   idle: bool = False) -> None:
+                   idle: bool = False, used: Any = None) -> None:
         """A missing answer. Before giving up, tell a slow bot from one whose answer sits in
         an unflushed buffer: the latter is asleep in a read of its input (wchan), and its
         answer appears at once when that input is closed (exit flushes the buffer). `idle`:
         the judge gave up early, the bot sitting idle in a read (see _read_or_idle)."""
         assert self.bot is not None
+        fault = self._envelope_fault(f"gave no answer within {limit_ns / _MS:.0f} ms ({limit_what})")
+        if fault is not None:
+            raise Forfeit(fault, bot_usable=False)
         unread = _unread_bytes(self.bot)
         input_closed = self.bot.input_closed()
         waiting = self.bot.waiting_for_input()
         self.bot.close_stdin()
         # The partial line is still in the buffer, so what comes back starts with it.
         late = self.bot.drain(FLUSH_PROBE_MS * _MS)[len(partial):]
-        message = f"no answer within {limit_ns / _MS:.0f} ms ({limit_what})"
+        message = f"no answer within {limit_ns / _MS:.0f} ms ({limit_what}){self._usage_words(used)}"
         if idle:
             message = (f"no answer: {elapsed_ns / _MS:.0f} ms after the request the bot sat idle in a read of "
                        f"its input, so the judge stopped waiting before its {limit_ns / _MS:.0f} ms "
@@ -348,7 +362,8 @@ class Dialogue:
                 f"the judge sends, or its answer is stuck in an output buffer it never flushes "
                 f"(closing its input brought nothing out)")
 
-    def _too_late(self, r: process.Read, elapsed_ns: int, limit_ns: int, limit_what: str) -> None:
+    def _too_late(self, r: process.Read, elapsed_ns: int, limit_ns: int, limit_what: str,
+                  used: Any = None) -> None:
         """A whole answer that was read only after the deadline: the judge had stopped
         waiting, as a real judge would have."""
         text = r.data.decode("utf-8", "replace")
@@ -356,7 +371,7 @@ class Dialogue:
         raise Forfeit(self._finding(
             "timeout", "fail",
             f"answered {text!r} after {elapsed_ns / _MS:.1f} ms: over the {limit_ns / _MS:.0f} ms "
-            f"it had ({limit_what})",
+            f"it had ({limit_what}){self._usage_words(used)}",
             expected=self.spec.turn.answer_help, got=show(text), elapsed_ms=elapsed_ns / _MS),
             bot_usable=True)
 
@@ -367,6 +382,13 @@ class Dialogue:
             message = f"the bot closed its output {when} but is still running"
         else:
             message = f"the bot {process.describe_end(code)} {when}"
+        fault = self._envelope_fault(message.removeprefix("the bot "))
+        if fault is not None:
+            trace = traces.find(self.bot.stderr_since(0))
+            if trace is not None:
+                fault.message += f"; stderr shows {trace.describe()}"
+                fault.stderr_error = trace.error
+            raise Forfeit(fault, bot_usable=False)
         if partial:
             message += f"; its last output was {partial.decode('utf-8', 'replace')!r} without a newline"
         trace = traces.find(self.bot.stderr_since(0))

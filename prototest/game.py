@@ -121,6 +121,19 @@ class GameReport:
     #: Played again alone after a timing finding while other games ran at once: the
     #: first finding ("timeout (812 ms)"); this report is the game played alone.
     rechecked: str | None = None
+    #: The platform's envelope ("Proglad: memory 128 MB, ..."; "" without limits), how it
+    #: was held ("cgroup v1", "measured", "none") and why not by a cgroup; what each answer
+    #: used (CPU time, run-queue delay, both in ms, the first answer included), the time a
+    #: CPU quota held the bot back, its peak memory, and the worst answer time the CPU-share
+    #: model gave (where no cgroup held the share).
+    envelope: str = ""
+    enforced: str = "none"
+    enforced_missing: str = ""
+    answer_cpu_ms: list[float] = field(default_factory=list)
+    answer_wait_ms: list[float] = field(default_factory=list)
+    throttled_ms: float = 0.0
+    peak_memory_mb: float | None = None
+    share_worst_ms: float | None = None
 
     @property
     def failed(self) -> bool:

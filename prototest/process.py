@@ -36,6 +36,7 @@ from typing import Sequence
 import pexpect
 from pexpect import fdpexpect
 
+from . import envelope as envelopemod
 from . import interrupts, keeper
 from .transcript import Transcript, show
 
@@ -54,6 +55,9 @@ _NO_TIMEOUT = ("0xffffffff", "0xffffffffffffffff")
 _MS = 1_000_000
 #: The longest single wait in the kernel; longer waits loop (poll takes a C int of ms).
 MAX_WAIT_MS = 60_000
+#: Without a cgroup, how often the judge looks at the bot's peak memory while it waits
+#: (the peak is the kernel's high-water mark: a peak between two looks is still seen).
+MEMORY_LOOK_MS = 10
 PR_SET_CHILD_SUBREAPER = 36
 #: Held back while a bot is killed (and, where a signalfd exists, read from it meanwhile).
 _INTERRUPTS = set(interrupts.HELD)
@@ -162,7 +166,7 @@ class Bot:
 
     def __init__(self, argv: Sequence[str], *, env: dict[str, str], transcript: Transcript,
                  max_line: int, cwd: str | None = None, cr_ends_line: bool = False,
-                 watch_files: bool = False) -> None:
+                 watch_files: bool = False, envelope: envelopemod.Envelope | None = None) -> None:
         self.argv = list(argv)
         self.transcript = transcript
         #: The most bytes of one line, its line end included: no line end within them
@@ -191,6 +195,21 @@ class Bot:
         self.file_watch: str | None = None
         self.file_watch_missing = "not asked for"
         self.containment = "none"
+        #: The platform's limits (None: none), how they are held ("cgroup v1", "measured"),
+        #: the bot's cgroup when it has one, and what reads its use of the machine.
+        self.envelope = envelope
+        self.enforced = "none"
+        self.enforced_missing = ""
+        self.group = None
+        self.meter: envelopemod.Meter | None = None
+        self.network = None
+        self.network_missing = ""
+        #: Without a cgroup: the memory limit the judge holds the bot to by looking
+        #: (its peak resident memory, every MEMORY_LOOK_MS while it runs), and the finding
+        #: event once it went over (the bot is then killed, as the OOM killer would).
+        self._memory_limit: int | None = None
+        self._memory_next_ns = 0
+        self.memory_event: dict | None = None
         self._held = False
         _guard.hold()
         self._held = True
@@ -211,11 +230,56 @@ class Bot:
             self.kill()
             raise
 
+    def _envelope_group(self, env: dict[str, str]) -> tuple[str, ...]:
+        """A cgroup of the bot's own with the platform's limits, where the machine allows
+        one; else the limits are held by measuring (memory, the CPU share) and by the
+        keeper (processes and threads). Returns the files the bot joins the group by."""
+        e = self.envelope
+        if e is None or os.environ.get("PROTOTEST_NO_ACCOUNTING"):
+            return ()
+        from . import cgroups
+
+        why = cgroups.missing()
+        if not why:
+            try:
+                self.group = cgroups.Group.create(cgroups.Limits(
+                    memory_bytes=e.memory_bytes,
+                    cpu_quota_us=int(e.cpu_share * e.cpu_period_ns / 1000) if e.cpu_share else None,
+                    cpu_period_us=e.cpu_period_ns // 1000, pids=e.pids))
+                self.enforced = f"cgroup v{self.group.version}"
+                return tuple(self.group.join_files)
+            except OSError as exc:
+                why = f"the bot's cgroup could not be made ({exc.strerror or exc})"
+        self.enforced, self.enforced_missing = "measured", why
+        self._memory_limit = e.memory_bytes
+        if e.memory_bytes and not any(k.startswith("JAVA_TOOL_OPTIONS") for k in env):
+            # A JVM sizes its heap from its container's memory limit; without a cgroup it
+            # is told the limit, so that it sizes the heap as it would on the platform.
+            env["JAVA_TOOL_OPTIONS"] = f"-XX:MaxRAM={e.memory_bytes // (1 << 20)}m"
+        return ()
+
     def _launch(self, env: dict[str, str], cwd: str | None, watch_files: bool) -> None:
         """Through the keeper where the machine has one (Linux), else as a plain child."""
         if keeper.supported():
-            started = keeper.start(self.argv, env, cwd, watch_files=watch_files,
-                                   restore_mask=_guard.saved if _guard.active else None)
+            env = dict(env)
+            join = self._envelope_group(env)
+            e = self.envelope
+            try:
+                started = keeper.start(
+                    self.argv, env, cwd, watch_files=watch_files,
+                    restore_mask=_guard.saved if _guard.active else None, cgroup_join=join,
+                    pids_limit=e.pids if e is not None and self.group is None and self.enforced == "measured" else None,
+                    network=e.network if e is not None else "allowed", watch_network=e is not None)
+            except BaseException:
+                self._drop_group()
+                raise
+            if getattr(started, "cgroup_error", ""):  # the bot runs outside its group: measure instead
+                self.enforced_missing = f"the bot could not join its cgroup ({started.cgroup_error})"
+                self._drop_group()
+                self.enforced = "measured"
+                self._memory_limit = e.memory_bytes if e is not None else None
+            self.network = getattr(started, "network", None)
+            self.network_missing = getattr(started, "network_missing", "")
             self.proc = started.proc
             self.pid = started.bot_pid
             self.keeper_pid = started.proc.pid
@@ -223,6 +287,7 @@ class Bot:
             self.file_watch = started.file_watch
             self.file_watch_missing = started.file_watch_missing
             self.containment = started.containment
+            self._start_meter()
             return
         held = _guard.active  # the bot must not inherit the blocked signals
         if held:
@@ -237,6 +302,95 @@ class Bot:
                 signal.pthread_sigmask(signal.SIG_BLOCK, interrupts.HELD)
         self.pid = self.proc.pid
         self.file_watch_missing = "no keeper on this system" if watch_files else "not asked for"
+        if self.envelope is not None:
+            self.enforced, self.enforced_missing = "measured", "no keeper on this system"
+            self._memory_limit = self.envelope.memory_bytes
+        self._start_meter()
+
+    def _start_meter(self) -> None:
+        if self.envelope is not None and not os.environ.get("PROTOTEST_NO_ACCOUNTING") and os.path.isdir("/proc/self/task"):
+            self.meter = envelopemod.Meter(self.pid, self.group)
+
+    def _end_envelope(self) -> None:
+        """Once the bot is dead: keep its last figures, remove its cgroup, close the meter."""
+        if self.meter is None and self.group is None:
+            return
+        self.final_peak = self.memory_peak()
+        self.final_oom = self.oom_killed()
+        self.final_pids_refused = self.pids_refused()
+        self._drop_group()
+        if self.meter is not None:
+            self.meter.close()
+            self.meter = None
+
+    final_peak: int | None = None
+    final_oom = False
+    final_pids_refused = 0
+
+    def _drop_group(self) -> None:
+        if self.group is not None:
+            self.group.remove()
+            self.group = None
+
+    # -- what the bot uses ----------------------------------------------------------------
+    def usage(self) -> envelopemod.Usage | None:
+        """The bot's use of the machine so far (None when it is not measured)."""
+        if self.meter is None:
+            return None
+        try:
+            return self.meter.usage()
+        except OSError:
+            return None
+
+    def _look_at_memory(self) -> None:
+        """Without a cgroup: the bot's peak memory against the platform's limit; over it,
+        the bot is killed, as the platform's OOM killer would."""
+        now = time.perf_counter_ns()
+        if now < self._memory_next_ns or self.meter is None or self.memory_event is not None:
+            return
+        self._memory_next_ns = now + MEMORY_LOOK_MS * _MS
+        assert self._memory_limit is not None
+        try:
+            peak = self.meter.memory_peak()
+        except (OSError, ValueError):
+            return
+        if peak > self._memory_limit:
+            self.memory_event = {"e": "memory", "t": now, "peak": peak, "limit": self._memory_limit}
+            for pid in reversed(self.meter.processes()):
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+
+    def memory_peak(self) -> int | None:
+        if self.meter is None:
+            return self.final_peak
+        try:
+            return self.meter.memory_peak()
+        except (OSError, ValueError):
+            return self.meter.peak_bytes or None
+
+    def oom_killed(self) -> bool:
+        """Whether the platform's memory limit killed a process of the bot (its cgroup's
+        OOM killer, or the judge's look at its memory)."""
+        if self.memory_event is not None or self.final_oom:
+            return True
+        if self.group is not None:
+            try:
+                return self.group.oom_kills() > 0
+            except (OSError, ValueError):
+                return False
+        return False
+
+    def pids_refused(self) -> int:
+        """Forks and threads refused by the cgroup's pids limit (the keeper's refusals
+        come as events)."""
+        if self.group is not None:
+            try:
+                return self.group.pids_refused()
+            except (OSError, ValueError):
+                return 0
+        return self.final_pids_refused
 
     def _release(self) -> None:
         if self._held:
@@ -398,6 +552,9 @@ class Bot:
 
     def _pump(self, timeout_ms: int) -> bool:
         """Wait for one batch of events; handle them. True when anything happened."""
+        if self._memory_limit:
+            self._look_at_memory()
+            timeout_ms = min(timeout_ms, MEMORY_LOOK_MS)
         events = self._poller.poll(min(timeout_ms, MAX_WAIT_MS))
         for fd, _ in events:
             if fd == self._out_fd:
@@ -719,6 +876,7 @@ class Bot:
             if self._report_fd is not None:
                 os.close(self._report_fd)
                 self._report_fd = None
+            self._end_envelope()
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
             self._release()  # after the line above: the mask from before the first bot
         for signum in outside:

@@ -20,7 +20,9 @@ import time
 from typing import Any
 
 from . import conduct, opponents, process
+from .accounting import Accounting
 from .dialogue import Dialogue, line_shown
+from .envelope import Envelope
 from .findings import Finding, fold
 from .game import Exchange, Forfeit, GameConfig, GameReport, StopGame
 from .games.base import IllegalMove, Outcome, Position
@@ -34,7 +36,7 @@ _MS = 1_000_000
 MAX_PLIES = 20_000
 
 
-class Referee(Dialogue, Judging):
+class Referee(Dialogue, Judging, Accounting):
     def __init__(self, cfg: GameConfig) -> None:
         self.cfg = cfg
         self.spec = cfg.spec
@@ -68,6 +70,8 @@ class Referee(Dialogue, Judging):
         #: When each turn began, so that an event (a file written, a signal) is placed in
         #: the turn it happened in, whenever it is seen.
         self._marks: list[conduct.Mark] = []
+        #: The platform's limits (the spec's [envelope]; see prototest.accounting).
+        self.envelope = Envelope.from_spec(cfg.spec)
 
     # -- findings -------------------------------------------------------------------------
     def _scaled(self, ms: int | float) -> int:
@@ -117,9 +121,12 @@ class Referee(Dialogue, Judging):
             bot = process.Bot(self.cfg.argv, env=self.cfg.env, transcript=report.transcript,
                               max_line=self.spec.read.max_bytes, cwd=self.cfg.cwd,
                               cr_ends_line=self.spec.read.line_end == "cr_lf",
-                              watch_files=not severity["file_operation"] == severity["runtime_cache"] == "ignore")
+                              watch_files=not severity["file_operation"] == severity["runtime_cache"] == "ignore",
+                              envelope=self.envelope)
             report.file_watch, report.file_watch_missing = bot.file_watch, bot.file_watch_missing
             report.containment = bot.containment
+            self.bot = bot
+            self._start_accounting()
         except OSError as exc:
             self._note(self._finding("crash", "fail", f"the bot could not be started: {exc.strerror or exc}"))
             report.result = "forfeit"
@@ -132,8 +139,12 @@ class Referee(Dialogue, Judging):
                 self.bot = bot
                 usable = True
                 try:
-                    self._start()
-                    self._play()
+                    try:
+                        self._start()
+                    except StopGame as stop:  # the machine too busy for the bot's start-up
+                        self._stopped(stop)
+                    else:
+                        self._play()
                     if report.result == "stopped" and not self._stopped_mid_answer:
                         # the game goes on for the bot: output now is out of turn
                         self._check_silence("when the judge stopped the game", always=True)
@@ -147,6 +158,7 @@ class Referee(Dialogue, Judging):
                 if usable:  # an answer still coming after a forfeit or a stop mid-answer is no finding
                     self._finish(answer_pending=report.result == "forfeit" or self._stopped_mid_answer)
             self._conduct(final=True)  # what the kill brought in (a signal sent meanwhile)
+            self._envelope_end()
         except KeyboardInterrupt as exc:  # here too when it was held back during the kill
             self.interrupted(exc)
             self._conduct(final=True)
@@ -174,7 +186,16 @@ class Referee(Dialogue, Judging):
 
     def _handshake(self, expected: str, limit_ns: int) -> None:
         assert self.bot is not None
-        r = self.bot.read_line(self.bot.started_ns + limit_ns)
+        before = self._last_usage
+        r = self._read_fair(self.bot.started_ns, limit_ns, before)
+        used = self._account(before, r, r.t_ns - self.bot.started_ns)
+        late_ns = r.t_ns - self.bot.started_ns
+        if used is not None and late_ns > limit_ns:
+            what = "the handshake limit"
+            if r.kind == "line":
+                self._note(self._busy_machine(used, late_ns, limit_ns, what, line_shown(r)))
+            elif r.kind == "timeout" and used.own_ns < limit_ns and used.excused_ns:
+                self._too_busy(used, late_ns, limit_ns, what)
         elapsed = (r.t_ns - self.bot.started_ns) / _MS
         if r.kind == "line":
             shown = line_shown(r)
@@ -192,6 +213,9 @@ class Referee(Dialogue, Judging):
                 expected=expected, got=show(shown), elapsed_ms=elapsed))
         if r.kind == "eof":
             self._crashed("before its handshake")
+        fault = self._envelope_fault(f"said nothing within {limit_ns / _MS:.0f} ms of start-up")
+        if fault is not None:
+            raise Forfeit(fault, bot_usable=False)
         partial = r.data.decode("utf-8", "replace")
         raise Forfeit(self._finding(
             "handshake", "fail",
@@ -222,10 +246,13 @@ class Referee(Dialogue, Judging):
         try:
             self._moves()
         except StopGame as stop:
-            self._stopped_mid_answer = stop.mid_answer
-            self.report.result = "stopped"
-            self.report.reason = stop.reason
-            self.report.transcript.note(f"game stopped after {self.position.ply()} plies: {stop.reason}")
+            self._stopped(stop)
+
+    def _stopped(self, stop: StopGame) -> None:
+        self._stopped_mid_answer = stop.mid_answer
+        self.report.result = "stopped"
+        self.report.reason = stop.reason
+        self.report.transcript.note(f"game stopped after {self.position.ply()} plies: {stop.reason}")
 
     def _moves(self) -> None:
         cfg = self.cfg
@@ -302,10 +329,11 @@ class Referee(Dialogue, Judging):
         for attempt in range(10):
             limit_ns, limit_what = self._turn_limit_ns()
             self._written_before = self._line_waiting()
+            before = self._before_request()
             t_sent = self._send(lines, masked, limit_ns)
             if attempt == 0:
                 self._mark(t_sent, self.bot_turns, f"on its turn {self.bot_turns}")
-            r, text, elapsed_ns = self._read_answer(t_sent, limit_ns, limit_what)
+            r, text, elapsed_ns = self._read_answer(t_sent, limit_ns, limit_what, before)
             self._conduct()
             if self.clock_ns is not None:
                 self.clock_ns[self.cfg.seat] -= elapsed_ns
@@ -363,6 +391,10 @@ class Referee(Dialogue, Judging):
             finding = self._finding("signal", "fail", conduct.signal_message(event),
                                     expected="no signal to the judge", rule="signal",
                                     got=f"{conduct.signal_name(int(event.get('sig', 0)))} from {conduct.sender(event)}")
+        elif event.get("e") in ("net", "pids"):
+            finding = self._envelope_event(event, mark)
+            if finding is None:
+                return None
         elif event.get("e") == "file":
             what, key, rule, cache = conduct.file_operation(event)
             severity = self.spec.severity[key]

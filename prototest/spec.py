@@ -109,6 +109,15 @@ def _choice(*options: str) -> Callable[[Any], str]:
     return check
 
 
+def _share(v: Any) -> float:
+    """A share of CPUs (0.3: 30 ms of CPU time per 100 ms); 0 for no limit."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise ValueError(f"expected a number of CPUs (0.3), got {v!r}")
+    if not 0 <= v <= 1024:
+        raise ValueError(f"must be between 0 and 1024 CPUs, got {v!r}")
+    return float(v)
+
+
 def _regex(v: Any) -> re.Pattern[str]:
     try:
         return re.compile(_str(v))
@@ -321,6 +330,24 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
         # The same, done by the bot's language runtime for itself: Python's bytecode cache
         # (__pycache__), the JVM's performance data (hsperfdata).
         "runtime_cache": (_severity, "warn"),
+        # The platform's envelope ([envelope]): memory over envelope.memory_mb, an answer that
+        # would be late under envelope.cpu_share, processes and threads over envelope.pids,
+        # and any attempt to reach the network (a connect, a datagram sent).
+        "memory": (_severity, "fail"),
+        "cpu_share": (_severity, "fail"),
+        "processes": (_severity, "fail"),
+        "network": (_severity, "warn"),
+    },
+    # What the platform gives a bot besides the protocol (README, "The platform's envelope").
+    # 0 is no limit. `--platform none` turns the whole table off for a run.
+    "envelope": {
+        "platform": (_str, ""),                          # named in findings ("Proglad")
+        "memory_mb": (_int_at_least(0, 1 << 22), 0),     # the cgroup memory limit (RSS + page cache)
+        "cpu_share": (_share, 0.0),                      # CPUs, as docker --cpus: a CFS quota
+        "cpu_period_ms": (_int_at_least(1, 1000), 100),  # the CFS period the quota is counted in
+        "pids": (_int_at_least(0, 1 << 22), 0),          # processes and threads together
+        "network": (_choice("allowed", "none"), "allowed"),  # "none": a network namespace of the bot's own
+        "near_limit_percent": (_int_at_least(1, 100), 90),   # a WARN from this share of a limit
     },
     "opponent": {
         # "swarm" draws a style (and move classes never played) per game from the rules
@@ -375,6 +402,7 @@ class Spec:
     severity: Section
     opponent: Section
     fuzz: Section
+    envelope: Section
     #: The `--set` overrides applied over the file, as given: a recorded fixture names
     #: them so that it can be replayed against the same spec.
     overrides: tuple[str, ...] = ()

@@ -1,0 +1,269 @@
+"""The referee's side of the platform's envelope: every answer accounted for, and the
+faults of a bot that goes over what its platform gives it.
+
+* **Every answer's use of the machine** (its CPU time, the time it waited for a CPU, the
+  time a quota held it back), from `prototest.envelope.Meter` readings taken at the write
+  of the request and at the read of the answer.
+* **A busy machine is never blamed on the bot.** When the answer's limit passes, the
+  judge asks how long the machine kept the bot from a CPU meanwhile, and waits that much
+  longer (up to a cap): an answer is late only when it is late without that time. An
+  answer that came after its limit only because of it is a WARN `busy_machine` naming
+  the machine's load; the game goes on.
+* **The CPU share where no cgroup enforces it:** `envelope.ShareModel` replays the bot's
+  CPU use under the platform's quota; an answer whose worst wall time there is over its
+  limit is a `cpu_share` finding (the platform's timer would have run out), with its CPU
+  time, its wall time here and the worst case under the share.
+* **Memory and processes:** a bot killed by its cgroup's OOM killer (or, without one, by
+  the judge's look at its peak memory) is a `memory` finding, never a timeout or a crash;
+  a bot whose fork or thread was refused by the pids limit is a `processes` finding.
+  Network attempts and the keeper's refusals come as events (`prototest.referee`).
+
+A mixin of `prototest.referee.Referee`, as `prototest.dialogue` is.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import TYPE_CHECKING, Any
+
+from . import conduct, envelope, process
+from .envelope import Envelope, Spent, Usage, mb
+from .findings import Finding
+from .game import GameReport, StopGame
+
+_MS = 1_000_000
+#: The longest the judge waits past an answer's limit for time the machine took from the
+#: bot: this many times the limit (at least CAP_MIN_MS).
+CAP_FACTOR = 3
+CAP_MIN_MS = 2000
+
+
+def load_words() -> str:
+    try:
+        one, five, _ = os.getloadavg()
+    except OSError:
+        return "the machine's load is not known"
+    return f"load average {one:.1f} on {os.cpu_count() or 1} cores"
+
+
+class Accounting:
+    """What each answer used, and the envelope's findings."""
+
+    report: GameReport
+    bot: process.Bot | None
+    bot_turns: int
+
+    if TYPE_CHECKING:  # provided by Referee
+        spec: Any
+
+        def _finding(self, kind: str, severity: str, message: str, **evidence: Any) -> Finding: ...
+        def _note(self, finding: Finding) -> None: ...
+
+    envelope: Envelope
+    _share: envelope.ShareModel | None
+    _last_usage: Usage | None
+    _reported_memory: bool
+
+    def _start_accounting(self) -> None:
+        bot = self.bot
+        assert bot is not None
+        self.report.envelope = self.envelope.describe() if self.envelope.limited else ""
+        self.report.enforced = bot.enforced
+        self.report.enforced_missing = bot.enforced_missing
+        self._reported_memory = False
+        self._last_usage = None
+        self._share = None
+        if bot.meter is not None:
+            start = bot.meter.start
+            start.t_ns = bot.started_ns
+            self._last_usage = start
+            if self.envelope.cpu_share and bot.group is None:
+                self._share = envelope.ShareModel(self.envelope.cpu_share, self.envelope.cpu_period_ns)
+
+    # -- one answer ---------------------------------------------------------------------------
+    def _before_request(self) -> Usage | None:
+        """The bot's use of the machine right before a request is written; the stretch
+        since its last answer goes to the CPU-share model."""
+        assert self.bot is not None
+        now = self.bot.usage()
+        if now is not None and self._share is not None and self._last_usage is not None:
+            gap = envelope.spent(self._last_usage, now)
+            self._share.gap(gap.wall_ns, gap.cpu_ns)
+        return now
+
+    def _read_fair(self, t_sent: int, limit_ns: int, before: Usage | None) -> process.Read:
+        """Read the answer by its limit, extended by the time the machine kept the bot
+        from a CPU meanwhile (never past the cap)."""
+        bot = self.bot
+        assert bot is not None
+        deadline = t_sent + limit_ns
+        cap = t_sent + limit_ns + max(CAP_FACTOR * limit_ns, CAP_MIN_MS * _MS)
+        while True:
+            r = bot.read_line(deadline)
+            if r.kind != "timeout" or before is None or deadline >= cap:
+                return r
+            now = bot.usage()
+            if now is None:
+                return r
+            used = envelope.spent(before, now)
+            if used.own_ns >= limit_ns or not used.excused_ns:
+                return r
+            deadline = min(cap, t_sent + limit_ns + used.excused_ns)
+
+    def _account(self, before: Usage | None, r: process.Read, elapsed_ns: int) -> Spent | None:
+        """What the answer used, recorded with the game's figures."""
+        if before is None or self.bot is None:
+            return None
+        after = self.bot.usage()
+        if after is None:
+            return None
+        after.t_ns = r.t_ns  # the answer's time is the read's
+        used = envelope.spent(before, after)
+        self._last_usage = after
+        report = self.report
+        report.answer_cpu_ms.append(round(used.cpu_ns / _MS, 3))
+        report.answer_wait_ms.append(round(used.wait_ns / _MS, 3))
+        report.throttled_ms += used.throttled_ns / _MS
+        return used
+
+    def _usage_words(self, used: Spent | None) -> str:
+        if used is None:
+            return ""
+        words = f"CPU {used.cpu_ns / _MS:.1f} ms, waited for a CPU {used.wait_max_ns / _MS:.1f} ms"
+        if used.throttled_ns:
+            words += f", held back by the CPU quota {used.throttled_ns / _MS:.1f} ms"
+        return f" ({words})"
+
+    def _busy_machine(self, used: Spent, elapsed_ns: int, limit_ns: int, limit_what: str, answer: str | None) -> Finding:
+        got = f"{answer!r} after {elapsed_ns / _MS:.1f} ms" if answer is not None else f"no answer after {elapsed_ns / _MS:.0f} ms"
+        return self._finding(
+            "busy_machine", "warn",
+            f"{got}: over the {limit_ns / _MS:.0f} ms it had ({limit_what}), but the machine kept the bot from "
+            f"a CPU for {used.excused_ns / _MS:.1f} ms of it ({load_words()}): its own time, "
+            f"{used.own_ns / _MS:.1f} ms, is within the limit, so this is not blamed on the bot "
+            f"(CPU {used.cpu_ns / _MS:.1f} ms)",
+            expected=f"an answer within {limit_ns / _MS:.0f} ms", got=got, elapsed_ms=elapsed_ns / _MS,
+            limit_ms=limit_ns / _MS, rule="busy_machine")
+
+    def _too_busy(self, used: Spent, elapsed_ns: int, limit_ns: int, limit_what: str) -> None:
+        """No answer by the cap, but the bot's own time is still within its limit: the
+        machine, not the bot, cannot play this game now."""
+        self._note(self._busy_machine(used, elapsed_ns, limit_ns, limit_what, None))
+        raise StopGame(f"the machine kept the bot from a CPU too long ({load_words()})", mid_answer=True)
+
+    def _share_check(self, used: Spent | None, limit_ns: int, limit_what: str, answer: str) -> None:
+        """Without a cgroup: the worst wall time of this answer under the platform's CPU
+        share, against its limit."""
+        if self._share is None or used is None:
+            return
+        worst = self._share.answer(used.own_ns, used.cpu_ns)
+        self.report.share_worst_ms = max(self.report.share_worst_ms or 0.0, worst / _MS)
+        env = self.envelope
+        near = worst * 100 > limit_ns * env.near_percent
+        if worst <= limit_ns and not near:
+            return
+        words = (f"{answer!r} took {used.cpu_ns / _MS:.1f} ms of CPU and {used.own_ns / _MS:.1f} ms here; under "
+                 f"{envelope.share_words(env)} it takes up to {worst / _MS:.1f} ms")
+        evidence: dict[str, Any] = dict(expected=f"an answer within {limit_ns / _MS:.0f} ms under the share",
+                                        got=f"up to {worst / _MS:.1f} ms", limit_ms=limit_ns / _MS)
+        if worst > limit_ns:
+            severity = self.spec.severity["cpu_share"]
+            finding = self._finding(
+                "cpu_share", severity,
+                f"{words}, over the {limit_ns / _MS:.0f} ms it has ({limit_what}): the platform's timer runs "
+                f"out (the quota is shared by turns that come back to back, and the CPU the bot used since its "
+                f"last answer counts)", rule="cpu_share", **evidence)
+            if severity == "fail":
+                from .game import Forfeit
+
+                raise Forfeit(finding)
+            self._note(finding)
+            return
+        self._note(self._finding("cpu_share", "warn",
+                                 f"{words}, {100 * worst / limit_ns:.0f}% of the {limit_ns / _MS:.0f} ms it has "
+                                 f"({limit_what})", rule="cpu_share:near", **evidence))
+
+    # -- memory and processes -----------------------------------------------------------------
+    def _envelope_fault(self, then: str) -> Finding | None:
+        """The platform's reason for a bot that died or went silent (`then`: what it did,
+        "exited with status 1 before its handshake"), or None."""
+        bot = self.bot
+        if bot is None:
+            return None
+        env = self.envelope
+        if env.memory_bytes and bot.oom_killed():
+            self._reported_memory = True
+            return self._memory_finding(then)
+        refused = bot.pids_refused() + sum(1 for e in bot.events if e.get("e") == "pids")
+        if env.pids and refused:
+            return self._finding(
+                "processes", self.spec.severity["processes"],
+                f"started more processes and threads than {env.platform}'s {env.pids} (processes and threads "
+                f"together): {refused} fork(s) or thread start(s) refused, as the platform refuses them; "
+                f"then the bot {then}",
+                expected=f"at most {env.pids} processes and threads", got=f"{refused} refused", rule="processes")
+        return None
+
+    def _memory_finding(self, then: str) -> Finding:
+        bot = self.bot
+        assert bot is not None
+        env = self.envelope
+        assert env.memory_bytes
+        peak = (bot.memory_event or {}).get("peak") or bot.memory_peak() or env.memory_bytes
+        how = ("its cgroup's OOM killer ended it" if bot.enforced.startswith("cgroup")
+               else "the judge killed it, as the platform's OOM killer would")
+        return self._finding(
+            "memory", self.spec.severity["memory"],
+            f"peak {mb(peak)}, over {env.platform}'s {mb(env.memory_bytes)}: the platform kills the bot; "
+            f"{how} ({then})",
+            expected=f"at most {mb(env.memory_bytes)} of memory", got=f"peak {mb(peak)}", rule="memory",
+            elapsed_ms=None)
+
+    def _envelope_end(self) -> None:
+        """At the game's end: the peak memory, a memory kill not reported yet (a child of
+        the bot's), and a WARN near a limit."""
+        bot = self.bot
+        if bot is None:
+            return
+        peak = bot.memory_peak()
+        if peak:
+            self.report.peak_memory_mb = round(peak / (1 << 20), 1)
+        env = self.envelope
+        if not env.memory_bytes or self._reported_memory or self.report.result == "interrupted":
+            return
+        if bot.oom_killed():
+            self._reported_memory = True
+            self._note(self._memory_finding("a process of the bot was killed"))
+        elif peak and peak * 100 > env.memory_bytes * env.near_percent:
+            self._note(self._finding(
+                "memory", "warn",
+                f"peak {mb(peak)}, {100 * peak / env.memory_bytes:.0f}% of {env.platform}'s {mb(env.memory_bytes)}",
+                expected=f"at most {mb(env.memory_bytes)} of memory", got=f"peak {mb(peak)}", rule="memory:near",
+                elapsed_ms=None))
+
+    # -- events: network attempts, refused forks -----------------------------------------------
+    def _envelope_event(self, event: dict[str, Any], mark: conduct.Mark | None) -> Finding | None:
+        env = self.envelope
+        kind = event.get("e")
+        where = conduct.moment(mark)
+        who = conduct.sender(event)
+        if kind == "net":
+            address = event.get("address") or event.get("family", "a network socket")
+            call = event.get("call", "connect")
+            if env.network == "none":
+                fate = f"{env.platform} gives a bot no network: the call fails there, as it did here"
+            else:
+                fate = f"the call went on ({env.platform} states no network rule)"
+            return self._finding(
+                "network", self.spec.severity["network"], f"{call} {address} {where}: {fate}",
+                expected="no network", got=f"{call} {address} (by {who})", rule=f"network:{call}:{address}",
+                elapsed_ms=None)
+        if kind == "pids":
+            return self._finding(
+                "processes", self.spec.severity["processes"],
+                f"a fork or thread start refused {where}: {event.get('count', '?')} processes and threads already "
+                f"ran, {env.platform} allows {event.get('limit', env.pids)} (the call failed with EAGAIN, as there)",
+                expected=f"at most {env.pids} processes and threads", got=f"{event.get('call', 'clone')} by {who}",
+                rule="processes", elapsed_ms=None)
+        return None

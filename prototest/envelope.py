@@ -1,0 +1,408 @@
+"""The platform's envelope: what a bot may use besides the protocol, and what it used.
+
+A real judge runs a bot inside limits (Proglad: 0.3 CPU, 128 MB, 100 processes and
+threads, no network; CodinGame: 768 MB). A bot over one is killed, throttled or refused
+there, whatever its moves. This module holds prototest's side of it:
+
+* **What the spec says** (`Envelope`, from the spec's `[envelope]` table).
+* **What the bot used, answer by answer** (`Meter`): its CPU time, the time it was ready
+  to run but waited for a CPU (the scheduler's run-queue delay, from each thread's
+  `/proc/PID/task/TID/schedstat`), and the time a CPU quota held it back (its cgroup's
+  `cpu.stat`), summed over every thread of every process of the bot. The kernel counts a
+  throttled thread as waiting, so the wait the *machine* caused is the wait less the
+  throttled time. With a cgroup of its own (`prototest.cgroups`) the bot's threads are
+  listed by the group and its CPU time read from it in one read; without one they are
+  found from the bot's pid along the children files.
+* **A busy machine is not the bot's fault** (`excused_ns`): an answer over its limit is
+  the bot's only while it is over the limit without the time the machine kept it from a
+  CPU. That time is the longest wait of one of its threads (a wait of two threads at once
+  is one wait of the answer), and never more than the CPU time that other processes of
+  the machine used meanwhile (a bot whose own threads outnumber the cores waits for
+  itself, and that is no excuse).
+* **The CPU share where no cgroup enforces it** (`ShareModel`): CFS bandwidth control
+  gives the bot `share x period` of CPU time per period, all its threads together; when
+  that is spent, it waits for the next period. The model replays the bot's CPU use over
+  the game (what it spent between turns counts: turns that come back to back share a
+  period's quota) under every phase of the period, and gives the worst wall time an
+  answer can take there.
+* **Memory where no cgroup enforces it** (`Meter.memory_peak`): the peak resident memory
+  of each process of the bot (`VmHWM`, the kernel's own high-water mark, so 200 MB filled
+  and freed between two looks is still seen), summed over its processes.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+_MS = 1_000_000
+_MB = 1 << 20
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """A platform's limits, as the spec's `[envelope]` table gives them (None: no limit)."""
+
+    platform: str = ""
+    memory_bytes: int | None = None
+    cpu_share: float | None = None
+    cpu_period_ns: int = 100 * _MS
+    pids: int | None = None
+    network: str = "allowed"
+    near_percent: int = 90
+
+    @classmethod
+    def from_spec(cls, spec: Any) -> "Envelope":
+        e = spec.envelope
+        return cls(platform=e.platform or spec.game.title or spec.game.name,
+                   memory_bytes=e.memory_mb * _MB or None, cpu_share=e.cpu_share or None,
+                   cpu_period_ns=e.cpu_period_ms * _MS, pids=e.pids or None, network=e.network,
+                   near_percent=e.near_limit_percent)
+
+    @property
+    def limited(self) -> bool:
+        return bool(self.memory_bytes or self.cpu_share or self.pids or self.network == "none")
+
+    def lines(self) -> list[str]:
+        """The limits in words, one a line (for `prototest games` and the summary)."""
+        out = []
+        if self.memory_bytes:
+            out.append(f"memory {self.memory_bytes // _MB} MB")
+        if self.cpu_share:
+            out.append(f"CPU {self.cpu_share:g} ({self.cpu_share * self.cpu_period_ns / _MS:g} ms "
+                       f"per {self.cpu_period_ns / _MS:g} ms)")
+        if self.pids:
+            out.append(f"{self.pids} processes and threads")
+        out.append("no network" if self.network == "none" else "network not cut off")
+        return out
+
+    def describe(self) -> str:
+        return f"{self.platform}: " + ", ".join(self.lines())
+
+
+NO_ENVELOPE = Envelope(platform="no platform")
+
+
+# -- what the bot used ------------------------------------------------------------------------
+
+@dataclass
+class Usage:
+    """The bot's use of the machine at one moment (cumulative since it started)."""
+
+    t_ns: int
+    cpu_ns: int
+    #: per thread id: (run ns, wait ns) from its schedstat
+    threads: dict[int, tuple[int, int]]
+    throttled_ns: int
+    #: every process's CPU time on the machine, when it can be read (else None)
+    machine_ns: int | None
+
+
+@dataclass
+class Spent:
+    """What the bot used between two moments: one answer."""
+
+    wall_ns: int
+    cpu_ns: int
+    #: run-queue delay summed over threads, and the longest of one thread
+    wait_ns: int
+    wait_max_ns: int
+    throttled_ns: int
+    #: CPU time of the rest of the machine meanwhile (None when not known)
+    others_ns: int | None
+
+    @property
+    def excused_ns(self) -> int:
+        """The time the machine (not the bot, not its quota) kept the answer from a CPU."""
+        wait = max(0, self.wait_max_ns - self.throttled_ns)
+        if self.others_ns is not None:
+            wait = min(wait, self.others_ns)
+        return min(wait, self.wall_ns)
+
+    @property
+    def own_ns(self) -> int:
+        """The answer's time less what the machine kept from it."""
+        return self.wall_ns - self.excused_ns
+
+    def figures(self) -> dict[str, float]:
+        return {"cpu_ms": round(self.cpu_ns / _MS, 3), "wait_ms": round(self.wait_ns / _MS, 3),
+                "throttled_ms": round(self.throttled_ns / _MS, 3)}
+
+
+def spent(before: Usage, after: Usage) -> Spent:
+    wait_sum = wait_max = run_sum = 0
+    for tid, (run, wait) in after.threads.items():
+        r0, w0 = before.threads.get(tid, (0, 0))
+        dw = max(0, wait - w0)
+        wait_sum += dw
+        wait_max = max(wait_max, dw)
+        run_sum += max(0, run - r0)
+    cpu = max(0, after.cpu_ns - before.cpu_ns) if after.cpu_ns or before.cpu_ns else run_sum
+    others = None
+    if after.machine_ns is not None and before.machine_ns is not None:
+        others = max(0, after.machine_ns - before.machine_ns - cpu)
+    return Spent(after.t_ns - before.t_ns, cpu, wait_sum, wait_max,
+                 max(0, after.throttled_ns - before.throttled_ns), others)
+
+
+class _Pread:
+    """A file of /proc or /sys read again and again: opened once, read from offset 0."""
+
+    __slots__ = ("fd",)
+
+    def __init__(self, path: str) -> None:
+        self.fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+
+    def read(self) -> bytes:
+        return os.pread(self.fd, 4096, 0)
+
+    def close(self) -> None:
+        try:
+            os.close(self.fd)
+        except OSError:
+            pass
+
+
+def _machine_reader() -> _Pread | None:
+    """The whole machine's CPU time: the root cpuacct group's usage (ns), where readable."""
+    for path in ("/sys/fs/cgroup/cpuacct/cpuacct.usage", "/sys/fs/cgroup/cpu,cpuacct/cpuacct.usage"):
+        try:
+            return _Pread(path)
+        except OSError:
+            continue
+    return None
+
+
+_CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _machine_from_stat() -> int | None:
+    """The machine's CPU time from /proc/stat (clock ticks: 10 ms steps)."""
+    try:
+        with open("/proc/stat", "rb") as fh:
+            first = fh.readline().split()
+    except OSError:
+        return None
+    if len(first) < 8 or first[0] != b"cpu":
+        return None
+    busy = sum(int(v) for i, v in enumerate(first[1:9]) if i not in (3, 4))  # less idle, iowait
+    return busy * (1_000_000_000 // _CLK_TCK)
+
+
+class Meter:
+    """Reads one bot's use of the machine: CPU time, run-queue delay, throttling, memory."""
+
+    def __init__(self, pid: int, group: Any = None) -> None:
+        self.pid = pid
+        self.group = group  # a prototest.cgroups.Group, or None
+        self._sched: dict[int, _Pread] = {}
+        self._machine = _machine_reader()
+        self._use_stat = self._machine is None
+        self._status: dict[int, _Pread] = {}
+        self.peak_bytes = 0
+        self.start = Usage(0, 0, {}, 0, self._machine_now())
+
+    def _machine_now(self) -> int | None:
+        if self._machine is not None:
+            try:
+                return int(self._machine.read())
+            except (OSError, ValueError):
+                return None
+        return _machine_from_stat() if self._use_stat else None
+
+    # -- threads ----------------------------------------------------------------------------
+    def tids(self) -> list[int]:
+        if self.group is not None:
+            try:
+                return self.group.tids()
+            except OSError:
+                pass
+        return [tid for _, tid in self._tasks()]
+
+    def _tasks(self) -> list[tuple[int, int]]:
+        """(pid, tid) of every thread of the bot's processes, along the children files."""
+        out: list[tuple[int, int]] = []
+        stack = [self.pid]
+        seen: set[int] = set()
+        while stack:
+            pid = stack.pop()
+            if pid in seen:
+                continue
+            seen.add(pid)
+            try:
+                tasks = os.listdir(f"/proc/{pid}/task")
+            except OSError:
+                continue
+            for entry in tasks:
+                tid = int(entry)
+                out.append((pid, tid))
+                try:
+                    with open(f"/proc/{pid}/task/{tid}/children", "rb") as fh:
+                        stack.extend(int(c) for c in fh.read().split())
+                except OSError:
+                    pass
+        return out
+
+    def processes(self) -> list[int]:
+        return sorted({pid for pid, _ in self._tasks()})
+
+    def usage(self) -> Usage:
+        threads: dict[int, tuple[int, int]] = {}
+        sched = self._sched
+        tids = self.tids()
+        for tid in tids:
+            reader = sched.get(tid)
+            if reader is None:
+                try:
+                    reader = sched[tid] = _Pread(f"/proc/{tid}/schedstat")
+                except OSError:
+                    continue
+            try:
+                fields = reader.read().split()
+                threads[tid] = (int(fields[0]), int(fields[1]))
+            except (OSError, ValueError, IndexError):
+                continue
+        if len(sched) > len(tids) + 8:  # threads gone: close their files
+            for tid in set(sched) - set(tids):
+                sched.pop(tid).close()
+        cpu = throttled = 0
+        if self.group is not None:
+            try:
+                cpu, throttled = self.group.cpu_ns(), self.group.throttled_ns()
+            except (OSError, ValueError):
+                cpu = throttled = 0
+        return Usage(_now(), cpu, threads, throttled, self._machine_now())
+
+    # -- memory -----------------------------------------------------------------------------
+    def memory_peak(self) -> int:
+        """The most memory the bot has used so far (bytes): its cgroup's peak, or the sum
+        of its processes' resident high-water marks (a process gone takes its mark with it:
+        the peak seen before it went is kept)."""
+        if self.group is not None:
+            try:
+                peak = self.group.memory_peak()
+            except OSError:
+                peak = None
+            if peak is not None:
+                self.peak_bytes = max(self.peak_bytes, peak)
+                return self.peak_bytes
+        total = 0
+        pids = self.processes()
+        for pid in pids:
+            reader = self._status.get(pid)
+            if reader is None:
+                try:
+                    reader = self._status[pid] = _Pread(f"/proc/{pid}/status")
+                except OSError:
+                    continue
+            try:
+                data = reader.read()
+            except OSError:
+                continue
+            at = data.find(b"VmHWM:")
+            if at >= 0:
+                total += int(data[at + 6: data.index(b"kB", at)]) * 1024
+        for pid in set(self._status) - set(pids):
+            self._status.pop(pid).close()
+        self.peak_bytes = max(self.peak_bytes, total)
+        return self.peak_bytes
+
+    def close(self) -> None:
+        for reader in (*self._sched.values(), *self._status.values()):
+            reader.close()
+        self._sched.clear()
+        self._status.clear()
+        if self._machine is not None:
+            self._machine.close()
+            self._machine = None
+
+
+def _now() -> int:
+    import time
+
+    return time.perf_counter_ns()
+
+
+# -- the CPU share, predicted --------------------------------------------------------------------
+
+@dataclass
+class _Phase:
+    t: float  # simulated time the bot has run up to, ns (period boundaries at multiples of the period)
+    used: float  # CPU used in the current period, ns
+    period: int  # the index of that period
+    req: float  # when the current stretch began (the request's write, in simulated time)
+
+
+@dataclass
+class ShareModel:
+    """CFS bandwidth control replayed over the bot's CPU use, for every phase of the period.
+
+    The bot's use comes as a sequence of stretches, each a wall time and the CPU time
+    spent in it: an answer (from the request's write to the answer's read) or a gap
+    between answers (the judge's and the opponent's time; what the bot spends there,
+    thinking on the opponent's time, uses the quota too). Within an answer, the bot runs
+    at the parallelism it showed (CPU time / wall time, at least one CPU); the time it
+    spent not using a CPU (waiting for I/O, sleeping) comes first. Under the quota it runs
+    until `share x period` of CPU is spent in the current period, then waits for the next.
+    A gap's CPU time is placed at its end (the worst case: right before the request)."""
+
+    share: float
+    period_ns: int
+    phases: int = 20
+    _state: list[_Phase] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        step = self.period_ns / self.phases
+        self._state = [_Phase(i * step, 0.0, 0, i * step) for i in range(self.phases)]
+
+    def _run(self, p: _Phase, cpu: float, rate: float) -> None:
+        quota = self.share * self.period_ns
+        while cpu > 1e-6:
+            index = int(p.t // self.period_ns)
+            if index != p.period:
+                p.period, p.used = index, 0.0
+            left = quota - p.used
+            end = (index + 1) * self.period_ns
+            if left <= 1e-6:
+                p.t = end
+                continue
+            dt = min(end - p.t, left / rate, cpu / rate)
+            if dt <= 0:
+                p.t = end
+                continue
+            p.t += dt
+            p.used += dt * rate
+            cpu -= dt * rate
+
+    def gap(self, wall_ns: int, cpu_ns: int) -> None:
+        """A stretch between answers (or from the bot's start to its first request)."""
+        for p in self._state:
+            begin = p.req
+            p.t = max(p.t, begin + max(0.0, wall_ns - cpu_ns))
+            self._run(p, cpu_ns, 1.0)
+            p.req = begin + wall_ns
+
+    def answer(self, wall_ns: int, cpu_ns: int) -> int:
+        """An answer from its request: the worst wall time it takes under the share (ns),
+        and never less than the time it took here."""
+        rate = max(1.0, cpu_ns / wall_ns) if wall_ns > 0 else 1.0
+        idle = max(0.0, wall_ns - cpu_ns / rate)
+        worst = 0.0
+        for p in self._state:
+            begin = p.req
+            p.t = max(p.t, begin + idle)
+            self._run(p, cpu_ns, rate)
+            worst = max(worst, p.t - begin)
+            p.req = max(p.t, begin + wall_ns)
+        return int(max(worst, wall_ns))
+
+
+def share_words(env: Envelope) -> str:
+    assert env.cpu_share
+    return (f"{env.platform}'s {env.cpu_share:g} CPU ({env.cpu_share * env.cpu_period_ns / _MS:g} ms of CPU "
+            f"per {env.cpu_period_ns / _MS:g} ms)")
+
+
+def mb(n: int | float) -> str:
+    return f"{n / _MB:.0f} MB"
