@@ -82,7 +82,7 @@ class Accounting:
                 self._share = envelope.ShareModel(self.envelope.cpu_share, self.envelope.cpu_period_ns)
 
     # -- one answer ---------------------------------------------------------------------------
-    def _before_request(self) -> Usage | None:
+    def _usage_at_request(self) -> Usage | None:
         """The bot's use of the machine right before a request is written; the stretch
         since its last answer goes to the CPU-share model."""
         assert self.bot is not None

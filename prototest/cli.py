@@ -32,6 +32,21 @@ JOBS_HELP = ("Games played at once, each bot in its own worker (default: the num
 SHARD_HELP = ("Play only shard I of N (I/N, e.g. 2/4) of the {what}, for a CI matrix; "
               "`prototest merge` joins the shards' JSON reports.")
 
+PLATFORM_HELP = ("'none' turns the platform's envelope off for this run (its memory, CPU share, process "
+                 "and network limits: the spec's [envelope]); --set envelope.KEY=VALUE changes one limit.")
+#: --platform none, as the spec overrides it stands for.
+PLATFORM_NONE = ["envelope.memory_mb=0", "envelope.cpu_share=0", "envelope.pids=0", "envelope.network=allowed"]
+
+
+def _platform(value: Optional[str], overrides: List[str]) -> List[str]:
+    """The --set overrides with --platform's in front (a --set after it still wins)."""
+    if value is None or value == "spec":
+        return list(overrides)
+    if value != "none":
+        raise exits.UsageProblem(f"--platform: expected 'none' (or 'spec', the spec's own), got {value!r}")
+    return PLATFORM_NONE + list(overrides)
+
+
 #: The command line as typed: `replay` splits its arguments at the `--` (click drops it).
 _TYPED: List[str] = []
 
@@ -49,6 +64,7 @@ def check_command(
     junit_path: Optional[Path] = typer.Option(None, "--junit", help="Write a JUnit XML report here."),
     transcripts: Optional[Path] = typer.Option(None, "--transcripts", help="Write every game's transcript here (default: only games with findings, to ./prototest-transcripts)."),
     overrides: List[str] = typer.Option([], "--set", help="Override a spec key: --set time.clock_ms=60000 (repeatable)."),
+    platform: Optional[str] = typer.Option(None, "--platform", metavar="none", help=PLATFORM_HELP),
     env_pairs: List[str] = typer.Option([], "--env", help="Pass KEY=VALUE to the bot's environment (repeatable)."),
     seat: Optional[str] = typer.Option(None, "--seat", help="Play only this seat (e.g. white, b, 2); default: alternate."),
     position: Optional[str] = typer.Option(None, "--position", help="Start every game from this position (the game's one-line notation)."),
@@ -63,7 +79,7 @@ def check_command(
     """Play games against BOT as the judge and report every fault."""
     check.execute(bot=bot, game=game, spec_path=spec_path, games=games, seed=seed, time_scale=time_scale,
                   start_delay=start_delay, json_path=json_path, junit_path=junit_path,
-                  transcripts=transcripts, overrides=overrides, env_pairs=env_pairs, seat=seat,
+                  transcripts=transcripts, overrides=_platform(platform, overrides), env_pairs=env_pairs, seat=seat,
                   position=position, moves=moves, opponent_moves=opponent_moves, quiet=quiet,
                   config_path=config_path, no_config=no_config, jobs=jobs, shard=shard)
 
@@ -113,6 +129,7 @@ def fuzz_command(
     time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Multiply every time limit (default 1)."),
     start_delay: int = typer.Option(0, "--start-delay", min=0, max=3_600_000, help="Milliseconds of silence before the judge's first line (default 0: start-up is check's business)."),
     overrides: List[str] = typer.Option([], "--set", help="Override a spec key (repeatable)."),
+    platform: Optional[str] = typer.Option(None, "--platform", metavar="none", help=PLATFORM_HELP),
     env_pairs: List[str] = typer.Option([], "--env", help="Pass KEY=VALUE to the bot's environment (repeatable)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final verdict line."),
     config_path: Optional[Path] = typer.Option(None, "--config", help="Read this config file (default: prototest.toml or pyproject.toml's [tool.prototest], from here upwards)."),
@@ -124,8 +141,8 @@ def fuzz_command(
                  seed=seed, max_plies=max_plies, mode=mode, save=save, database=database,
                  no_database=no_database, json_path=json_path, junit_path=junit_path,
                  shrink_examples=shrink_examples, time_scale=time_scale, start_delay=start_delay,
-                 overrides=overrides, env_pairs=env_pairs, quiet=quiet, config_path=config_path,
-                 no_config=no_config, shard=shard)
+                 overrides=_platform(platform, overrides), env_pairs=env_pairs, quiet=quiet,
+                 config_path=config_path, no_config=no_config, shard=shard)
 
 
 @app.command("games")
@@ -152,6 +169,7 @@ def record_command(
     time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Multiply every time limit (default 1; with --update, for this run only)."),
     start_delay: Optional[int] = typer.Option(None, "--start-delay", min=0, max=3_600_000, help="Milliseconds of silence before the judge's first line (default: the spec's)."),
     overrides: List[str] = typer.Option([], "--set", help="Override a spec key (repeatable); written in the header."),
+    platform: Optional[str] = typer.Option(None, "--platform", metavar="none", help=PLATFORM_HELP),
     env_pairs: List[str] = typer.Option([], "--env", help="Pass KEY=VALUE to the bot's environment (repeatable; not written in the header)."),
     update: bool = typer.Option(False, "--update", help="Regenerate the given fixtures (files or folders) in place, from their headers."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final verdict line."),
@@ -165,8 +183,8 @@ def record_command(
     """Write normalised golden transcripts (fixtures) of BOT's games; --update regenerates fixtures."""
     record.execute(bot=bot, game=game, spec_path=spec_path, games=games, seed=seed, output=output, seat=seat,
                    position=position, moves=moves, opponent_moves=opponent_moves, max_plies=max_plies,
-                   time_scale=time_scale, start_delay=start_delay, overrides=overrides, env_pairs=env_pairs,
-                   update=update, quiet=quiet, config_path=config_path, no_config=no_config, jobs=jobs,
+                   time_scale=time_scale, start_delay=start_delay, overrides=_platform(platform, overrides),
+                   env_pairs=env_pairs, update=update, quiet=quiet, config_path=config_path, no_config=no_config, jobs=jobs,
                    shard=shard, json_path=json_path, junit_path=junit_path)
 
 

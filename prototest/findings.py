@@ -23,13 +23,18 @@ KINDS: dict[str, str] = {
     "rule_loss": "legality",
     "timeout": "timing",
     "slow": "timing",
+    "busy_machine": "timing",
     "crash": "stability",
     "no_exit": "exit",
     "exit_status": "exit",
     "signal": "sandbox",
     "file_operation": "sandbox",
+    "memory": "envelope",
+    "cpu_share": "envelope",
+    "processes": "envelope",
+    "network": "envelope",
 }
-CHECKS = ("handshake", "protocol", "legality", "timing", "stability", "exit", "sandbox")
+CHECKS = ("handshake", "protocol", "legality", "timing", "stability", "exit", "sandbox", "envelope")
 
 CHECK_TITLES = {
     "handshake": "start-up and handshake",
@@ -39,6 +44,7 @@ CHECK_TITLES = {
     "stability": "no crash mid-game",
     "exit": "exits when input closes",
     "sandbox": "leaves its judge and the files alone",
+    "envelope": "within its platform's resources",
 }
 
 

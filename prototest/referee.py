@@ -329,7 +329,7 @@ class Referee(Dialogue, Judging, Accounting):
         for attempt in range(10):
             limit_ns, limit_what = self._turn_limit_ns()
             self._written_before = self._line_waiting()
-            before = self._before_request()
+            before = self._usage_at_request()
             t_sent = self._send(lines, masked, limit_ns)
             if attempt == 0:
                 self._mark(t_sent, self.bot_turns, f"on its turn {self.bot_turns}")

@@ -36,6 +36,55 @@ def timing(games: list[GameReport]) -> dict[str, float | int | None]:
     }
 
 
+def resources(games: list[GameReport]) -> dict[str, Any]:
+    """What the bot used, over all games: peak memory, CPU time and run-queue delay per
+    answer (median and max, first answers included), the time a CPU quota held it back,
+    and the worst answer time the CPU-share model gave."""
+    cpu = sorted(ms for g in games for ms in g.answer_cpu_ms)
+    wait = sorted(ms for g in games for ms in g.answer_wait_ms)
+    peaks = [g.peak_memory_mb for g in games if g.peak_memory_mb is not None]
+    worst = [g.share_worst_ms for g in games if g.share_worst_ms is not None]
+    first = games[0] if games else None
+    return {
+        "envelope": first.envelope if first else "",
+        "enforced": first.enforced if first else "none",
+        "enforced_missing": first.enforced_missing if first else "",
+        "peak_memory_mb": max(peaks) if peaks else None,
+        "cpu_median_ms": statistics.median(cpu) if cpu else None,
+        "cpu_max_ms": cpu[-1] if cpu else None,
+        "wait_median_ms": statistics.median(wait) if wait else None,
+        "wait_max_ms": wait[-1] if wait else None,
+        "throttled_ms": round(sum(g.throttled_ms for g in games), 3),
+        "share_worst_ms": max(worst) if worst else None,
+    }
+
+
+def resources_line(games: list[GameReport]) -> str | None:
+    r = resources(games)
+    if r["cpu_median_ms"] is None and r["peak_memory_mb"] is None:
+        return None
+    parts = []
+    if r["peak_memory_mb"] is not None:
+        parts.append(f"peak memory {r['peak_memory_mb']:.0f} MB")
+    if r["cpu_median_ms"] is not None:
+        parts.append(f"CPU per answer median {_ms(r['cpu_median_ms'])}, max {_ms(r['cpu_max_ms'])}")
+        parts.append(f"waited for a CPU median {_ms(r['wait_median_ms'])}, max {_ms(r['wait_max_ms'])}")
+    if r["throttled_ms"]:
+        parts.append(f"held back by the CPU quota {_ms(r['throttled_ms'])}")
+    if r["share_worst_ms"] is not None:
+        parts.append(f"worst answer under the CPU share {_ms(r['share_worst_ms'])}")
+    return "  resources: " + "; ".join(parts)
+
+
+def envelope_line(games: list[GameReport]) -> str | None:
+    r = resources(games)
+    if not r["envelope"]:
+        return None
+    how = {"measured": "held by measuring" + (f" ({r['enforced_missing']})" if r["enforced_missing"] else ""),
+           "none": "not held"}.get(r["enforced"], f"held by a {r['enforced']}")
+    return f"  envelope: {r['envelope']}; {how}"
+
+
 def game_checks(game: GameReport) -> dict[str, str]:
     """check -> "pass" / "warn" / "fail" for one game."""
     out = {}
@@ -85,6 +134,9 @@ def summary(run: CheckRun) -> str:
     lines.append(f"  timing: {startup_label(run.spec)} {_ms(t['startup_ms_max'])} (slowest), answers: "
                  f"median {_ms(t['median_ms'])}, p95 {_ms(t['p95_ms'])}, max {_ms(t['max_ms'])} over "
                  f"{t['answers']} answers")
+    for line in (resources_line(run.games), envelope_line(run.games)):
+        if line:
+            lines.append(line)
     results = {}
     for g in run.games:
         results[g.result] = results.get(g.result, 0) + 1
@@ -227,6 +279,7 @@ def to_json(run: CheckRun) -> dict[str, Any]:
         "interrupted": run.interrupted.name if run.interrupted is not None else None,
         "sandbox": sandbox(run),
         "timing": timing(run.games),
+        "resources": resources(run.games),
         "games": [
             {
                 "game": g.index, "seat": g.seat_name, "seed": g.seed, "result": g.result,
@@ -239,6 +292,8 @@ def to_json(run: CheckRun) -> dict[str, Any]:
                 "rechecked_alone": g.rechecked,
                 "file_watch": g.file_watch, "file_watch_missing": g.file_watch_missing,
                 "containment": g.containment,
+                "resources": resources([g]),
+                "answer_cpu_ms": g.answer_cpu_ms, "answer_wait_ms": g.answer_wait_ms,
             }
             for g in run.games
         ],
@@ -255,6 +310,7 @@ def junit(run: CheckRun) -> ET.ElementTree:
     """One test case per check per game; warnings go to system-out."""
     suites = ET.Element("testsuites", name="prototest")
     suite = ET.SubElement(suites, "testsuite", name=f"prototest.{run.spec.name}")
+    _resource_properties(suite, resources(run.games), timing(run.games))
     tests = failures = 0
     errors = 0
     for g in run.games:
@@ -290,6 +346,14 @@ def junit(run: CheckRun) -> ET.ElementTree:
     suite.set("errors", str(errors))
     ET.indent(suites)
     return ET.ElementTree(suites)
+
+
+def _resource_properties(suite: ET.Element, res: dict[str, Any], times: dict[str, Any]) -> None:
+    """The timing and resource figures, as the suite's properties (CI dashboards read them)."""
+    props = ET.SubElement(suite, "properties")
+    for key, value in [*((f"timing.{k}", v) for k, v in times.items()), *((f"resources.{k}", v) for k, v in res.items())]:
+        if value not in (None, ""):
+            ET.SubElement(props, "property", name=key, value=_xml_text(str(round(value, 3) if isinstance(value, float) else value)))
 
 
 _XML_INVALID = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
