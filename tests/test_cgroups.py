@@ -160,13 +160,15 @@ def test_remove_kills_what_is_left_and_leaves_no_folder(make_group):
     started = start(group, "import os, subprocess, sys\n"
                            "subprocess.Popen(['sleep', '60'], start_new_session=True)\n"
                            "print('up', flush=True); sys.stdin.read()\n")
-    assert started.proc.stdout.readline().strip() == b"up"
-    left = group.pids()
-    assert len(left) == 2
-    t0 = time.monotonic()
-    group.remove()
-    took = time.monotonic() - t0
-    code, _, _ = finish(started)
+    try:
+        assert started.proc.stdout.readline().strip() == b"up"
+        left = group.pids()
+        assert len(left) == 2
+        t0 = time.monotonic()
+        group.remove()
+        took = time.monotonic() - t0
+    finally:
+        code, _, _ = finish(started)  # the bot reads stdin to its end: it ends, if remove() failed
     assert code == -9
     assert not any(os.path.exists(folder) for folder in group.folders)
     assert not any(os.path.exists(parent) for parent in group._parents)  # no other group of ours
