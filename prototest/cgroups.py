@@ -1,18 +1,20 @@
 """Per-bot cgroups: the kernel enforces a platform's limits, and counts what the bot used.
 
 A cgroup is a folder in the kernel's cgroup file system; every process belongs to one in
-each hierarchy, and its children are born in the same. prototest makes one per bot and
-the bot's own process joins it before its exec (the keeper writes "0", "the writer", to
-the group's `cgroup.procs`), so the bot and everything it starts is inside from its first
-instruction, whatever it forks or however it leaves its session. In the group:
+each hierarchy, and its children are born in the same. prototest makes one per bot, and
+the bot's own process (the keeper's child) joins it just before its exec, by writing "0"
+(the writer itself, also in a PID namespace) to the group's `cgroup.procs`: the bot and
+everything it starts are inside from its first instruction, whatever it forks and however
+it leaves its session. The keepers stay outside. In the group:
 
 * **Memory** (`memory.limit_in_bytes` in v1, `memory.max` in v2) caps the memory the
-  group is charged for: anonymous memory, page cache, kernel memory of its own, not the
-  address space it merely reserves (a JVM or Go runtime runs). Over the limit the kernel
-  first reclaims the group's cache, then its OOM killer kills a process of the group
-  (counted: `oom_kill` in memory.oom_control / memory.events). Swap cannot dodge the limit:
-  v1 sets `memory.memsw.limit_in_bytes` (memory plus swap) to the same value when the
-  machine has swap, and swappiness 0; v2 sets `memory.swap.max` to 0. The peak is
+  group is charged for (its anonymous memory, the page cache it fills, kernel memory
+  made for it), not the address space it merely reserves (a JVM or Go runtime runs).
+  Over the limit the kernel first reclaims the group's cache, then its OOM killer kills
+  a process of the group (counted: `oom_kill` in memory.oom_control / memory.events).
+  Memory a process used before it joined stays charged where it was. Swap cannot dodge
+  the limit: v1 sets `memory.memsw.limit_in_bytes` (memory plus swap) to the same value
+  when the machine has swap, and swappiness 0; v2 sets `memory.swap.max` to 0. The peak is
   `memory.max_usage_in_bytes` (v1) or `memory.peak` (v2, kernel 5.19 and later).
 * **CPU** (`cpu.cfs_quota_us` / `cpu.cfs_period_us` in v1, `cpu.max` in v2) is CFS
   bandwidth: all threads of the group together may run `quota` microseconds in each
@@ -29,7 +31,8 @@ cpu when there is a quota). cgroup v2 has one hierarchy; a child gets a controll
 when its parent lists it in `cgroup.subtree_control`, and a cgroup with processes of its
 own cannot hand memory, cpu or pids to children (the "no internal processes" rule): when
 prototest's own cgroup holds only prototest, prototest moves itself into a leaf beside
-its bots' groups; otherwise cgroups are not used and `missing()` says why.
+its bots' groups (`prototest-<pid>/judge`); otherwise cgroups are not used and
+`missing()` says why.
 
 Groups live under prototest's own cgroup of each hierarchy (found from /proc/self/cgroup
 and /proc/self/mountinfo, never fixed paths): `<own cgroup>/prototest-<pid>/bot-<n>`,

@@ -76,8 +76,8 @@ def fill(megabytes: int) -> str:
 def test_over_the_memory_limit_the_bot_is_oom_killed(make_group):
     group = make_group(memory_bytes=64 * MB)
     started = start(group, fill(100))
-    assert started.cgroup_error == ""
     code, out, _ = finish(started)
+    assert started.cgroup_error == ""
     assert code == -9 and b"filled" not in out
     assert group.oom_kills() >= 1
     assert group.memory_peak() >= 60 * MB
