@@ -215,12 +215,15 @@ def _probe() -> tuple[str, _Place | None]:
     elif v1:
         reasons.append(f"cgroup v1: {v1_why}")
     for kind, where in candidates:
+        place = None
         try:
             place = _prepare_v2(where) if kind == "v2" else _Place(1, dict(where))  # type: ignore[arg-type]
             _try(place)
             return "", place
         except OSError as exc:
             reasons.append(f"cgroup {kind}: {_why_not(exc)}")
+            if place is not None and place.moved_to:
+                _move_back(place)
     if not candidates and not reasons:
         reasons.append("no cgroup file system mounted")
     return "; ".join(reasons), None
@@ -269,6 +272,20 @@ def _prepare_v2(base: str) -> _Place:
         raise
     place.moved_to = leaf
     return place
+
+
+def _move_back(place: _Place) -> None:
+    """Undo _prepare_v2's move of prototest into a leaf (best effort)."""
+    base = place.bases[""]
+    for step in (lambda: _write(os.path.join(base, "cgroup.subtree_control"),
+                                " ".join("-" + c for c in _V2_CONTROLLERS)),
+                 lambda: _write(os.path.join(base, "cgroup.procs"), "0"),
+                 lambda: os.rmdir(place.moved_to),
+                 lambda: os.rmdir(os.path.dirname(place.moved_to))):
+        try:
+            step()
+        except OSError:
+            pass
 
 
 def _enable_v2(folder: str) -> None:
