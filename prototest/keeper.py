@@ -73,6 +73,8 @@ class Started:
     #: What makes the bot's descendants die with prototest: "keeper" or "pid-namespace"
     #: (or "none" without a keeper).
     containment: str
+    #: Why the bot's process could not join its cgroup ("" when it did, or was not asked to).
+    cgroup_error: str = ""
 
 
 class KeeperProcess:
@@ -173,10 +175,11 @@ def _probe_namespace() -> str:
 
 
 def start(argv: Sequence[str], env: dict[str, str], cwd: str | None, *, watch_files: bool,
-          restore_mask: set[int] | None = None) -> Started:
+          restore_mask: set[int] | None = None, cgroup_join: Sequence[str] = ()) -> Started:
     """Start the bot behind a keeper, in a PID namespace of its own where the system
     allows one. `restore_mask` is the signal mask the bot gets (prototest's own before
-    it blocked the signals it reads)."""
+    it blocked the signals it reads). `cgroup_join`: the `cgroup.procs` files of the
+    bot's cgroup (cgroups.Group.join_files), which the bot's process joins before its exec."""
     global _namespace
     from . import linux  # noqa: F401  (imported here, before the fork, once)
 
@@ -184,10 +187,12 @@ def start(argv: Sequence[str], env: dict[str, str], cwd: str | None, *, watch_fi
     if watch_files:
         _filter_code()  # before the fork: built once, not in every bot's process
     try:
-        return _start(argv, env, cwd, watch_files=watch_files, restore_mask=restore_mask, namespace=namespace)
+        return _start(argv, env, cwd, watch_files=watch_files, restore_mask=restore_mask, namespace=namespace,
+                      cgroup_join=cgroup_join)
     except _NamespaceFailed as exc:
         _namespace = f"the PID namespace could not be set up ({exc})"
-        return _start(argv, env, cwd, watch_files=watch_files, restore_mask=restore_mask, namespace=False)
+        return _start(argv, env, cwd, watch_files=watch_files, restore_mask=restore_mask, namespace=False,
+                      cgroup_join=cgroup_join)
 
 
 class _NamespaceFailed(Exception):
@@ -195,7 +200,7 @@ class _NamespaceFailed(Exception):
 
 
 def _start(argv: Sequence[str], env: dict[str, str], cwd: str | None, *, watch_files: bool,
-           restore_mask: set[int] | None, namespace: bool) -> Started:
+           restore_mask: set[int] | None, namespace: bool, cgroup_join: Sequence[str] = ()) -> Started:
 
     stdin_r, stdin_w = os.pipe()
     stdout_r, stdout_w = os.pipe()
@@ -216,7 +221,8 @@ def _start(argv: Sequence[str], env: dict[str, str], cwd: str | None, *, watch_f
         try:
             gc.disable()
             keeper = _Keeper(judge, list(argv), env, cwd, bot_side, start_w, report_w,
-                             watch_files=watch_files, restore_mask=restore_mask or set(), namespace=namespace)
+                             watch_files=watch_files, restore_mask=restore_mask or set(), namespace=namespace,
+                             cgroup_join=list(cgroup_join))
             code = keeper.run()
         except BaseException:  # noqa: BLE001 - nothing may escape into a copy of prototest
             pass
@@ -238,7 +244,8 @@ def _start(argv: Sequence[str], env: dict[str, str], cwd: str | None, *, watch_f
             raise _NamespaceFailed(os.strerror(err))
         raise OSError(err, os.strerror(err), cwd if info.get("cwd") else argv[0])
     os.set_blocking(report_r, False)
-    return Started(proc, info["bot"], report_r, info.get("watch"), info.get("why", ""), info.get("contain", "keeper"))
+    return Started(proc, info["bot"], report_r, info.get("watch"), info.get("why", ""), info.get("contain", "keeper"),
+                   cgroup_error=info.get("cgroup_error", ""))
 
 
 def _read_start(fd: int) -> dict[str, Any]:
@@ -276,7 +283,8 @@ def _abandon(proc: KeeperProcess) -> None:
 class _Keeper:
     def __init__(self, judge: int, argv: list[str], env: dict[str, str], cwd: str | None,
                  bot_side: tuple[int, int, int], start_w: int, report_w: int, *,
-                 watch_files: bool, restore_mask: set[int], namespace: bool = False) -> None:
+                 watch_files: bool, restore_mask: set[int], namespace: bool = False,
+                 cgroup_join: Sequence[str] = ()) -> None:
         self.judge = judge
         self.argv = argv
         self.env = env
@@ -286,6 +294,7 @@ class _Keeper:
         self.report_w = report_w
         self.watch_files = watch_files
         self.restore_mask = restore_mask
+        self.cgroup_join = list(cgroup_join)
         self.bot = 0
         self.bot_status: int | None = None
         self.finishing = False
@@ -463,6 +472,7 @@ class _Keeper:
             linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)
             if os.getppid() != parent:  # the parent died before the line above
                 os._exit(code)
+            self._join_cgroup()
             self._bot_fds()
             if self.cwd is not None:
                 try:
@@ -487,6 +497,23 @@ class _Keeper:
         except BaseException:  # noqa: BLE001
             pass
         os._exit(code)
+
+    def _join_cgroup(self) -> None:
+        """Move this process (the bot-to-be) into its cgroup: "0" is the writer, also in a
+        PID namespace. Its children are born there. A failure is reported, and the bot
+        starts anyway (prototest measures instead)."""
+        failed = []
+        for path in self.cgroup_join:
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+                try:
+                    os.write(fd, b"0")
+                finally:
+                    os.close(fd)
+            except OSError as exc:
+                failed.append(f"{path}: {exc.strerror or exc}")
+        if failed:
+            _say(self.start_w, {"cgroup_error": "cannot join the cgroup (" + "; ".join(failed) + ")"})
 
     def _bot_fds(self) -> None:
         """The pipes as 0, 1, 2 (moved out of the way first: they may be 0..2 already)."""
