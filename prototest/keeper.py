@@ -30,6 +30,7 @@ bot's is about to be reaped), `killed` (a process left over and killed), `droppe
 
 from __future__ import annotations
 
+import errno
 import gc
 import json
 import os
@@ -38,6 +39,7 @@ import select
 import signal
 import socket
 import stat
+import struct
 import subprocess
 import sys
 import time
@@ -58,6 +60,10 @@ _NOT_FILES = ("/dev/", "/proc/", "/sys/")
 _AT_CALLS = {"openat", "openat2", "renameat", "renameat2", "unlinkat", "mkdirat", "linkat", "symlinkat", "mknodat"}
 #: A path longer than this is cut in a report (a report line must fit one atomic pipe write).
 _PATH_SHOWN = 1000
+#: Forks and threads refused past the pids limit that are reported one by one; after
+#: these, the keeper counts them and reports the last one (with the total) at the end.
+_REFUSALS_SHOWN = 5
+_FAMILIES = {2: "AF_INET", 10: "AF_INET6"}
 
 
 @dataclass
@@ -73,6 +79,17 @@ class Started:
     #: What makes the bot's descendants die with prototest: "keeper" or "pid-namespace"
     #: (or "none" without a keeper).
     containment: str
+    #: "namespace" when the bot has a network namespace of its own (network="none": no
+    #: network at all), else None, and why not ("not asked for", or the system's refusal).
+    network: str | None = None
+    network_missing: str = "not asked for"
+    #: "seccomp" when the keeper reports the bot's attempts to reach the network
+    #: (watch_network) / refuses its tasks past `pids_limit`; else None.
+    network_watch: str | None = None
+    pids_watch: str | None = None
+    #: Why the seccomp filter is not in place ("" when it is, "not asked for" when
+    #: nothing asked for it): the reason for every watch that is None.
+    filter_missing: str = "not asked for"
 
 
 class KeeperProcess:
@@ -173,21 +190,49 @@ def _probe_namespace() -> str:
 
 
 def start(argv: Sequence[str], env: dict[str, str], cwd: str | None, *, watch_files: bool,
-          restore_mask: set[int] | None = None) -> Started:
+          restore_mask: set[int] | None = None, pids_limit: int | None = None,
+          network: str = "allowed", watch_network: bool = False) -> Started:
     """Start the bot behind a keeper, in a PID namespace of its own where the system
     allows one. `restore_mask` is the signal mask the bot gets (prototest's own before
-    it blocked the signals it reads)."""
+    it blocked the signals it reads).
+
+    `pids_limit`: the keeper refuses (EAGAIN) a fork or thread that would make the bot
+    more tasks than this, as a pids cgroup would. `network="none"`: the bot gets a
+    network namespace of its own (no network). `watch_network`: every attempt to reach
+    the network is reported (`net` events)."""
     global _namespace
     from . import linux  # noqa: F401  (imported here, before the fork, once)
 
     namespace = namespace_missing() == ""
-    if watch_files:
-        _filter_code()  # before the fork: built once, not in every bot's process
+    watches = _Watches(watch_files, pids_limit, network == "none", watch_network)
+    if watches.filtered:
+        _filter_code(*watches.filter_key)  # before the fork: built once, not in every bot's process
     try:
-        return _start(argv, env, cwd, watch_files=watch_files, restore_mask=restore_mask, namespace=namespace)
+        return _start(argv, env, cwd, watch_files=watch_files, restore_mask=restore_mask, namespace=namespace,
+                      watches=watches)
     except _NamespaceFailed as exc:
         _namespace = f"the PID namespace could not be set up ({exc})"
-        return _start(argv, env, cwd, watch_files=watch_files, restore_mask=restore_mask, namespace=False)
+        return _start(argv, env, cwd, watch_files=watch_files, restore_mask=restore_mask, namespace=False,
+                      watches=watches)
+
+
+@dataclass(frozen=True)
+class _Watches:
+    """What the keeper does besides the file watch: refuse tasks past a limit, give the
+    bot no network, report its network calls."""
+
+    files: bool = False
+    pids_limit: int | None = None
+    no_network: bool = False
+    network: bool = False
+
+    @property
+    def filtered(self) -> bool:
+        return self.files or self.network or self.pids_limit is not None
+
+    @property
+    def filter_key(self) -> tuple[bool, bool, bool]:
+        return self.files, self.network, self.pids_limit is not None
 
 
 class _NamespaceFailed(Exception):
@@ -195,7 +240,7 @@ class _NamespaceFailed(Exception):
 
 
 def _start(argv: Sequence[str], env: dict[str, str], cwd: str | None, *, watch_files: bool,
-           restore_mask: set[int] | None, namespace: bool) -> Started:
+           restore_mask: set[int] | None, namespace: bool, watches: _Watches | None = None) -> Started:
 
     stdin_r, stdin_w = os.pipe()
     stdout_r, stdout_w = os.pipe()
@@ -216,7 +261,8 @@ def _start(argv: Sequence[str], env: dict[str, str], cwd: str | None, *, watch_f
         try:
             gc.disable()
             keeper = _Keeper(judge, list(argv), env, cwd, bot_side, start_w, report_w,
-                             watch_files=watch_files, restore_mask=restore_mask or set(), namespace=namespace)
+                             watch_files=watch_files, restore_mask=restore_mask or set(), namespace=namespace,
+                             watches=watches)
             code = keeper.run()
         except BaseException:  # noqa: BLE001 - nothing may escape into a copy of prototest
             pass
@@ -238,7 +284,22 @@ def _start(argv: Sequence[str], env: dict[str, str], cwd: str | None, *, watch_f
             raise _NamespaceFailed(os.strerror(err))
         raise OSError(err, os.strerror(err), cwd if info.get("cwd") else argv[0])
     os.set_blocking(report_r, False)
-    return Started(proc, info["bot"], report_r, info.get("watch"), info.get("why", ""), info.get("contain", "keeper"))
+    started = Started(proc, info["bot"], report_r, info.get("watch"), info.get("why", ""),
+                      info.get("contain", "keeper"))
+    _started_watches(started, info, watches or _Watches(files=watch_files))
+    return started
+
+
+def _started_watches(started: Started, info: dict[str, Any], watches: _Watches) -> None:
+    """The network namespace and the seccomp watches, as the start pipe tells them."""
+    if watches.no_network:
+        started.network = info.get("netns")
+        started.network_missing = "" if started.network else info.get("netns_error", "the keeper did not say")
+    if watches.filtered:
+        on = info.get("filter") == "seccomp"
+        started.filter_missing = "" if on else info.get("filter_why", info.get("why", "")) or "the bot did not start"
+        started.network_watch = "seccomp" if on and watches.network else None
+        started.pids_watch = "seccomp" if on and watches.pids_limit is not None else None
 
 
 def _read_start(fd: int) -> dict[str, Any]:
@@ -276,7 +337,8 @@ def _abandon(proc: KeeperProcess) -> None:
 class _Keeper:
     def __init__(self, judge: int, argv: list[str], env: dict[str, str], cwd: str | None,
                  bot_side: tuple[int, int, int], start_w: int, report_w: int, *,
-                 watch_files: bool, restore_mask: set[int], namespace: bool = False) -> None:
+                 watch_files: bool, restore_mask: set[int], namespace: bool = False,
+                 watches: _Watches | None = None) -> None:
         self.judge = judge
         self.argv = argv
         self.env = env
@@ -293,7 +355,10 @@ class _Keeper:
         self.listener: int | None = None
         self.reported_killed: set[int] = set()
         self.namespace = namespace
-        self.filter_code = _filter_code() if watch_files else b""
+        self.watches = watches or _Watches(files=watch_files)
+        self.filter_code = _filter_code(*self.watches.filter_key) if self.watches.filtered else b""
+        self.refused = 0  # forks and threads refused past the pids limit
+        self.refusal_unreported: dict[str, Any] | None = None
         self.inner: int | None = None  # PID 1 of the bot's namespace, when there is one
         self.inner_r: int | None = None
         self._inner_buf = b""
@@ -329,6 +394,7 @@ class _Keeper:
             contain = "pid-namespace"
             nspid = self._start_inner(parent_sock, child_sock)
         else:
+            self._own_network()
             self.bot = os.fork()
             if self.bot == 0:
                 parent_sock.close()
@@ -342,6 +408,7 @@ class _Keeper:
         message, fds = _receive(parent_sock)
         if contain == "pid-namespace":
             self.bot = (self._host_pid(nspid) or 0) if nspid else 0
+        message, fds = self._listener_by_number(message, fds)  # before the go: the bot's copy closes at exec
         try:
             parent_sock.send(b"g")
         except OSError:
@@ -383,6 +450,7 @@ class _Keeper:
                 _private_perf_data(linux)
             except OSError:
                 pass
+            self._own_network()
             for signum in _KEEPER_SIGNALS:
                 try:
                     signal.signal(signum, _noop)
@@ -442,15 +510,47 @@ class _Keeper:
                               "to": "keeper"})
 
     def _take_listener(self, msg: bytes, fds: list[int]) -> None:
-        if not self.watch_files:
+        if not self.watches.filtered:
             _say(self.start_w, {"watch": None, "why": "not asked for"})
             return
+        files = self.watch_files
         if fds:
             self.listener = fds[0]
             os.set_blocking(self.listener, False)
-            _say(self.start_w, {"watch": "seccomp"})
+            _say(self.start_w, {"watch": "seccomp" if files else None, "why": "" if files else "not asked for",
+                                "filter": "seccomp"})
         else:
-            _say(self.start_w, {"watch": None, "why": msg.decode("utf-8", "replace") or "the bot did not start"})
+            why = msg.decode("utf-8", "replace") or "the bot did not start"
+            _say(self.start_w, {"watch": None, "why": why if files else "not asked for", "filter": None,
+                                "filter_why": why})
+
+    def _listener_by_number(self, msg: bytes, fds: list[int]) -> tuple[bytes, list[int]]:
+        """With the network watched, sendmsg stops at the filter, so the bot's process
+        cannot pass the listener over the socket (the keeper would be asked about it
+        while waiting for it): it sends the number, and the keeper takes a copy."""
+        if fds or not msg.startswith(b"fd "):
+            return msg, fds
+        from . import linux
+
+        try:
+            return b"ok", [linux.take_fd(self.bot, int(msg[3:]))]
+        except (OSError, ValueError) as exc:
+            return f"the keeper could not take the listener ({exc})".encode(), []
+
+    def _own_network(self) -> None:
+        """network="none": a network namespace of our own (only a loopback device, down),
+        which the bot then shares. Where the system refuses, the bot starts anyway and
+        the start pipe says why."""
+        if not self.watches.no_network:
+            return
+        from . import linux
+
+        try:
+            linux.new_network_namespace()
+        except OSError as exc:
+            _say(self.start_w, {"netns_error": f"the system refuses a network namespace ({exc.strerror or exc})"})
+        else:
+            _say(self.start_w, {"netns": "namespace"})
 
     def _exec_bot(self, sock: socket.socket, parent: int) -> None:
         """In the bot's process: become what subprocess.Popen(start_new_session=True)
@@ -475,7 +575,7 @@ class _Keeper:
             for signum in (signal.SIGPIPE, signal.SIGXFSZ):
                 signal.signal(signum, signal.SIG_DFL)
             signal.pthread_sigmask(signal.SIG_SETMASK, self.restore_mask)
-            if self.watch_files:
+            if self.watches.filtered:
                 self._install_filter(sock)
             else:
                 sock.send(b"started")
@@ -511,6 +611,9 @@ class _Keeper:
         except OSError as exc:
             sock.send(f"seccomp refused the filter ({exc.strerror})".encode())
             return
+        if self.watches.network:  # sendmsg would stop at the filter: the keeper takes it (pidfd_getfd)
+            sock.send(f"fd {listener}".encode())  # send() is sendto without an address: never stops
+            return  # the listener is close-on-exec
         socket.send_fds(sock, [b"ok"], [listener])
         os.close(listener)
 
@@ -606,6 +709,8 @@ class _Keeper:
                     pass
             self._wait_children(0.2)
         self._wait_children(1.0)
+        if self.refusal_unreported is not None:  # the last refusal of a flood, with the total
+            self._report(self.refusal_unreported)
         if self.dropped:
             self._report({"e": "dropped", "n": self.dropped})
         return self._mirror()
@@ -653,8 +758,12 @@ class _Keeper:
         if note is None:
             return
         t_ns = time.perf_counter_ns()
+        kind = _kind_of_call(note)
+        if kind is not None and kind[0] == "procs":
+            self._new_task(note, kind[1], t_ns)
+            return
         try:
-            event = describe(note)
+            event = describe_net(note, kind[1]) if kind is not None and kind[0] == "net" else describe(note)
             if event is not None and linux.still_valid(self.listener, note.id):
                 event.update(t=t_ns, pid=note.pid, cmd=_command(note.pid))
                 self._report(event)
@@ -662,6 +771,33 @@ class _Keeper:
             pass
         finally:
             linux.let_it_continue(self.listener, note.id)
+
+    # -- processes and threads past the limit ------------------------------------------------
+    def _new_task(self, note: Any, call: str, t_ns: int) -> None:
+        """A fork or a thread of the bot's: let it be, unless the bot has `pids_limit`
+        tasks already; then refuse it with EAGAIN, as the kernel's pids controller does."""
+        from . import linux
+
+        limit = self.watches.pids_limit
+        count = 0
+        try:
+            if limit is not None:
+                count = _task_count(self.inner or self.keeper)
+        except Exception:  # noqa: BLE001 - uncounted: never refuse by mistake
+            count = 0
+        if limit is None or count < limit:
+            linux.let_it_continue(self.listener, note.id)  # type: ignore[arg-type]
+            return
+        event = {"e": "pids", "t": t_ns, "pid": note.pid, "cmd": _command(note.pid), "call": call,
+                 "count": count, "limit": limit}
+        linux.refuse(self.listener, note.id, errno.EAGAIN)  # type: ignore[arg-type]
+        self.refused += 1
+        event["refused"] = self.refused
+        if self.refused <= _REFUSALS_SHOWN:
+            self._report(event)
+            self.refusal_unreported = None
+        else:  # a flood: counted, and the last one reported at the end
+            self.refusal_unreported = event
 
     def _report(self, event: dict[str, Any]) -> None:
         for key in ("path", "to", "cmd"):
@@ -726,6 +862,95 @@ def describe(note: Any) -> dict[str, Any] | None:
     if _kind_of(seen[0]) != "missing":  # link, symlink, mknod onto an existing name fail
         return None
     return {"e": "file", "op": "create", "path": shown[0]}
+
+
+def _kind_of_call(note: Any) -> tuple[str, str] | None:
+    """("file" | "net" | "procs", the call's name) of a notification, or None."""
+    from . import linux
+
+    calls = next((c for c in linux.machine_abis() if c.arch == note.arch), None)
+    return linux.watched(calls, note.nr) if calls is not None else None
+
+
+def describe_net(note: Any, call: str) -> dict[str, Any] | None:
+    """A `net` event for a call that can reach the network (socket of an internet
+    family, connect, sendto or sendmsg to an internet address), or None when it does
+    not (AF_UNIX, AF_NETLINK, no address): read from the caller's memory."""
+    from . import linux
+
+    calls = next((c for c in linux.machine_abis() if c.arch == note.arch), None)
+    if calls is None:
+        return None
+    x32 = calls.x32 and bool(note.nr & linux.X32_SYSCALL_BIT)
+    pointer = 4 if x32 else calls.pointer
+    args = list(note.args)
+    if call == "socketcall":  # i386: (which call, a pointer to its arguments, 32 bits each)
+        names = {linux.SYS_SOCKET: "socket", linux.SYS_CONNECT: "connect", linux.SYS_SENDTO: "sendto",
+                 linux.SYS_SENDMSG: "sendmsg"}
+        call = names.get(args[0] & 0xFFFFFFFF, "")
+        raw = _read_memory(note.pid, args[1], 24) if call else None
+        if not raw or len(raw) < 24:
+            return None
+        args = list(struct.unpack("<6I", raw))
+    if call == "socket":
+        family = _FAMILIES.get(args[0] & 0xFFFFFFFF)
+        return {"e": "net", "call": "socket", "family": family, "address": ""} if family else None
+    if call == "connect":
+        address, length = args[1], args[2]
+    elif call == "sendto":
+        address, length = args[4], args[5]
+    elif call == "sendmsg":  # struct msghdr: msg_name (a pointer), msg_namelen
+        raw = _read_memory(note.pid, args[1], pointer + 4)
+        if not raw or len(raw) < pointer + 4:
+            return None
+        address = int.from_bytes(raw[:pointer], "little")
+        length = int.from_bytes(raw[pointer:pointer + 4], "little")
+    else:
+        return None
+    if not address:
+        return None
+    sockaddr = _read_memory(note.pid, address, min(length & 0xFFFFFFFF, 128))
+    shown = _sockaddr(sockaddr or b"")
+    if shown is None:
+        return None
+    return {"e": "net", "call": call, "family": shown[0], "address": shown[1]}
+
+
+def _sockaddr(raw: bytes) -> tuple[str, str] | None:
+    """(family, "host:port") of an internet socket address; None for any other."""
+    if len(raw) < 2:
+        return None
+    family = int.from_bytes(raw[:2], "little")
+    if family == 2 and len(raw) >= 8:
+        port = int.from_bytes(raw[2:4], "big")
+        return "AF_INET", f"{socket.inet_ntop(socket.AF_INET, raw[4:8])}:{port}"
+    if family == 10 and len(raw) >= 24:
+        port = int.from_bytes(raw[2:4], "big")
+        return "AF_INET6", f"[{socket.inet_ntop(socket.AF_INET6, raw[8:24])}]:{port}"
+    return None
+
+
+def _task_count(root: int) -> int:
+    """The tasks (threads, of every process) descended from `root`, `root` not counted:
+    what a pids cgroup holding them would count. A zombie counts as one until reaped,
+    as it does there."""
+    total, stack = 0, [root]
+    while stack:
+        children = _children(stack.pop())
+        if children is None:
+            return sum(_threads(pid) for pid, _ in _descendants_by_walk(root))
+        for pid in children:
+            total += _threads(pid)
+            stack.append(pid)
+    return total
+
+
+def _threads(pid: int) -> int:
+    fields = _stat_fields(pid)
+    try:
+        return max(1, int(fields[17]))  # type: ignore[index]  # num_threads, the 20th field of stat
+    except (TypeError, IndexError, ValueError):
+        return 0
 
 
 def _open_flags(note: Any, name: str, flags_arg: int | None) -> int | None:
@@ -929,18 +1154,19 @@ def _alive(pid: int) -> bool:
     return bool(fields) and fields[0] not in (b"Z", b"X")  # type: ignore[index]
 
 
-_filter: bytes | None = None
+_filters: dict[tuple[bool, bool, bool], bytes] = {}
 
 
-def _filter_code() -> bytes:
-    """The file filter's BPF program for this machine, built once (b"" when unknown)."""
-    global _filter
-    if _filter is None:
+def _filter_code(files: bool = True, network: bool = False, processes: bool = False) -> bytes:
+    """The filter's BPF program for this machine and these watches, built once (b""
+    when the machine's system calls are unknown)."""
+    key = (files, network, processes)
+    if key not in _filters:
         from . import linux
 
         abis = linux.machine_abis()
-        _filter = linux.file_filter(abis) if abis else b""
-    return _filter
+        _filters[key] = linux.watch_filter(abis, files=files, network=network, processes=processes) if abis else b""
+    return _filters[key]
 
 
 def _receive(sock: socket.socket) -> tuple[bytes, list[int]]:
