@@ -18,6 +18,25 @@ prototest cannot do from outside the bot:
   stop); the keeper reads the path from the caller's memory, reports it with the time,
   and lets the call go on. The report is written before the call continues, so it is
   in the report pipe before anything the bot writes afterwards.
+* **The network** (`watch_network`): the same filter (one filter, one listener, whatever
+  is watched) also asks about socket() of AF_INET/AF_INET6 (tested in the filter: a
+  local socket never stops), connect(), sendto() with an address and sendmsg(); the
+  keeper reads the socket address from the caller's memory, reports an internet one
+  (AF_UNIX, AF_NETLINK and the rest are not the network) and lets the call go on.
+  sendmsg stops at the filter, so the bot's process cannot pass the listener over its
+  socket: it sends the descriptor's number and the keeper takes a copy (pidfd_getfd);
+  where the system refuses that, the bot is started again without the network watch.
+  `network="none"` gives the bot a network namespace of its own (in the inner keeper,
+  or in the keeper before the bot's fork without a PID namespace): only a loopback
+  device, down, so a connection fails (ENETUNREACH) as under Docker's --network=none.
+* **Processes and threads past a limit** (`pids_limit`, for where no pids cgroup does
+  it): the filter asks about clone, clone3, fork and vfork; the keeper counts the bot's
+  tasks (every thread of every process below the keeper, or in the namespace but its
+  PID 1) and refuses the call with EAGAIN when the new task would make more than the
+  limit, as the kernel's pids controller does; otherwise the call goes on. The process
+  list is walked again only after a call that makes a process (not a thread); between
+  those a count reads each process's num_threads. Calls from several threads at once
+  are counted one after another: one allowed a moment before may not show yet.
 * **The bot's exit status is the keeper's own:** it mirrors the bot's exit (the same
   code, or death by the same signal), so prototest waits on the keeper as on the bot.
 
@@ -25,7 +44,16 @@ The keeper reports to prototest on a pipe, one JSON object a line (best effort: 
 prototest does not read fast enough, events are dropped and counted, and the bot is
 never held up). Kinds: `file`, `signal`, `exit` (the bot's wait status, sent before its
 leftovers are killed, so it comes before the end of its pipes), `gone` (a process of the
-bot's is about to be reaped), `killed` (a process left over and killed), `dropped`.
+bot's is about to be reaped), `killed` (a process left over and killed), `dropped`, and:
+
+* `{"e": "net", "t", "pid", "cmd", "call": "socket" | "connect" | "sendto" | "sendmsg",
+  "family": "AF_INET" | "AF_INET6", "address": "127.0.0.1:9" | "[::1]:9" | "" (socket)}`;
+* `{"e": "pids", "t", "pid", "cmd", "call": "clone" | "clone3" | "fork" | "vfork",
+  "count": tasks the bot had, "limit": L, "refused": refusals so far}`: the first few
+  refusals one by one; in a flood, the last one again at the end, with the total.
+
+The start pipe (one JSON object a line) says, besides the bot's pid and the file watch:
+`filter` ("seccomp" or None, with `filter_why`), `netns` ("namespace") or `netns_error`.
 """
 
 from __future__ import annotations
@@ -64,6 +92,7 @@ _PATH_SHOWN = 1000
 #: these, the keeper counts them and reports the last one (with the total) at the end.
 _REFUSALS_SHOWN = 5
 _FAMILIES = {2: "AF_INET", 10: "AF_INET6"}
+_NO_LISTENER = b"the keeper could not take the filter's listener from the bot's process"
 
 
 @dataclass
@@ -86,6 +115,7 @@ class Started:
     #: "seccomp" when the keeper reports the bot's attempts to reach the network
     #: (watch_network) / refuses its tasks past `pids_limit`; else None.
     network_watch: str | None = None
+    network_watch_missing: str = "not asked for"
     pids_watch: str | None = None
     #: Why the seccomp filter is not in place ("" when it is, "not asked for" when
     #: nothing asked for it): the reason for every watch that is None.
@@ -200,20 +230,40 @@ def start(argv: Sequence[str], env: dict[str, str], cwd: str | None, *, watch_fi
     more tasks than this, as a pids cgroup would. `network="none"`: the bot gets a
     network namespace of its own (no network). `watch_network`: every attempt to reach
     the network is reported (`net` events)."""
-    global _namespace
+    global _namespace, _network_watch_missing
     from . import linux  # noqa: F401  (imported here, before the fork, once)
 
     namespace = namespace_missing() == ""
-    watches = _Watches(watch_files, pids_limit, network == "none", watch_network)
+    watches = _Watches(watch_files, pids_limit, network == "none", watch_network and not _network_watch_missing)
     if watches.filtered:
         _filter_code(*watches.filter_key)  # before the fork: built once, not in every bot's process
-    try:
-        return _start(argv, env, cwd, watch_files=watch_files, restore_mask=restore_mask, namespace=namespace,
-                      watches=watches)
-    except _NamespaceFailed as exc:
-        _namespace = f"the PID namespace could not be set up ({exc})"
-        return _start(argv, env, cwd, watch_files=watch_files, restore_mask=restore_mask, namespace=False,
-                      watches=watches)
+    while True:
+        try:
+            started = _start(argv, env, cwd, watch_files=watch_files, restore_mask=restore_mask,
+                             namespace=namespace, watches=watches)
+            break
+        except _NamespaceFailed as exc:
+            _namespace = f"the PID namespace could not be set up ({exc})"
+            namespace = False
+        except _ListenerFailed as exc:  # once per process: the network watch is off from now on
+            _network_watch_missing = str(exc)
+            watches = _Watches(watch_files, pids_limit, network == "none", False)
+            if watches.filtered:
+                _filter_code(*watches.filter_key)
+    if watch_network:
+        started.network_watch_missing = "" if started.network_watch else (
+            _network_watch_missing or started.filter_missing)
+    return started
+
+
+#: Why the network watch cannot work here ("" until a start found out): the keeper must
+#: take the filter's listener from the bot's process (pidfd_getfd), which the system
+#: may refuse (as it would refuse reading the bot's memory).
+_network_watch_missing = ""
+
+
+class _ListenerFailed(Exception):
+    pass
 
 
 @dataclass(frozen=True)
@@ -282,6 +332,8 @@ def _start(argv: Sequence[str], env: dict[str, str], cwd: str | None, *, watch_f
         err = info["error"]
         if info.get("namespace"):
             raise _NamespaceFailed(os.strerror(err))
+        if info.get("listener"):
+            raise _ListenerFailed(info.get("why", os.strerror(err)))
         raise OSError(err, os.strerror(err), cwd if info.get("cwd") else argv[0])
     os.set_blocking(report_r, False)
     started = Started(proc, info["bot"], report_r, info.get("watch"), info.get("why", ""),
@@ -358,6 +410,10 @@ class _Keeper:
         self.watches = watches or _Watches(files=watch_files)
         self.filter_code = _filter_code(*self.watches.filter_key) if self.watches.filtered else b""
         self.refused = 0  # forks and threads refused past the pids limit
+        #: The bot's processes as last found (None: walk the tree again). Every new process
+        #: passes through the keeper (a fork, or a clone without CLONE_THREAD): between
+        #: those, a count reads only their num_threads, not every thread's children file.
+        self.task_processes: list[int] | None = None
         self.refusal_unreported: dict[str, Any] | None = None
         self.inner: int | None = None  # PID 1 of the bot's namespace, when there is one
         self.inner_r: int | None = None
@@ -409,6 +465,15 @@ class _Keeper:
         if contain == "pid-namespace":
             self.bot = (self._host_pid(nspid) or 0) if nspid else 0
         message, fds = self._listener_by_number(message, fds)  # before the go: the bot's copy closes at exec
+        if message.startswith(_NO_LISTENER):  # the bot's watched calls would fail (ENOSYS): start again
+            for pid in (self.bot, self.inner):  # never its exec (its recv ends with us)
+                if pid:
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except OSError:
+                        pass
+            _say(self.start_w, {"error": errno.EPERM, "listener": True, "why": message.decode("utf-8", "replace")})
+            return 70
         try:
             parent_sock.send(b"g")
         except OSError:
@@ -535,7 +600,7 @@ class _Keeper:
         try:
             return b"ok", [linux.take_fd(self.bot, int(msg[3:]))]
         except (OSError, ValueError) as exc:
-            return f"the keeper could not take the listener ({exc})".encode(), []
+            return _NO_LISTENER + f" ({exc})".encode(), []
 
     def _own_network(self) -> None:
         """network="none": a network namespace of our own (only a loopback device, down),
@@ -782,10 +847,12 @@ class _Keeper:
         count = 0
         try:
             if limit is not None:
-                count = _task_count(self.inner or self.keeper)
+                count = self._task_count()
         except Exception:  # noqa: BLE001 - uncounted: never refuse by mistake
             count = 0
         if limit is None or count < limit:
+            if _makes_a_process(note, call):
+                self.task_processes = None  # walk the tree again at the next count
             linux.let_it_continue(self.listener, note.id)  # type: ignore[arg-type]
             return
         event = {"e": "pids", "t": t_ns, "pid": note.pid, "cmd": _command(note.pid), "call": call,
@@ -798,6 +865,18 @@ class _Keeper:
             self.refusal_unreported = None
         else:  # a flood: counted, and the last one reported at the end
             self.refusal_unreported = event
+
+    def _task_count(self) -> int:
+        """The bot's tasks (the threads of all its processes): what a pids cgroup holding
+        it would count; in the namespace, everything there but its PID 1."""
+        for _ in range(2):
+            if self.task_processes is None:
+                self.task_processes = _processes_below(self.inner or self.keeper)
+            counts = [_threads(pid) for pid in self.task_processes]
+            if all(counts):
+                return sum(counts)
+            self.task_processes = None  # one is gone (its pid could come back as another's)
+        return sum(counts)
 
     def _report(self, event: dict[str, Any]) -> None:
         for key in ("path", "to", "cmd"):
@@ -930,22 +1009,34 @@ def _sockaddr(raw: bytes) -> tuple[str, str] | None:
     return None
 
 
-def _task_count(root: int) -> int:
-    """The tasks (threads, of every process) descended from `root`, `root` not counted:
-    what a pids cgroup holding them would count. A zombie counts as one until reaped,
-    as it does there."""
-    total, stack = 0, [root]
+CLONE_THREAD = 0x00010000
+
+
+def _makes_a_process(note: Any, call: str) -> bool:
+    """Whether a fork or clone makes a process (not a thread of the caller's)."""
+    if call in ("fork", "vfork"):
+        return True
+    if call == "clone":
+        return not note.args[0] & CLONE_THREAD
+    raw = _read_memory(note.pid, note.args[0], 8)  # clone3: struct clone_args begins with its flags
+    return not raw or len(raw) < 8 or not int.from_bytes(raw, "little") & CLONE_THREAD
+
+
+def _processes_below(root: int) -> list[int]:
+    """Every process descended from `root` (zombies too: a pids cgroup counts them until
+    they are reaped)."""
+    found, stack = [], [root]
     while stack:
         children = _children(stack.pop())
         if children is None:
-            return sum(_threads(pid) for pid, _ in _descendants_by_walk(root))
-        for pid in children:
-            total += _threads(pid)
-            stack.append(pid)
-    return total
+            return [pid for pid, _ in _descendants_by_walk(root)]
+        found += children
+        stack += children
+    return found
 
 
 def _threads(pid: int) -> int:
+    """The threads of a process (1 for a zombie); 0 when it is gone."""
     fields = _stat_fields(pid)
     try:
         return max(1, int(fields[17]))  # type: ignore[index]  # num_threads, the 20th field of stat

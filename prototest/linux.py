@@ -1,5 +1,11 @@
 """Linux system calls that the standard library lacks, through ctypes: prctl, signalfd,
-unshare and seccomp (filters, user notification).
+unshare (PID, user, mount and network namespaces), pidfd_getfd and seccomp (filters,
+user notification: letting a call go on, or refusing it with an error).
+
+The seccomp filter (`watch_filter`) asks the keeper about the calls it watches, for each
+ABI of the machine (x86_64 with its i386 and x32 calls, aarch64): file operations;
+socket() of an internet family, connect(), sendto() with an address, sendmsg() (and
+i386's socketcall for them); clone, clone3, fork and vfork. Everything else never stops.
 
 Each wrapper raises OSError on failure, as `os` functions do, so callers can fall back.
 Imported only where a bot is started (ctypes costs a few milliseconds to import).
