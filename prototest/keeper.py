@@ -233,6 +233,9 @@ def start(argv: Sequence[str], env: dict[str, str], cwd: str | None, *, watch_fi
     global _namespace, _network_watch_missing
     from . import linux  # noqa: F401  (imported here, before the fork, once)
 
+    if network not in ("allowed", "none"):
+        raise ValueError(f"network must be 'allowed' or 'none', not {network!r}")
+
     namespace = namespace_missing() == ""
     watches = _Watches(watch_files, pids_limit, network == "none", watch_network and not _network_watch_missing)
     if watches.filtered:
