@@ -18,6 +18,25 @@ prototest cannot do from outside the bot:
   stop); the keeper reads the path from the caller's memory, reports it with the time,
   and lets the call go on. The report is written before the call continues, so it is
   in the report pipe before anything the bot writes afterwards.
+* **The network** (`watch_network`): the same filter (one filter, one listener, whatever
+  is watched) also asks about socket() of AF_INET/AF_INET6 (tested in the filter: a
+  local socket never stops), connect(), sendto() with an address and sendmsg(); the
+  keeper reads the socket address from the caller's memory, reports an internet one
+  (AF_UNIX, AF_NETLINK and the rest are not the network) and lets the call go on.
+  sendmsg stops at the filter, so the bot's process cannot pass the listener over its
+  socket: it sends the descriptor's number and the keeper takes a copy (pidfd_getfd);
+  where the system refuses that, the bot is started again without the network watch.
+  `network="none"` gives the bot a network namespace of its own (in the inner keeper,
+  or in the keeper before the bot's fork without a PID namespace): only a loopback
+  device, down, so a connection fails (ENETUNREACH) as under Docker's --network=none.
+* **Processes and threads past a limit** (`pids_limit`, for where no pids cgroup does
+  it): the filter asks about clone, clone3, fork and vfork; the keeper counts the bot's
+  tasks (every thread of every process below the keeper, or in the namespace but its
+  PID 1) and refuses the call with EAGAIN when the new task would make more than the
+  limit, as the kernel's pids controller does; otherwise the call goes on. The process
+  list is walked again only after a call that makes a process (not a thread); between
+  those a count reads each process's num_threads. Calls from several threads at once
+  are counted one after another: one allowed a moment before may not show yet.
 * **The bot's exit status is the keeper's own:** it mirrors the bot's exit (the same
   code, or death by the same signal), so prototest waits on the keeper as on the bot.
 
@@ -25,11 +44,21 @@ The keeper reports to prototest on a pipe, one JSON object a line (best effort: 
 prototest does not read fast enough, events are dropped and counted, and the bot is
 never held up). Kinds: `file`, `signal`, `exit` (the bot's wait status, sent before its
 leftovers are killed, so it comes before the end of its pipes), `gone` (a process of the
-bot's is about to be reaped), `killed` (a process left over and killed), `dropped`.
+bot's is about to be reaped), `killed` (a process left over and killed), `dropped`, and:
+
+* `{"e": "net", "t", "pid", "cmd", "call": "socket" | "connect" | "sendto" | "sendmsg",
+  "family": "AF_INET" | "AF_INET6", "address": "127.0.0.1:9" | "[::1]:9" | "" (socket)}`;
+* `{"e": "pids", "t", "pid", "cmd", "call": "clone" | "clone3" | "fork" | "vfork",
+  "count": tasks the bot had, "limit": L, "refused": refusals so far}`: the first few
+  refusals one by one; in a flood, the last one again at the end, with the total.
+
+The start pipe (one JSON object a line) says, besides the bot's pid and the file watch:
+`filter` ("seccomp" or None, with `filter_why`), `netns` ("namespace") or `netns_error`.
 """
 
 from __future__ import annotations
 
+import errno
 import gc
 import json
 import os
@@ -38,6 +67,7 @@ import select
 import signal
 import socket
 import stat
+import struct
 import subprocess
 import sys
 import time
@@ -58,6 +88,11 @@ _NOT_FILES = ("/dev/", "/proc/", "/sys/")
 _AT_CALLS = {"openat", "openat2", "renameat", "renameat2", "unlinkat", "mkdirat", "linkat", "symlinkat", "mknodat"}
 #: A path longer than this is cut in a report (a report line must fit one atomic pipe write).
 _PATH_SHOWN = 1000
+#: Forks and threads refused past the pids limit that are reported one by one; after
+#: these, the keeper counts them and reports the last one (with the total) at the end.
+_REFUSALS_SHOWN = 5
+_FAMILIES = {2: "AF_INET", 10: "AF_INET6"}
+_NO_LISTENER = b"the keeper could not take the filter's listener from the bot's process"
 
 
 @dataclass
@@ -75,6 +110,18 @@ class Started:
     containment: str
     #: Why the bot's process could not join its cgroup ("" when it did, or was not asked to).
     cgroup_error: str = ""
+    #: "namespace" when the bot has a network namespace of its own (network="none": no
+    #: network at all), else None, and why not ("not asked for", or the system's refusal).
+    network: str | None = None
+    network_missing: str = "not asked for"
+    #: "seccomp" when the keeper reports the bot's attempts to reach the network
+    #: (watch_network) / refuses its tasks past `pids_limit`; else None.
+    network_watch: str | None = None
+    network_watch_missing: str = "not asked for"
+    pids_watch: str | None = None
+    #: Why the seccomp filter is not in place ("" when it is, "not asked for" when
+    #: nothing asked for it): the reason for every watch that is None.
+    filter_missing: str = "not asked for"
 
 
 class KeeperProcess:
@@ -175,24 +222,74 @@ def _probe_namespace() -> str:
 
 
 def start(argv: Sequence[str], env: dict[str, str], cwd: str | None, *, watch_files: bool,
-          restore_mask: set[int] | None = None, cgroup_join: Sequence[str] = ()) -> Started:
+          restore_mask: set[int] | None = None, pids_limit: int | None = None,
+          network: str = "allowed", watch_network: bool = False,
+          cgroup_join: Sequence[str] = ()) -> Started:
     """Start the bot behind a keeper, in a PID namespace of its own where the system
     allows one. `restore_mask` is the signal mask the bot gets (prototest's own before
-    it blocked the signals it reads). `cgroup_join`: the `cgroup.procs` files of the
+    it blocked the signals it reads).
+
+    `pids_limit`: the keeper refuses (EAGAIN) a fork or thread that would make the bot
+    more tasks than this, as a pids cgroup would. `network="none"`: the bot gets a
+    network namespace of its own (no network). `watch_network`: every attempt to reach
+    the network is reported (`net` events). `cgroup_join`: the `cgroup.procs` files of the
     bot's cgroup (cgroups.Group.join_files), which the bot's process joins before its exec."""
-    global _namespace
+    global _namespace, _network_watch_missing
     from . import linux  # noqa: F401  (imported here, before the fork, once)
 
+    if network not in ("allowed", "none"):
+        raise ValueError(f"network must be 'allowed' or 'none', not {network!r}")
+
     namespace = namespace_missing() == ""
-    if watch_files:
-        _filter_code()  # before the fork: built once, not in every bot's process
-    try:
-        return _start(argv, env, cwd, watch_files=watch_files, restore_mask=restore_mask, namespace=namespace,
-                      cgroup_join=cgroup_join)
-    except _NamespaceFailed as exc:
-        _namespace = f"the PID namespace could not be set up ({exc})"
-        return _start(argv, env, cwd, watch_files=watch_files, restore_mask=restore_mask, namespace=False,
-                      cgroup_join=cgroup_join)
+    watches = _Watches(watch_files, pids_limit, network == "none", watch_network and not _network_watch_missing)
+    if watches.filtered:
+        _filter_code(*watches.filter_key)  # before the fork: built once, not in every bot's process
+    while True:
+        try:
+            started = _start(argv, env, cwd, watch_files=watch_files, restore_mask=restore_mask,
+                             namespace=namespace, watches=watches, cgroup_join=cgroup_join)
+            break
+        except _NamespaceFailed as exc:
+            _namespace = f"the PID namespace could not be set up ({exc})"
+            namespace = False
+        except _ListenerFailed as exc:  # once per process: the network watch is off from now on
+            _network_watch_missing = str(exc)
+            watches = _Watches(watch_files, pids_limit, network == "none", False)
+            if watches.filtered:
+                _filter_code(*watches.filter_key)
+    if watch_network:
+        started.network_watch_missing = "" if started.network_watch else (
+            _network_watch_missing or started.filter_missing)
+    return started
+
+
+#: Why the network watch cannot work here ("" until a start found out): the keeper must
+#: take the filter's listener from the bot's process (pidfd_getfd), which the system
+#: may refuse (as it would refuse reading the bot's memory).
+_network_watch_missing = ""
+
+
+class _ListenerFailed(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class _Watches:
+    """What the keeper does besides the file watch: refuse tasks past a limit, give the
+    bot no network, report its network calls."""
+
+    files: bool = False
+    pids_limit: int | None = None
+    no_network: bool = False
+    network: bool = False
+
+    @property
+    def filtered(self) -> bool:
+        return self.files or self.network or self.pids_limit is not None
+
+    @property
+    def filter_key(self) -> tuple[bool, bool, bool]:
+        return self.files, self.network, self.pids_limit is not None
 
 
 class _NamespaceFailed(Exception):
@@ -200,7 +297,8 @@ class _NamespaceFailed(Exception):
 
 
 def _start(argv: Sequence[str], env: dict[str, str], cwd: str | None, *, watch_files: bool,
-           restore_mask: set[int] | None, namespace: bool, cgroup_join: Sequence[str] = ()) -> Started:
+           restore_mask: set[int] | None, namespace: bool, watches: _Watches | None = None,
+           cgroup_join: Sequence[str] = ()) -> Started:
 
     stdin_r, stdin_w = os.pipe()
     stdout_r, stdout_w = os.pipe()
@@ -222,7 +320,7 @@ def _start(argv: Sequence[str], env: dict[str, str], cwd: str | None, *, watch_f
             gc.disable()
             keeper = _Keeper(judge, list(argv), env, cwd, bot_side, start_w, report_w,
                              watch_files=watch_files, restore_mask=restore_mask or set(), namespace=namespace,
-                             cgroup_join=list(cgroup_join))
+                             watches=watches, cgroup_join=list(cgroup_join))
             code = keeper.run()
         except BaseException:  # noqa: BLE001 - nothing may escape into a copy of prototest
             pass
@@ -242,10 +340,26 @@ def _start(argv: Sequence[str], env: dict[str, str], cwd: str | None, *, watch_f
         err = info["error"]
         if info.get("namespace"):
             raise _NamespaceFailed(os.strerror(err))
+        if info.get("listener"):
+            raise _ListenerFailed(info.get("why", os.strerror(err)))
         raise OSError(err, os.strerror(err), cwd if info.get("cwd") else argv[0])
     os.set_blocking(report_r, False)
-    return Started(proc, info["bot"], report_r, info.get("watch"), info.get("why", ""), info.get("contain", "keeper"),
-                   cgroup_error=info.get("cgroup_error", ""))
+    started = Started(proc, info["bot"], report_r, info.get("watch"), info.get("why", ""),
+                      info.get("contain", "keeper"), cgroup_error=info.get("cgroup_error", ""))
+    _started_watches(started, info, watches or _Watches(files=watch_files))
+    return started
+
+
+def _started_watches(started: Started, info: dict[str, Any], watches: _Watches) -> None:
+    """The network namespace and the seccomp watches, as the start pipe tells them."""
+    if watches.no_network:
+        started.network = info.get("netns")
+        started.network_missing = "" if started.network else info.get("netns_error", "the keeper did not say")
+    if watches.filtered:
+        on = info.get("filter") == "seccomp"
+        started.filter_missing = "" if on else info.get("filter_why", info.get("why", "")) or "the bot did not start"
+        started.network_watch = "seccomp" if on and watches.network else None
+        started.pids_watch = "seccomp" if on and watches.pids_limit is not None else None
 
 
 def _read_start(fd: int) -> dict[str, Any]:
@@ -284,7 +398,7 @@ class _Keeper:
     def __init__(self, judge: int, argv: list[str], env: dict[str, str], cwd: str | None,
                  bot_side: tuple[int, int, int], start_w: int, report_w: int, *,
                  watch_files: bool, restore_mask: set[int], namespace: bool = False,
-                 cgroup_join: Sequence[str] = ()) -> None:
+                 watches: _Watches | None = None, cgroup_join: Sequence[str] = ()) -> None:
         self.judge = judge
         self.argv = argv
         self.env = env
@@ -302,7 +416,14 @@ class _Keeper:
         self.listener: int | None = None
         self.reported_killed: set[int] = set()
         self.namespace = namespace
-        self.filter_code = _filter_code() if watch_files else b""
+        self.watches = watches or _Watches(files=watch_files)
+        self.filter_code = _filter_code(*self.watches.filter_key) if self.watches.filtered else b""
+        self.refused = 0  # forks and threads refused past the pids limit
+        #: The bot's processes as last found (None: walk the tree again). Every new process
+        #: passes through the keeper (a fork, or a clone without CLONE_THREAD): between
+        #: those, a count reads only their num_threads, not every thread's children file.
+        self.task_processes: list[int] | None = None
+        self.refusal_unreported: dict[str, Any] | None = None
         self.inner: int | None = None  # PID 1 of the bot's namespace, when there is one
         self.inner_r: int | None = None
         self._inner_buf = b""
@@ -338,6 +459,7 @@ class _Keeper:
             contain = "pid-namespace"
             nspid = self._start_inner(parent_sock, child_sock)
         else:
+            self._own_network()
             self.bot = os.fork()
             if self.bot == 0:
                 parent_sock.close()
@@ -351,6 +473,16 @@ class _Keeper:
         message, fds = _receive(parent_sock)
         if contain == "pid-namespace":
             self.bot = (self._host_pid(nspid) or 0) if nspid else 0
+        message, fds = self._listener_by_number(message, fds)  # before the go: the bot's copy closes at exec
+        if message.startswith(_NO_LISTENER):  # the bot's watched calls would fail (ENOSYS): start again
+            for pid in (self.bot, self.inner):  # never its exec (its recv ends with us)
+                if pid:
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except OSError:
+                        pass
+            _say(self.start_w, {"error": errno.EPERM, "listener": True, "why": message.decode("utf-8", "replace")})
+            return 70
         try:
             parent_sock.send(b"g")
         except OSError:
@@ -392,6 +524,7 @@ class _Keeper:
                 _private_perf_data(linux)
             except OSError:
                 pass
+            self._own_network()
             for signum in _KEEPER_SIGNALS:
                 try:
                     signal.signal(signum, _noop)
@@ -451,15 +584,47 @@ class _Keeper:
                               "to": "keeper"})
 
     def _take_listener(self, msg: bytes, fds: list[int]) -> None:
-        if not self.watch_files:
+        if not self.watches.filtered:
             _say(self.start_w, {"watch": None, "why": "not asked for"})
             return
+        files = self.watch_files
         if fds:
             self.listener = fds[0]
             os.set_blocking(self.listener, False)
-            _say(self.start_w, {"watch": "seccomp"})
+            _say(self.start_w, {"watch": "seccomp" if files else None, "why": "" if files else "not asked for",
+                                "filter": "seccomp"})
         else:
-            _say(self.start_w, {"watch": None, "why": msg.decode("utf-8", "replace") or "the bot did not start"})
+            why = msg.decode("utf-8", "replace") or "the bot did not start"
+            _say(self.start_w, {"watch": None, "why": why if files else "not asked for", "filter": None,
+                                "filter_why": why})
+
+    def _listener_by_number(self, msg: bytes, fds: list[int]) -> tuple[bytes, list[int]]:
+        """With the network watched, sendmsg stops at the filter, so the bot's process
+        cannot pass the listener over the socket (the keeper would be asked about it
+        while waiting for it): it sends the number, and the keeper takes a copy."""
+        if fds or not msg.startswith(b"fd "):
+            return msg, fds
+        from . import linux
+
+        try:
+            return b"ok", [linux.take_fd(self.bot, int(msg[3:]))]
+        except (OSError, ValueError) as exc:
+            return _NO_LISTENER + f" ({exc})".encode(), []
+
+    def _own_network(self) -> None:
+        """network="none": a network namespace of our own (only a loopback device, down),
+        which the bot then shares. Where the system refuses, the bot starts anyway and
+        the start pipe says why."""
+        if not self.watches.no_network:
+            return
+        from . import linux
+
+        try:
+            linux.new_network_namespace()
+        except OSError as exc:
+            _say(self.start_w, {"netns_error": f"the system refuses a network namespace ({exc.strerror or exc})"})
+        else:
+            _say(self.start_w, {"netns": "namespace"})
 
     def _exec_bot(self, sock: socket.socket, parent: int) -> None:
         """In the bot's process: become what subprocess.Popen(start_new_session=True)
@@ -485,7 +650,7 @@ class _Keeper:
             for signum in (signal.SIGPIPE, signal.SIGXFSZ):
                 signal.signal(signum, signal.SIG_DFL)
             signal.pthread_sigmask(signal.SIG_SETMASK, self.restore_mask)
-            if self.watch_files:
+            if self.watches.filtered:
                 self._install_filter(sock)
             else:
                 sock.send(b"started")
@@ -538,6 +703,9 @@ class _Keeper:
         except OSError as exc:
             sock.send(f"seccomp refused the filter ({exc.strerror})".encode())
             return
+        if self.watches.network:  # sendmsg would stop at the filter: the keeper takes it (pidfd_getfd)
+            sock.send(f"fd {listener}".encode())  # send() is sendto without an address: never stops
+            return  # the listener is close-on-exec
         socket.send_fds(sock, [b"ok"], [listener])
         os.close(listener)
 
@@ -633,6 +801,8 @@ class _Keeper:
                     pass
             self._wait_children(0.2)
         self._wait_children(1.0)
+        if self.refusal_unreported is not None:  # the last refusal of a flood, with the total
+            self._report(self.refusal_unreported)
         if self.dropped:
             self._report({"e": "dropped", "n": self.dropped})
         return self._mirror()
@@ -680,8 +850,12 @@ class _Keeper:
         if note is None:
             return
         t_ns = time.perf_counter_ns()
+        kind = _kind_of_call(note)
+        if kind is not None and kind[0] == "procs":
+            self._new_task(note, kind[1], t_ns)
+            return
         try:
-            event = describe(note)
+            event = describe_net(note, kind[1]) if kind is not None and kind[0] == "net" else describe(note)
             if event is not None and linux.still_valid(self.listener, note.id):
                 event.update(t=t_ns, pid=note.pid, cmd=_command(note.pid))
                 self._report(event)
@@ -689,6 +863,47 @@ class _Keeper:
             pass
         finally:
             linux.let_it_continue(self.listener, note.id)
+
+    # -- processes and threads past the limit ------------------------------------------------
+    def _new_task(self, note: Any, call: str, t_ns: int) -> None:
+        """A fork or a thread of the bot's: let it be, unless the bot has `pids_limit`
+        tasks already; then refuse it with EAGAIN, as the kernel's pids controller does."""
+        from . import linux
+
+        limit = self.watches.pids_limit
+        count = 0
+        try:
+            if limit is not None:
+                count = self._task_count()
+        except Exception:  # noqa: BLE001 - uncounted: never refuse by mistake
+            count = 0
+        if limit is None or count < limit:
+            if _makes_a_process(note, call):
+                self.task_processes = None  # walk the tree again at the next count
+            linux.let_it_continue(self.listener, note.id)  # type: ignore[arg-type]
+            return
+        event = {"e": "pids", "t": t_ns, "pid": note.pid, "cmd": _command(note.pid), "call": call,
+                 "count": count, "limit": limit}
+        linux.refuse(self.listener, note.id, errno.EAGAIN)  # type: ignore[arg-type]
+        self.refused += 1
+        event["refused"] = self.refused
+        if self.refused <= _REFUSALS_SHOWN:
+            self._report(event)
+            self.refusal_unreported = None
+        else:  # a flood: counted, and the last one reported at the end
+            self.refusal_unreported = event
+
+    def _task_count(self) -> int:
+        """The bot's tasks (the threads of all its processes): what a pids cgroup holding
+        it would count; in the namespace, everything there but its PID 1."""
+        for _ in range(2):
+            if self.task_processes is None:
+                self.task_processes = _processes_below(self.inner or self.keeper)
+            counts = [_threads(pid) for pid in self.task_processes]
+            if all(counts):
+                return sum(counts)
+            self.task_processes = None  # one is gone (its pid could come back as another's)
+        return sum(counts)
 
     def _report(self, event: dict[str, Any]) -> None:
         for key in ("path", "to", "cmd"):
@@ -753,6 +968,107 @@ def describe(note: Any) -> dict[str, Any] | None:
     if _kind_of(seen[0]) != "missing":  # link, symlink, mknod onto an existing name fail
         return None
     return {"e": "file", "op": "create", "path": shown[0]}
+
+
+def _kind_of_call(note: Any) -> tuple[str, str] | None:
+    """("file" | "net" | "procs", the call's name) of a notification, or None."""
+    from . import linux
+
+    calls = next((c for c in linux.machine_abis() if c.arch == note.arch), None)
+    return linux.watched(calls, note.nr) if calls is not None else None
+
+
+def describe_net(note: Any, call: str) -> dict[str, Any] | None:
+    """A `net` event for a call that can reach the network (socket of an internet
+    family, connect, sendto or sendmsg to an internet address), or None when it does
+    not (AF_UNIX, AF_NETLINK, no address): read from the caller's memory."""
+    from . import linux
+
+    calls = next((c for c in linux.machine_abis() if c.arch == note.arch), None)
+    if calls is None:
+        return None
+    x32 = calls.x32 and bool(note.nr & linux.X32_SYSCALL_BIT)
+    pointer = 4 if x32 else calls.pointer
+    args = list(note.args)
+    if call == "socketcall":  # i386: (which call, a pointer to its arguments, 32 bits each)
+        names = {linux.SYS_SOCKET: "socket", linux.SYS_CONNECT: "connect", linux.SYS_SENDTO: "sendto",
+                 linux.SYS_SENDMSG: "sendmsg"}
+        call = names.get(args[0] & 0xFFFFFFFF, "")
+        raw = _read_memory(note.pid, args[1], 24) if call else None
+        if not raw or len(raw) < 24:
+            return None
+        args = list(struct.unpack("<6I", raw))
+    if call == "socket":
+        family = _FAMILIES.get(args[0] & 0xFFFFFFFF)
+        return {"e": "net", "call": "socket", "family": family, "address": ""} if family else None
+    if call == "connect":
+        address, length = args[1], args[2]
+    elif call == "sendto":
+        address, length = args[4], args[5]
+    elif call == "sendmsg":  # struct msghdr: msg_name (a pointer), msg_namelen
+        raw = _read_memory(note.pid, args[1], pointer + 4)
+        if not raw or len(raw) < pointer + 4:
+            return None
+        address = int.from_bytes(raw[:pointer], "little")
+        length = int.from_bytes(raw[pointer:pointer + 4], "little")
+    else:
+        return None
+    if not address:
+        return None
+    sockaddr = _read_memory(note.pid, address, min(length & 0xFFFFFFFF, 128))
+    shown = _sockaddr(sockaddr or b"")
+    if shown is None:
+        return None
+    return {"e": "net", "call": call, "family": shown[0], "address": shown[1]}
+
+
+def _sockaddr(raw: bytes) -> tuple[str, str] | None:
+    """(family, "host:port") of an internet socket address; None for any other."""
+    if len(raw) < 2:
+        return None
+    family = int.from_bytes(raw[:2], "little")
+    if family == 2 and len(raw) >= 8:
+        port = int.from_bytes(raw[2:4], "big")
+        return "AF_INET", f"{socket.inet_ntop(socket.AF_INET, raw[4:8])}:{port}"
+    if family == 10 and len(raw) >= 24:
+        port = int.from_bytes(raw[2:4], "big")
+        return "AF_INET6", f"[{socket.inet_ntop(socket.AF_INET6, raw[8:24])}]:{port}"
+    return None
+
+
+CLONE_THREAD = 0x00010000
+
+
+def _makes_a_process(note: Any, call: str) -> bool:
+    """Whether a fork or clone makes a process (not a thread of the caller's)."""
+    if call in ("fork", "vfork"):
+        return True
+    if call == "clone":
+        return not note.args[0] & CLONE_THREAD
+    raw = _read_memory(note.pid, note.args[0], 8)  # clone3: struct clone_args begins with its flags
+    return not raw or len(raw) < 8 or not int.from_bytes(raw, "little") & CLONE_THREAD
+
+
+def _processes_below(root: int) -> list[int]:
+    """Every process descended from `root` (zombies too: a pids cgroup counts them until
+    they are reaped)."""
+    found, stack = [], [root]
+    while stack:
+        children = _children(stack.pop())
+        if children is None:
+            return [pid for pid, _ in _descendants_by_walk(root)]
+        found += children
+        stack += children
+    return found
+
+
+def _threads(pid: int) -> int:
+    """The threads of a process (1 for a zombie); 0 when it is gone."""
+    fields = _stat_fields(pid)
+    try:
+        return max(1, int(fields[17]))  # type: ignore[index]  # num_threads, the 20th field of stat
+    except (TypeError, IndexError, ValueError):
+        return 0
 
 
 def _open_flags(note: Any, name: str, flags_arg: int | None) -> int | None:
@@ -956,18 +1272,19 @@ def _alive(pid: int) -> bool:
     return bool(fields) and fields[0] not in (b"Z", b"X")  # type: ignore[index]
 
 
-_filter: bytes | None = None
+_filters: dict[tuple[bool, bool, bool], bytes] = {}
 
 
-def _filter_code() -> bytes:
-    """The file filter's BPF program for this machine, built once (b"" when unknown)."""
-    global _filter
-    if _filter is None:
+def _filter_code(files: bool = True, network: bool = False, processes: bool = False) -> bytes:
+    """The filter's BPF program for this machine and these watches, built once (b""
+    when the machine's system calls are unknown)."""
+    key = (files, network, processes)
+    if key not in _filters:
         from . import linux
 
         abis = linux.machine_abis()
-        _filter = linux.file_filter(abis) if abis else b""
-    return _filter
+        _filters[key] = linux.watch_filter(abis, files=files, network=network, processes=processes) if abis else b""
+    return _filters[key]
 
 
 def _receive(sock: socket.socket) -> tuple[bytes, list[int]]:

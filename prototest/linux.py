@@ -1,5 +1,11 @@
 """Linux system calls that the standard library lacks, through ctypes: prctl, signalfd,
-unshare and seccomp (filters, user notification).
+unshare (PID, user, mount and network namespaces), pidfd_getfd and seccomp (filters,
+user notification: letting a call go on, or refusing it with an error).
+
+The seccomp filter (`watch_filter`) asks the keeper about the calls it watches, for each
+ABI of the machine (x86_64 with its i386 and x32 calls, aarch64): file operations;
+socket() of an internet family, connect(), sendto() with an address, sendmsg() (and
+i386's socketcall for them); clone, clone3, fork and vfork. Everything else never stops.
 
 Each wrapper raises OSError on failure, as `os` functions do, so callers can fall back.
 Imported only where a bot is started (ctypes costs a few milliseconds to import).
@@ -11,7 +17,7 @@ import ctypes
 import os
 import platform
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
@@ -20,6 +26,7 @@ PR_SET_NO_NEW_PRIVS = 38
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWPID = 0x20000000
+CLONE_NEWNET = 0x40000000
 
 SFD_NONBLOCK = os.O_NONBLOCK
 SFD_CLOEXEC = os.O_CLOEXEC
@@ -89,6 +96,24 @@ def new_pid_namespace() -> None:
         return
     uid, gid = os.getuid(), os.getgid()
     unshare(CLONE_NEWPID | CLONE_NEWUSER)
+    map_own_ids(uid, gid)
+
+
+def new_network_namespace() -> None:
+    """Put this process (and its future children) in a network namespace of its own:
+    only a loopback device, down, so that every connection fails (ENETUNREACH), as in a
+    container started with --network=none. Root, or a process with CAP_SYS_ADMIN in its
+    user namespace (the PID namespace's keeper, made by `new_pid_namespace`), needs only
+    CLONE_NEWNET; a user gets a user namespace of its own too, its ids mapped to
+    themselves."""
+    try:
+        unshare(CLONE_NEWNET)
+        return
+    except OSError as exc:
+        if exc.errno != 1 or os.geteuid() == 0:  # EPERM: no capability in this user namespace
+            raise
+    uid, gid = os.getuid(), os.getgid()
+    unshare(CLONE_NEWNET | CLONE_NEWUSER)
     map_own_ids(uid, gid)
 
 
@@ -178,14 +203,26 @@ SYS_SECCOMP = {"x86_64": 317, "aarch64": 277, "arm64": 277}
 OPEN_WRITE_FLAGS = 0o3 | 0o100 | 0o1000
 
 
+#: Address families that are the network (socket's first argument, a sockaddr's first field).
+AF_INET, AF_INET6 = 2, 10
+#: socketcall's first argument (i386): the socket calls the network watch asks about.
+SYS_SOCKET, SYS_CONNECT, SYS_SENDTO, SYS_SENDMSG = 1, 3, 11, 16
+
+
 @dataclass(frozen=True)
 class Calls:
-    """The file system calls of one ABI: name -> (number, index of the path arguments,
-    index of the flags argument or None)."""
+    """The watched system calls of one ABI. `table`: the file calls, name -> (number,
+    index of the path arguments, index of the flags argument or None); `net`: number ->
+    name of the calls that can reach the network (socket, connect, sendto, sendmsg, and
+    i386's socketcall); `procs`: number -> name of the calls that make a process or a
+    thread (clone, clone3, fork, vfork). `pointer` is the ABI's pointer size in bytes."""
 
     arch: int
     table: dict[str, tuple[int, tuple[int, ...], int | None]]
     x32: bool = False
+    net: dict[int, str] = field(default_factory=dict)
+    procs: dict[int, str] = field(default_factory=dict)
+    pointer: int = 8
 
     def name(self, nr: int) -> str | None:
         for name, (number, _, _) in self.table.items():
@@ -194,7 +231,8 @@ class Calls:
         return None
 
 
-def _calls(arch: int, numbers: dict[str, int], x32: bool = False) -> Calls:
+def _calls(arch: int, numbers: dict[str, int], x32: bool = False, net: dict[int, str] | None = None,
+           procs: dict[int, str] | None = None, pointer: int = 8) -> Calls:
     shape = {  # (path arguments, flags argument); the *at calls take a directory fd first
         "open": ((0,), 1), "openat": ((1,), 2), "openat2": ((1,), None), "creat": ((0,), None),
         "rename": ((0, 1), None), "renameat": ((1, 3), None), "renameat2": ((1, 3), None),
@@ -203,22 +241,30 @@ def _calls(arch: int, numbers: dict[str, int], x32: bool = False) -> Calls:
         "symlink": ((1,), None), "symlinkat": ((2,), None), "mknod": ((0,), None), "mknodat": ((1,), None),
         "truncate": ((0,), None), "truncate64": ((0,), None),
     }
-    return Calls(arch, {name: (nr, *shape[name]) for name, nr in numbers.items()}, x32)
+    return Calls(arch, {name: (nr, *shape[name]) for name, nr in numbers.items()}, x32,
+                 dict(net or {}), dict(procs or {}), pointer)
 
 
 X86_64 = _calls(AUDIT_ARCH_X86_64, {
     "open": 2, "openat": 257, "openat2": 437, "creat": 85, "rename": 82, "renameat": 264,
     "renameat2": 316, "unlink": 87, "unlinkat": 263, "rmdir": 84, "mkdir": 83, "mkdirat": 258,
     "link": 86, "linkat": 265, "symlink": 88, "symlinkat": 266, "mknod": 133, "mknodat": 259,
-    "truncate": 76}, x32=True)
+    "truncate": 76}, x32=True,
+    # 518 is the x32 ABI's sendmsg (a msghdr of 32-bit pointers); the rest are common to both
+    net={41: "socket", 42: "connect", 44: "sendto", 46: "sendmsg", 518: "sendmsg"},
+    procs={56: "clone", 57: "fork", 58: "vfork", 435: "clone3"})
 I386 = _calls(AUDIT_ARCH_I386, {
     "open": 5, "openat": 295, "openat2": 437, "creat": 8, "rename": 38, "renameat": 302,
     "renameat2": 353, "unlink": 10, "unlinkat": 301, "rmdir": 40, "mkdir": 39, "mkdirat": 296,
     "link": 9, "linkat": 303, "symlink": 83, "symlinkat": 304, "mknod": 14, "mknodat": 297,
-    "truncate": 92, "truncate64": 193})
+    "truncate": 92, "truncate64": 193},
+    net={359: "socket", 362: "connect", 369: "sendto", 370: "sendmsg", 102: "socketcall"},
+    procs={120: "clone", 2: "fork", 190: "vfork", 435: "clone3"}, pointer=4)
 AARCH64 = _calls(AUDIT_ARCH_AARCH64, {
     "openat": 56, "openat2": 437, "renameat": 38, "renameat2": 276, "unlinkat": 35, "mkdirat": 34,
-    "linkat": 37, "symlinkat": 36, "mknodat": 33, "truncate": 45})
+    "linkat": 37, "symlinkat": 36, "mknodat": 33, "truncate": 45},
+    net={198: "socket", 203: "connect", 206: "sendto", 211: "sendmsg"},
+    procs={220: "clone", 435: "clone3"})
 
 #: The ABIs a bot may use on each machine (a 64-bit x86 machine also runs 32-bit programs).
 ABIS = {"x86_64": (X86_64, I386), "aarch64": (AARCH64,), "arm64": (AARCH64,)}
@@ -233,30 +279,80 @@ def _insn(code: int, jt: int, jf: int, k: int) -> bytes:
 
 
 _LD_W_ABS, _JEQ_K, _JSET_K, _RET_K, _AND_K = 0x20, 0x15, 0x45, 0x06, 0x54
+_NOTIFY, _ALLOW = _insn(_RET_K, 0, 0, SECCOMP_RET_USER_NOTIF), _insn(_RET_K, 0, 0, SECCOMP_RET_ALLOW)
 
 
-def file_filter(abis: tuple[Calls, ...]) -> bytes:
-    """A classic BPF program that asks the supervisor about every call that creates,
-    writes, renames or deletes a file, and allows everything else at once: reads,
-    writes to open descriptors (the pipes), and open() without a write flag."""
-    blocks = []
-    for calls in abis:
-        body = [_insn(_LD_W_ABS, 0, 0, 0)]  # seccomp_data.nr
-        if calls.x32:
-            body.append(_insn(_AND_K, 0, 0, ~X32_SYSCALL_BIT & 0xFFFFFFFF))
-        flagged = [(nr, flags) for nr, _, flags in calls.table.values() if flags is not None]
-        always = [nr for nr, _, flags in calls.table.values() if flags is None]
-        # Each flagged call: if nr matches, load its flags and notify when a write flag is set.
-        for nr, flags in flagged:
-            body += [_insn(_JEQ_K, 0, 4, nr),
-                     _insn(_LD_W_ABS, 0, 0, 16 + 8 * flags),  # low 32 bits of args[flags]
-                     _insn(_JSET_K, 0, 1, OPEN_WRITE_FLAGS),
-                     _insn(_RET_K, 0, 0, SECCOMP_RET_USER_NOTIF),
-                     _insn(_RET_K, 0, 0, SECCOMP_RET_ALLOW)]
-        for index, nr in enumerate(always):
-            body.append(_insn(_JEQ_K, len(always) - index, 0, nr))
-        body += [_insn(_RET_K, 0, 0, SECCOMP_RET_ALLOW), _insn(_RET_K, 0, 0, SECCOMP_RET_USER_NOTIF)]
-        blocks.append((calls.arch, body))
+def _low(arg: int) -> int:
+    """Where the low 32 bits of args[arg] are in seccomp_data (nr, arch, ip, args[6])."""
+    return 16 + 8 * arg
+
+
+def _when_flags(arg: int, mask: int) -> list[bytes]:
+    """Notify when args[arg] has one of the bits of `mask`, else allow."""
+    return [_insn(_LD_W_ABS, 0, 0, _low(arg)), _insn(_JSET_K, 0, 1, mask), _NOTIFY, _ALLOW]
+
+
+def _when_one_of(arg: int, values: tuple[int, ...]) -> list[bytes]:
+    """Notify when the low 32 bits of args[arg] are one of `values`, else allow."""
+    code = [_insn(_LD_W_ABS, 0, 0, _low(arg))]
+    for index, value in enumerate(values):
+        code.append(_insn(_JEQ_K, len(values) - index, 0, value))  # past the rest and the allow
+    return code + [_ALLOW, _NOTIFY]
+
+
+def _when_not_null(arg: int) -> list[bytes]:
+    """Notify when args[arg] (a pointer: both halves) is not 0, else allow."""
+    return [_insn(_LD_W_ABS, 0, 0, _low(arg)), _insn(_JEQ_K, 0, 3, 0),
+            _insn(_LD_W_ABS, 0, 0, _low(arg) + 4), _insn(_JEQ_K, 0, 1, 0), _ALLOW, _NOTIFY]
+
+
+def _block(calls: Calls, files: bool, network: bool, processes: bool) -> list[bytes]:
+    """The part of the filter for one ABI: the call's number loaded, each watched call
+    either notified always or after a test of its arguments, everything else allowed."""
+    tested: list[tuple[int, list[bytes]]] = []
+    always: list[int] = []
+    if files:
+        for nr, _, flags in calls.table.values():
+            if flags is not None:
+                tested.append((nr, _when_flags(flags, OPEN_WRITE_FLAGS)))
+            else:
+                always.append(nr)
+    if network:
+        for nr, name in calls.net.items():
+            if name == "socket":  # only an internet socket: AF_UNIX, AF_NETLINK... never stop
+                tested.append((nr, _when_one_of(0, (AF_INET, AF_INET6))))
+            elif name == "sendto":  # send() is sendto without an address: the pipes' way
+                tested.append((nr, _when_not_null(4)))
+            elif name == "socketcall":
+                tested.append((nr, _when_one_of(0, (SYS_SOCKET, SYS_CONNECT, SYS_SENDTO, SYS_SENDMSG))))
+            else:  # connect, sendmsg: the address is in memory, which the keeper reads
+                always.append(nr)
+    if processes:
+        always += list(calls.procs)
+    body = [_insn(_LD_W_ABS, 0, 0, 0)]  # seccomp_data.nr
+    if calls.x32:
+        body.append(_insn(_AND_K, 0, 0, ~X32_SYSCALL_BIT & 0xFFFFFFFF))
+    # Each tested call: if nr matches, its test (which returns), else skip over it.
+    for nr, test in tested:
+        body += [_insn(_JEQ_K, 0, len(test), nr), *test]
+    for index, nr in enumerate(always):
+        body.append(_insn(_JEQ_K, len(always) - index, 0, nr))
+    return body + [_ALLOW, _NOTIFY]
+
+
+def watch_filter(abis: tuple[Calls, ...], *, files: bool = True, network: bool = False,
+                 processes: bool = False) -> bytes:
+    """A classic BPF program that asks the supervisor (the keeper) about the watched
+    calls and allows everything else at once:
+
+    * `files`: every call that creates, writes, renames or deletes a file; never reads,
+      writes to open descriptors (the pipes), or open() without a write flag;
+    * `network`: socket() of AF_INET or AF_INET6 (the family is a register: tested here),
+      connect(), sendto() with an address (send() on a connected socket is sendto with
+      none: never stops), sendmsg() (its address is in memory: the keeper looks), and on
+      i386 socketcall() for those four;
+    * `processes`: clone, clone3, fork, vfork (the keeper counts the bot's tasks)."""
+    blocks = [(calls.arch, _block(calls, files, network, processes)) for calls in abis]
     program = [_insn(_LD_W_ABS, 0, 0, 4)]  # seccomp_data.arch
     # arch dispatch: jeq arch -> its block (skip the other blocks' lengths)
     offsets, position = [], 0
@@ -266,17 +362,46 @@ def file_filter(abis: tuple[Calls, ...]) -> bytes:
     dispatch = []
     for index, (arch, _) in enumerate(blocks):
         remaining_dispatch = len(blocks) - index  # this jeq and the others, then the allow
-        dispatch.append(_insn(_JEQ_K, remaining_dispatch + offsets[index], 0, arch))
-    dispatch.append(_insn(_RET_K, 0, 0, SECCOMP_RET_ALLOW))  # an ABI we do not know
+        jump = remaining_dispatch + offsets[index]
+        if jump > 255:  # a classic BPF jump is 8 bits
+            raise ValueError("seccomp filter too long for its dispatch")
+        dispatch.append(_insn(_JEQ_K, jump, 0, arch))
+    dispatch.append(_ALLOW)  # an ABI we do not know
     program += dispatch
     for _, body in blocks:
         program += body
     return b"".join(program)
 
 
+def file_filter(abis: tuple[Calls, ...]) -> bytes:
+    """The filter of file operations alone (see `watch_filter`)."""
+    return watch_filter(abis, files=True)
+
+
+def watched(calls: Calls, nr: int) -> tuple[str, str] | None:
+    """What a notified call is: ("file" | "net" | "procs", its name), or None. `nr` is
+    the number as notified (with the x32 bit, if any)."""
+    if calls.x32:
+        x32 = bool(nr & X32_SYSCALL_BIT)
+        nr &= ~X32_SYSCALL_BIT
+    else:
+        x32 = False
+    name = calls.name(nr)
+    if name is not None:
+        return "file", name
+    if nr in calls.net:
+        if calls.x32 and (nr == 518) != x32:  # x32's sendmsg is 518 only; x86_64's is 46
+            return None
+        return "net", calls.net[nr]
+    if nr in calls.procs:
+        return "procs", calls.procs[nr]
+    return None
+
+
 def install_file_filter(code: bytes) -> int:
-    """Install a filter built by `file_filter` on the calling process (and its future
-    children); return the listener fd the supervisor reads notifications from."""
+    """Install a filter built by `watch_filter` (or `file_filter`) on the calling process
+    (and its future children); return the listener fd the supervisor reads
+    notifications from (close-on-exec)."""
     nr = SYS_SECCOMP.get(platform.machine())
     if nr is None:
         raise OSError(0, f"seccomp: no system call number known for {platform.machine()}")
@@ -331,3 +456,23 @@ def let_it_continue(listener: int, id_: int) -> None:
     """Let the call go on as if no filter had been there."""
     buf = ctypes.create_string_buffer(_RESP.pack(id_, 0, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE))
     libc().ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, buf)  # ENOENT: the caller is gone
+
+
+def refuse(listener: int, id_: int, errno: int) -> None:
+    """End the call at once with this error (the call returns -1 and sets errno, as if
+    the kernel had refused it: EAGAIN for a fork past a pids cgroup's limit)."""
+    buf = ctypes.create_string_buffer(_RESP.pack(id_, 0, -errno, 0))
+    libc().ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, buf)
+
+
+SYS_PIDFD_GETFD = 438  # the same on x86_64 and aarch64
+
+
+def take_fd(pid: int, fd: int) -> int:
+    """A copy of descriptor `fd` of process `pid` (pidfd_getfd, Linux 5.6; needs what
+    reading its memory needs), close-on-exec."""
+    pidfd = os.pidfd_open(pid)
+    try:
+        return _check(libc().syscall(SYS_PIDFD_GETFD, pidfd, fd, 0), "pidfd_getfd")
+    finally:
+        os.close(pidfd)
