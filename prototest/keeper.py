@@ -1114,7 +1114,11 @@ def _through_proc(path: str, pid: int) -> str:
         if path.startswith(prefix):
             return replacement + path[len(prefix):]
     std = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
-    return f"/proc/{pid}/fd/{std[path]}" if path in std else path
+    if path in std:
+        return f"/proc/{pid}/fd/{std[path]}"
+    # Through the bot's root, its mounts: in its namespace, /tmp/hsperfdata_USER is its own.
+    root = f"/proc/{pid}/root"
+    return root + path if os.path.isdir(root) else path
 
 
 def _kind_of(path: str) -> str:
@@ -1339,7 +1343,9 @@ def _private_perf_data(linux) -> None:
     """A JVM keeps its perf data in /tmp/hsperfdata_USER/PID. Every bot of its own pid
     namespace has the same small pid, so two JVMs at once (games played in parallel) would
     take the same file, and the second prints a warning on stdout, which the judge reads
-    as its answer. Each namespace gets its own folder there (a tmpfs of its mounts)."""
+    as its answer. Each namespace gets its own folder there (a tmpfs of its mounts), owned
+    by the user and 0755 as the JVM makes it: a tmpfs mounts 1777, which the JVM finds
+    insecure and writes nothing to, and the write a real machine sees would go unreported."""
     import pwd
 
     try:
@@ -1350,6 +1356,7 @@ def _private_perf_data(linux) -> None:
     try:
         os.makedirs(folder, mode=0o755, exist_ok=True)
         linux.mount("tmpfs", folder, "tmpfs", linux.MS_NOSUID | linux.MS_NODEV)
+        os.chmod(folder, 0o755)  # the mount's root, now (owned by whoever mounted it: us)
     except OSError:
         pass
 

@@ -5,6 +5,9 @@ protocols get a WARN; reading files is never a finding."""
 from __future__ import annotations
 
 import os
+import pwd
+import shutil
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -180,3 +183,53 @@ def test_without_the_keeper_file_operations_go_unreported_and_the_summary_says_s
     assert result.code == 0 and result.findings() == []
     assert result.report["sandbox"]["file_operations"] is None
     assert "note: the bot's file operations were not watched (no keeper on this system)" in result.stdout
+
+
+@pytest.fixture(scope="module")
+def java_impasse_bot(tmp_path_factory) -> Path:
+    """tests/bots/impasse/Player.java compiled into a folder of its own."""
+    if shutil.which("javac") is None:
+        pytest.skip("javac is not installed")
+    classes = tmp_path_factory.mktemp("classes")
+    subprocess.run(["javac", "-d", str(classes), str(BOTS / "impasse" / "Player.java")], check=True, timeout=120)
+    return classes
+
+
+def perf_data(result) -> list[tuple[str, str, list]]:
+    """(first verb, folder, turns of its occurrences) of each hsperfdata finding."""
+    return [(f["message"].split()[0], f["path"].rsplit("/", 1)[0], [o["turn"] for o in f["occurrences"]])
+            for f in result.findings() if "the JVM's performance data" in f["message"]]
+
+
+def test_a_jvms_perf_data_is_reported_in_the_pid_namespace_as_without_it(tmp_path, java_impasse_bot, monkeypatch):
+    """The bot's namespace gives it an /tmp/hsperfdata_USER of its own (two JVMs, both pid 2,
+    would share one file), owned by the user and not world-writable as the JVM demands: the
+    JVM writes there as on a real machine, and the keeper looks at the bot's own mounts."""
+    args = ["--game", "impasse", "--games", "1", "--time-scale", "3", "--", "java", "-cp", str(java_impasse_bot),
+            "Player"]
+    inside = run_cli("check", *args, tmp_path=tmp_path / "inside")
+    if not watched(inside) or inside.report["sandbox"]["containment"] != "pid-namespace":
+        pytest.skip(f"no watched PID namespace here: {inside.report['sandbox']}")
+    monkeypatch.setenv("PROTOTEST_NO_NAMESPACE", "1")
+    outside = run_cli("check", *args, tmp_path=tmp_path / "outside")
+    assert outside.report["sandbox"]["containment"] == "keeper"
+    for result in (inside, outside):
+        assert result.code == 0, result.stdout + result.stderr
+        folder = f"/tmp/hsperfdata_{pwd.getpwuid(os.geteuid()).pw_name}"
+        # created on its first turn, deleted when it exits, after the game
+        assert perf_data(result) == [("created", folder, [1, None])], result.findings()
+        assert {(f["kind"], f["severity"]) for f in result.findings()} == {("file_operation", "warn")}
+        assert "run java -XX:-UsePerfData" in result.stdout
+    assert inside.findings()[0]["path"].endswith("/2")  # its pid in its namespace
+
+
+def test_two_jvms_at_once_keep_their_perf_data_apart(tmp_path, java_impasse_bot):
+    """Both are pid 2 in their namespaces: a shared /tmp/hsperfdata_USER/2 would make the
+    second JVM print a warning on stdout, which the judge reads as its answer."""
+    result = run_cli("check", "--game", "impasse", "--games", "4", "--jobs", "2", "--time-scale", "3", "--",
+                     "java", "-cp", str(java_impasse_bot), "Player", tmp_path=tmp_path)
+    assert result.code == 0, result.stdout + result.stderr
+    assert [g["result"] for g in result.report["games"]].count("forfeit") == 0
+    assert {f["kind"] for f in result.findings()} <= {"file_operation"}
+    assert all("the JVM's performance data" in f["message"] for f in result.findings())
+    assert "VM warning" not in result.stdout

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -56,6 +58,20 @@ def test_reference_bot_passes_as_player_1_and_2(tmp_path):
     assert "PASS: 2 games" in result.stdout
     assert "game 1/2 as 1: pass" in result.stderr and "game 2/2 as 2: pass" in result.stderr
 
+
+
+@pytest.mark.skipif(shutil.which("javac") is None, reason="javac is not installed")
+def test_a_java_bot_passes_as_player_1_and_2(tmp_path):
+    """tests/bots/halma/Player.java: the JVM's start counts in its 'ready'."""
+    classes = tmp_path / "classes"
+    subprocess.run(["javac", "-d", str(classes), str(HALMA / "Player.java")], check=True, timeout=120)
+    # -XX:-UsePerfData: no hsperfdata file (the JVM's own, a file_operation warning otherwise)
+    result = run_cli("check", *GAME, "--", "java", "-XX:-UsePerfData", "-cp", str(classes), "Player",
+                     tmp_path=tmp_path)
+    assert result.code == 0, result.stdout + result.stderr
+    assert result.findings() == []
+    for g in result.report["games"]:
+        assert g["result"] in ("win", "loss", "draw") and g["plies"] > 100, g  # a whole game
 
 # bot file, seat (None: both), kind, severity, phrases (one must be in the message),
 # the bot's turn of the fault (None: not tied to a turn), and whether the game is forfeited.
