@@ -23,6 +23,7 @@ from __future__ import annotations
 import ctypes
 import errno
 import json
+import math
 import os
 import platform
 import select
@@ -239,11 +240,9 @@ class Bot:
         e = self.envelope
         if e is None or os.environ.get("PROTOTEST_NO_ACCOUNTING"):
             return ()
-        try:
-            from . import cgroups
-            why = cgroups.missing()
-        except ImportError:  # TEMPORARY until prototest.cgroups lands
-            why = "no cgroups module"
+        from . import cgroups
+
+        why = cgroups.missing()
         if not why:
             try:
                 self.group = cgroups.Group.create(cgroups.Limits(
@@ -259,7 +258,12 @@ class Bot:
         if e.memory_bytes and not any(k.startswith("JAVA_TOOL_OPTIONS") for k in env):
             # A JVM sizes its heap from its container's memory limit; without a cgroup it
             # is told the limit, so that it sizes the heap as it would on the platform.
-            env["JAVA_TOOL_OPTIONS"] = f"-XX:MaxRAM={e.memory_bytes // (1 << 20)}m"
+            # (The JVM says "Picked up JAVA_TOOL_OPTIONS" on stderr.) With a CPU share, it is
+            # told the CPUs it would see, so it chooses its collector and threads as there.
+            options = f"-XX:MaxRAM={e.memory_bytes // (1 << 20)}m"
+            if e.cpu_share:
+                options += f" -XX:ActiveProcessorCount={max(1, math.ceil(e.cpu_share))}"
+            env["JAVA_TOOL_OPTIONS"] = options
         return ()
 
     def _launch(self, env: dict[str, str], cwd: str | None, watch_files: bool) -> None:
@@ -269,15 +273,11 @@ class Bot:
             join = self._envelope_group(env)
             e = self.envelope
             try:
-                extra = dict(cgroup_join=join,
-                             pids_limit=e.pids if e is not None and self.group is None and self.enforced == "measured" else None,
-                             network=e.network if e is not None else "allowed", watch_network=e is not None)
-                import inspect  # TEMPORARY until the keeper's parameters land
-                accepted = inspect.signature(keeper.start).parameters
-                extra = {k: v for k, v in extra.items() if k in accepted}
                 started = keeper.start(
                     self.argv, env, cwd, watch_files=watch_files,
-                    restore_mask=_guard.saved if _guard.active else None, **extra)
+                    restore_mask=_guard.saved if _guard.active else None, cgroup_join=join,
+                    pids_limit=e.pids if e is not None and self.enforced == "measured" and e.pids else None,
+                    network=e.network if e is not None else "allowed", watch_network=e is not None)
             except BaseException:
                 self._drop_group()
                 raise
