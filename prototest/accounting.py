@@ -60,10 +60,10 @@ class Accounting:
         def _finding(self, kind: str, severity: str, message: str, **evidence: Any) -> Finding: ...
         def _note(self, finding: Finding) -> None: ...
 
-    envelope: Envelope
-    _share: envelope.ShareModel | None
-    _last_usage: Usage | None
-    _reported_memory: bool
+    envelope: Envelope = envelope.NO_ENVELOPE
+    _share: envelope.ShareModel | None = None
+    _last_usage: Usage | None = None
+    _reported_memory = False
 
     def _start_accounting(self) -> None:
         bot = self.bot

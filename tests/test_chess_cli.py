@@ -295,7 +295,7 @@ def test_transcripts_and_junit(tmp_path):
     assert "F  FAIL unexpected_output" in text
     suite = ET.parse(junit).getroot().find("testsuite")
     cases = suite.findall("testcase")
-    assert len(cases) == 2 * 7  # two games, seven checks each
+    assert len(cases) == 2 * 8  # two games, eight checks each
     failed = [c.get("name") for c in cases if c.find("failure") is not None]
     assert failed == ["game 1 (white): answers follow the grammar, in turn",
                       "game 2 (black): answers follow the grammar, in turn"]
