@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any, Sequence
 
-from .findings import CHECK_TITLES, CHECKS, Finding, show_moves
+from .findings import CHECK_TITLES, CHECKS, TIMING_KINDS, Finding, show_moves
 from .fuzzrun import FuzzRun
 from .game import CheckRun, GameReport
 from .interrupts import signal_name
@@ -91,7 +91,7 @@ def summary(run: CheckRun) -> str:
     lines.append("  results: " + ", ".join(f"{n} {r}" for r, n in sorted(results.items())))
     for g in run.games:
         if g.rechecked:
-            alone = "the same alone" if any(f.check == "timing" or f.kind == "no_exit" for f in g.findings) \
+            alone = "the same alone" if any(f.kind in TIMING_KINDS for f in g.findings) \
                 else "none alone: this game stands as played alone"
             lines.append(f"  re-checked alone: game {g.index} had a timing finding ({g.rechecked}) while other "
                          f"games ran at once; {alone}")
