@@ -362,6 +362,10 @@ def fuzz_summary(run: FuzzRun) -> str:
     lines.extend(_situation_lines(run))
     if run.probe is not None:
         lines.append(f"  state probe: {run.probe.message}")
+    lines.extend(_recheck_line(r) for r in run.rechecked[:SHOWN_RECHECKS])
+    if len(run.rechecked) > SHOWN_RECHECKS:
+        lines.append(f"  re-checked alone: {len(run.rechecked) - SHOWN_RECHECKS} more timing failures "
+                     f"(the JSON report lists them all)")
     for failure in run.failures:
         lines.append("")
         lines.extend(reproducer_lines(failure.details, failure.finding))
@@ -395,6 +399,28 @@ def fuzz_summary(run: FuzzRun) -> str:
     else:
         lines.append(f"PASS: {run.examples} examples, no failure")
     return "\n".join(lines)
+
+
+#: Timing failures played again alone that the summary lists one a line.
+SHOWN_RECHECKS = 5
+
+
+def _recheck_line(r: dict[str, Any]) -> str:
+    """A timing failure played again alone (fuzz.Campaign._played_alone), in one line."""
+    worker = f" (worker {r['worker']})" if r.get("worker") else ""
+    figures = [r["kind"]]
+    if r.get("elapsed_ms") is not None:
+        figures.append(f"{r['elapsed_ms']:.1f} ms" + (f" of {r['limit_ms']:.0f} ms" if r.get("limit_ms") is not None
+                                                      else ""))
+    beside = f" while {r['jobs']} jobs ran at once" if r.get("jobs", 1) > 1 else ""
+    if r["alone"] == "the same":
+        outcome = "the same: the bot's"
+    else:
+        outcome = "not again: WARN busy_machine, not blamed on the bot"
+        if r.get("alone_kind"):
+            outcome += f" (it failed otherwise: {r['alone_kind']})"
+    return (f"  re-checked alone: example {r['example']}{worker} had a timing failure ({', '.join(figures)})"
+            f"{beside}, load average {r['load_average'][0]:.2f}; played again alone: {outcome}")
 
 
 def _fuzz_warning_lines(f: Finding) -> list[str]:
@@ -522,6 +548,7 @@ def fuzz_to_json(run: FuzzRun) -> dict[str, Any]:
         ],
         "saved": run.saved,
         "stopped_early": run.stopped_early,
+        "rechecked_alone": run.rechecked,
     }
 
 
