@@ -325,7 +325,7 @@ class Campaign:
         where = f" on its turn {fail.turn}" if fail.turn else ""
         message = (f"{fail.kind}{where}: {took} for {held} {beside}at a load average of {load[0]:.2f} "
                    f"({load[1]:.2f} over 5 min) on {_cores()} cores; it did not come back when the example "
-                   f"was played again alone, so the machine kept the bot from a CPU: not blamed on the bot "
+                   f"was played again alone: put down to a busy machine, not blamed on the bot "
                    f"(first: {fail.message})")
         return Finding(kind="busy_machine", severity="warn", message=message, game=fail.game, turn=fail.turn,
                        ply=fail.ply, position=fail.position, moves=list(fail.moves), elapsed_ms=fail.elapsed_ms,
