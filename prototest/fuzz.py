@@ -297,13 +297,13 @@ class Campaign:
         Back alone, it is the bot's: the run alone is the example from now on. Not back,
         a busy machine made it: a `busy_machine` warning, and the search goes on (a
         failure of another kind that the run alone shows is still a failure)."""
+        load = os.getloadavg()  # the machine as the failure found it
         again = self.play(example.seat, start_moves=example.start_moves, mode=example.mode,
                           opponent=ForcedOpponent(example.opponent_moves), max_turns=example.max_turns,
                           plan=example.plan, alone=True)
         again.branched = example.branched
         found = first_fail(again)
         back = _timing(found)
-        load = os.getloadavg()
         limit = _limit_ms(fail)
         self.run.rechecked.append({
             "example": self.run.examples, "worker": self.options.worker + 1 if self.options.jobs > 1 else None,
