@@ -34,6 +34,12 @@ KINDS: dict[str, str] = {
     "processes": "envelope",
     "network": "envelope",
 }
+#: Findings that depend on how fast the bot ran, not on what it answered: a busy machine
+#: can cause them (an answer, the start or the exit too slow). Such a finding is never
+#: evidence that a bot is not deterministic, and a failure of one of these kinds is
+#: played again alone before it is blamed on the bot (see prototest.pool, prototest.fuzz).
+#: `busy_machine` is the warning left when it does not come back alone.
+TIMING_KINDS = ("timeout", "slow", "no_exit", "cpu_share", "busy_machine")
 CHECKS = ("handshake", "protocol", "legality", "timing", "stability", "exit", "sandbox", "envelope")
 
 CHECK_TITLES = {

@@ -27,6 +27,15 @@ to a few before its best point, then the example's own draws (`Campaign._branch`
 measures are also passed to `hypothesis.target()`, which records them; Hypothesis's target
 phase is not run.
 
+A failure of a timing kind (`findings.TIMING_KINDS`: an answer, the start or the exit too
+slow) is first played again alone, nothing else of prototest's running (other workers
+pause, see `Campaign.gate`): a busy machine, not the bot, may have made it. If it comes
+back, it is the bot's and goes on as any failure; if not, it is a `busy_machine` warning
+naming the machine's load, and the search goes on (`Campaign._played_alone`). Timing is
+never evidence of non-determinism: only answers read within their limit are compared
+between runs, and a shortening run or replay that fails on timing where the failure was
+not a timing one (or passes where it was) concludes nothing.
+
 The run ends at the first failure, at the time budget or after `examples` examples. A
 failure found in a game from the start is confirmed; where the protocol sends the
 position, the failing position is then shown cold to a fresh bot: if it fails the same
@@ -45,8 +54,11 @@ is given and leaves is plain data (`prototest.fuzzrun`), which `prototest.report
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import os
 import random
+import re
 import shlex
 import signal
 import threading
@@ -60,7 +72,7 @@ from hypothesis.database import ExampleDatabase, choices_to_bytes
 from hypothesis.errors import Flaky
 
 from . import exampledb, interrupts, opponents, strategies
-from .findings import Finding, fold
+from .findings import TIMING_KINDS, Finding, fold
 from .fuzzrun import Example, Failure, FuzzRun, Nondeterminism, Options, Plan, StateProbe, Target
 from .game import Exchange, GameConfig, GameReport, StopGame
 from .games.base import IllegalMove, Position, Rules
@@ -70,9 +82,6 @@ from .runner import ForcedOpponent, game_seed
 from .spec import Spec
 
 MODES = ("position", "game", "mixed")
-#: Findings of these kinds depend on timing, not on the position: a run that sees one
-#: and a replay that does not is a slow bot, not a non-deterministic one.
-TIMING_KINDS = ("timeout", "slow")
 #: The opponent's script when the rules set no turn limit (chess): longer games reuse it.
 DEFAULT_SCRIPT = 400
 #: The deepest start position in position mode when the rules set no turn limit.
@@ -134,6 +143,20 @@ class BotFault(AssertionError):
         self.failure = failure
 
 
+class Alone:
+    """The gate of a campaign that runs by itself: every run of its bot is alone already.
+    (prototest.workers gives its campaigns a gate shared between them.)"""
+
+    def running(self) -> contextlib.AbstractContextManager:
+        """Around each run of the bot: waits while another campaign plays alone."""
+        return contextlib.nullcontext()
+
+    def alone(self) -> contextlib.AbstractContextManager:
+        """Around a run that must have nothing else of prototest's beside it: waits for
+        the other campaigns' runs in progress to end, and holds their next ones."""
+        return contextlib.nullcontext()
+
+
 class Campaign:
     """One fuzzing campaign in this process: the Hypothesis test and what it learns."""
 
@@ -182,6 +205,11 @@ class Campaign:
         #: measure label -> the games that came nearest its boundary, best first
         self._elites: dict[str, list[Elite]] = {}
         self._database: ExampleDatabase | None = None
+        #: what lets a run of the bot be alone (see Alone; prototest.workers shares one)
+        self.gate: Any = Alone()
+        #: the failure being shortened, as it was confirmed when played alone (a timing
+        #: failure whose shortened version does not come back falls back to it)
+        self._confirmed_alone: Failure | None = None
 
     # -- the whole run ------------------------------------------------------------------
     def execute(self) -> FuzzRun:
@@ -244,6 +272,8 @@ class Campaign:
         for label, value in example.measures.items():
             target(value, label=label)
         fail = first_fail(example)
+        if fail is not None and fail.kind in TIMING_KINDS:
+            example, fail = self._played_alone(example, fail)
         if fail is not None and not example.cold:  # a game from the start: a verdict
             if example.branched:
                 self._save_as_fresh(example, modes)
@@ -259,6 +289,48 @@ class Campaign:
             self.positions_off.set()
             self._tick()
         self._check_stop()
+
+    def _played_alone(self, example: Example, fail: Finding) -> tuple[Example, Finding | None]:
+        """A timing failure, played again before anything else (shortening included)
+        with nothing else of prototest's running: the same opponent moves from the same
+        start, the other campaigns' runs held (see Alone), no time budget to cut it short.
+        Back alone, it is the bot's: the run alone is the example from now on. Not back,
+        a busy machine made it: a `busy_machine` warning, and the search goes on (a
+        failure of another kind that the run alone shows is still a failure)."""
+        load = os.getloadavg()  # the machine as the failure found it
+        again = self.play(example.seat, start_moves=example.start_moves, mode=example.mode,
+                          opponent=ForcedOpponent(example.opponent_moves), max_turns=example.max_turns,
+                          plan=example.plan, alone=True)
+        again.branched = example.branched
+        found = first_fail(again)
+        back = _timing(found)
+        limit = _limit_ms(fail)
+        self.run.rechecked.append({
+            "example": self.run.examples, "worker": self.options.worker + 1 if self.options.jobs > 1 else None,
+            "jobs": self.options.jobs, "kind": fail.kind, "message": fail.message, "turn": fail.turn,
+            "elapsed_ms": fail.elapsed_ms, "limit_ms": limit, "load_average": [round(x, 2) for x in load],
+            "alone": "the same" if back else "not again",
+            "alone_kind": found.kind if found is not None else None,
+            "alone_elapsed_ms": found.elapsed_ms if back and found is not None else None,
+        })
+        if not back:
+            self._keep_warning(self._busy_machine(fail, limit, load))
+        return again, found
+
+    def _busy_machine(self, fail: Finding, limit: float | None, load: tuple[float, float, float]) -> Finding:
+        jobs = self.options.jobs
+        took = f"{fail.elapsed_ms:.1f} ms" if fail.elapsed_ms is not None else "its time"
+        held = f"a {limit:.0f} ms limit" if limit is not None else "its limit"
+        beside = f"while {jobs} jobs ran at once, " if jobs > 1 else ""
+        where = f" on its turn {fail.turn}" if fail.turn else ""
+        message = (f"{fail.kind}{where}: {took} for {held} {beside}at a load average of {load[0]:.2f} "
+                   f"({load[1]:.2f} over 5 min) on {_cores()} cores; it did not come back when the example "
+                   f"was played again alone: put down to a busy machine, not blamed on the bot "
+                   f"(first: {fail.message})")
+        return Finding(kind="busy_machine", severity="warn", message=message, game=fail.game, turn=fail.turn,
+                       ply=fail.ply, position=fail.position, moves=list(fail.moves), elapsed_ms=fail.elapsed_ms,
+                       limit_ms=limit, stderr_tail=list(fail.stderr_tail), transcript=fail.transcript,
+                       rule="busy_machine")
 
     def _check_stop(self) -> None:
         if interrupts.signals.first is not None and self.run.interrupted is None:
@@ -403,10 +475,13 @@ class Campaign:
 
     def play(self, seat: int, *, start_moves: Sequence[str] = (), mode: str = "game",
              opponent: Callable[[Position], str] | None = None, max_turns: int | None = None,
-             plan: Plan | None = None, memo: bool = False) -> Example:
+             plan: Plan | None = None, memo: bool = False, alone: bool = False) -> Example:
         """One run of the bot: a game from the position after `start_moves` (the bot
         starts cold there when there are any) against `opponent`, until the game ends, the
         bot has answered `max_turns` times, or the budget runs out.
+
+        With `alone`, nothing else of prototest's runs beside it (the gate holds the other
+        campaigns' runs), and the time budget does not cut it short: it decides a verdict.
 
         With `memo`, a cold start in a position an earlier run already showed the bot is
         answered from memory: shortening reaches the same position by many paths, and a
@@ -426,9 +501,10 @@ class Campaign:
             time_scale=self.target.time_scale, start_delay_ms=self.target.start_delay_ms,
             env=self.target.env, cwd=self.target.cwd, start_moves=list(start_moves),
             opponent=opponent or ForcedOpponent(()), max_plies=cap + len(start_moves) if cap else None,
-            max_bot_turns=max_turns, log_exchanges=True, deadline=self.deadline,
+            max_bot_turns=max_turns, log_exchanges=True, deadline=None if alone else self.deadline,
         )
-        report = Referee(cfg).run()
+        with self.gate.alone() if alone else self.gate.running():
+            report = Referee(cfg).run()
         self.run.runs += 1
         example = Example(self.run.runs, mode, seat, list(start_moves), report, plan, max_turns)
         if report.interrupted is not None:
@@ -453,21 +529,25 @@ class Campaign:
         self._check_determinism(example)
         for f in report.findings:
             if f.severity == "warn":
-                key = f.key()
-                if key in self._warned:
-                    first = self._warned[key]
-                    first.count += f.count
-                    first.occurrences.extend(f.occurrences or [f.occurrence()])
-                    first.examples = (first.examples or 1) + 1
-                else:
-                    f.examples = 1
-                    self._warned[key] = f
-                    self.run.warnings.append(f)
+                self._keep_warning(f)
         seen, best_at = self._walk(example)
         example.measures = {label: value for label, (value, _) in best_at.items()}
         self._keep_elites(example, best_at)
         for name in seen:
             self.run.situations[name] += 1
+
+    def _keep_warning(self, f: Finding) -> None:
+        """A warning, folded with the same one of earlier examples."""
+        key = f.key()
+        if key in self._warned:
+            first = self._warned[key]
+            first.count += f.count
+            first.occurrences.extend(f.occurrences or [f.occurrence()])
+            first.examples = (first.examples or 1) + 1
+        else:
+            f.examples = 1
+            self._warned[key] = f
+            self.run.warnings.append(f)
 
     def _walk(self, example: Example) -> tuple[set[str], dict[str, tuple[float, int]]]:
         """The situations met (a sample of the positions shown to the bot, the moves
@@ -502,13 +582,18 @@ class Campaign:
         return seen, best
 
     def _check_determinism(self, example: Example) -> None:
-        """Compare every answer with the answer an earlier run gave to the same input."""
+        """Compare every answer with the answer an earlier run gave to the same input.
+        Only answers read within their limit count, on either side: no answer (a timeout,
+        a crash) and an answer read too late (`Exchange.answer` None) are no evidence of
+        a bot that answers otherwise; a busy machine makes them."""
         for key, exchange in _keyed(example.report.exchanges):
+            if exchange.answer is None:
+                continue
             known = self._answers.get(key)
             if known is None:
                 self._answers[key] = (exchange.answer, example.number)
                 continue
-            if known[0] != exchange.answer and not _timing_only(example, exchange):
+            if known[0] != exchange.answer:
                 self._unstable.add(key)
                 if len(self.run.nondeterminism) < 5:
                     self.run.nondeterminism.append(Nondeterminism(
@@ -577,6 +662,8 @@ class Campaign:
         cold = self.play_cold(seat, moves, memo=False)
         fail = first_fail(cold)
         shown = f"shown the position after {len(moves)} plies cold"
+        if _timing(fail):
+            return None  # a busy machine may have made it: no evidence of state
         if fail is not None:
             return f"{shown}, a fresh bot failed ({fail.kind}: {fail.message}) where the running bot answered {warm_answer!r}"
         answer = _answer_of(cold)
@@ -613,6 +700,7 @@ class Campaign:
         failure has `shrink_examples` runs of the bot for this."""
         self._shrink_from = self.run.runs
         self._shrink_tries = 0
+        self._confirmed_alone = failure
         if self.target.spec.sends_position and failure.example.mode != "probe":
             failure = self._cold_retry(failure)
         if failure.cold == "reproduces":
@@ -636,6 +724,8 @@ class Campaign:
         fail = first_fail(cold)
         if fail is None and _cut_short(cold):
             return failure  # the budget ran out: no conclusion
+        if _timing(fail) and not _timing(failure.finding):
+            return failure  # too slow where the failure is not about time: no conclusion
         if fail is None or fail.kind != failure.finding.kind:
             return replace(failure, cold="needs memory", cold_answer=_answer_of(cold))
         return Failure(cold, fail, confirmed=failure.confirmed, cold="reproduces")
@@ -752,6 +842,14 @@ class Campaign:
         fail = first_fail(again)
         if fail is None and _cut_short(again):
             return failure  # the budget ran out: no conclusion
+        if (_timing(fail) or _timing(failure.finding)) and (fail is None or fail.kind != failure.finding.kind):
+            # Timing is no evidence of a bot that is not deterministic. A timing failure
+            # that a shortened version no longer shows falls back to the example that
+            # showed it when played alone; a timing failure in the replay of another
+            # failure concludes nothing.
+            if _timing(failure.finding) and self._confirmed_alone is not None:
+                return self._confirmed_alone
+            return failure
         if fail is None or fail.kind != failure.finding.kind:
             failure.reproducible = False
             return failure
@@ -948,9 +1046,24 @@ def _replay(rules: Rules, moves: Sequence[str]) -> Position:
     return position
 
 
-def _timing_only(example: Example, exchange: Exchange) -> bool:
-    """A missing answer beside a timing finding: a slow bot, not a changing one."""
-    return exchange.answer is None and any(f.kind in TIMING_KINDS for f in example.report.findings)
+def _timing(finding: Finding | None) -> bool:
+    return finding is not None and finding.kind in TIMING_KINDS
+
+
+def _limit_ms(finding: Finding) -> float | None:
+    """The limit a timing finding held an answer to: its own figure, or the one its
+    message names ("over the 150 ms it had", "no answer within 1000 ms")."""
+    if finding.limit_ms is not None:
+        return finding.limit_ms
+    m = re.search(r"(?:over the|within) (\d+(?:\.\d+)?) ms", finding.message)
+    return float(m[1]) if m else None
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 # -- the reproducer, as data ----------------------------------------------------------------

@@ -213,6 +213,9 @@ class FuzzRun:
     shrink_runs: int = 0
     #: examples that continued a kept game near a boundary
     branches: int = 0
+    #: timing failures played again alone before any verdict (Campaign._played_alone):
+    #: what was seen, the machine's load, and whether it came back ("the same", "not again")
+    rechecked: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def failed(self) -> bool:

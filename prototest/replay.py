@@ -27,13 +27,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
+from .findings import TIMING_KINDS  # their messages hold the machine's speed: compared by kind alone
 from .fixtures import Fixture, Setup, dialogue
 from .game import Exchange, GameReport
 from .runner import ForcedOpponent
 
 STAND_IN = Path(__file__).resolve().with_name("scripted_bot.py")
-#: Findings whose message depends on the machine's speed: compared by kind alone.
-TIMING_KINDS = ("timeout", "slow")
 #: Request lines shown in a difference (CodinGame requests list every legal move).
 SHOWN_REQUEST_LINES = 12
 

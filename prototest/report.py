@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any, Sequence
 
-from .findings import CHECK_TITLES, CHECKS, Finding, show_moves
+from .findings import CHECK_TITLES, CHECKS, TIMING_KINDS, Finding, show_moves
 from .fuzzrun import FuzzRun
 from .game import CheckRun, GameReport
 from .interrupts import signal_name
@@ -143,7 +143,7 @@ def summary(run: CheckRun) -> str:
     lines.append("  results: " + ", ".join(f"{n} {r}" for r, n in sorted(results.items())))
     for g in run.games:
         if g.rechecked:
-            alone = "the same alone" if any(f.check == "timing" or f.kind == "no_exit" for f in g.findings) \
+            alone = "the same alone" if any(f.kind in TIMING_KINDS for f in g.findings) \
                 else "none alone: this game stands as played alone"
             lines.append(f"  re-checked alone: game {g.index} had a timing finding ({g.rechecked}) while other "
                          f"games ran at once; {alone}")
@@ -426,6 +426,10 @@ def fuzz_summary(run: FuzzRun) -> str:
     lines.extend(_situation_lines(run))
     if run.probe is not None:
         lines.append(f"  state probe: {run.probe.message}")
+    lines.extend(_recheck_line(r) for r in run.rechecked[:SHOWN_RECHECKS])
+    if len(run.rechecked) > SHOWN_RECHECKS:
+        lines.append(f"  re-checked alone: {len(run.rechecked) - SHOWN_RECHECKS} more timing failures "
+                     f"(the JSON report lists them all)")
     for failure in run.failures:
         lines.append("")
         lines.extend(reproducer_lines(failure.details, failure.finding))
@@ -459,6 +463,28 @@ def fuzz_summary(run: FuzzRun) -> str:
     else:
         lines.append(f"PASS: {run.examples} examples, no failure")
     return "\n".join(lines)
+
+
+#: Timing failures played again alone that the summary lists one a line.
+SHOWN_RECHECKS = 5
+
+
+def _recheck_line(r: dict[str, Any]) -> str:
+    """A timing failure played again alone (fuzz.Campaign._played_alone), in one line."""
+    worker = f" (worker {r['worker']})" if r.get("worker") else ""
+    figures = [r["kind"]]
+    if r.get("elapsed_ms") is not None:
+        figures.append(f"{r['elapsed_ms']:.1f} ms" + (f" of {r['limit_ms']:.0f} ms" if r.get("limit_ms") is not None
+                                                      else ""))
+    beside = f" while {r['jobs']} jobs ran at once" if r.get("jobs", 1) > 1 else ""
+    if r["alone"] == "the same":
+        outcome = "the same: the bot's"
+    else:
+        outcome = "not again: WARN busy_machine, not blamed on the bot"
+        if r.get("alone_kind"):
+            outcome += f" (it failed otherwise: {r['alone_kind']})"
+    return (f"  re-checked alone: example {r['example']}{worker} had a timing failure ({', '.join(figures)})"
+            f"{beside}, load average {r['load_average'][0]:.2f}; played again alone: {outcome}")
 
 
 def _fuzz_warning_lines(f: Finding) -> list[str]:
@@ -586,6 +612,7 @@ def fuzz_to_json(run: FuzzRun) -> dict[str, Any]:
         ],
         "saved": run.saved,
         "stopped_early": run.stopped_early,
+        "rechecked_alone": run.rechecked,
     }
 
 

@@ -9,7 +9,7 @@ from types import ModuleType
 from typing import Callable, Sequence
 
 from . import opponents, pool
-from .findings import KINDS, Finding
+from .findings import TIMING_KINDS, Finding
 from .game import CheckRun, GameConfig, GameReport, StopGame
 from .games.base import Position, Rules
 from .referee import Referee
@@ -120,7 +120,7 @@ def timing_bound(report: GameReport) -> bool:
 
 
 def _timing(f: Finding) -> bool:
-    return KINDS.get(f.kind) == "timing" or f.kind == "no_exit"
+    return f.kind in TIMING_KINDS
 
 
 def first_timing(report: GameReport) -> str:

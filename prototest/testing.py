@@ -29,8 +29,10 @@ for the same bot command, game, mode and `max_plies`.
 
 A failing campaign fails the test with the reproducer as its message, the first thing
 pytest shows; a passing one reports its warnings (slow answers, a `random` answer, a bot
-that answers the same input differently, a failure seen only after a cold start) as
-pytest warnings of the class `ProtocolWarning`. A bot that answers the same input
+that answers the same input differently, a failure seen only after a cold start, a timing
+failure that did not come back when played again alone: `busy_machine`) as pytest
+warnings of the class `ProtocolWarning`. A timing failure is a failure only when it comes
+back played again alone, as in `prototest fuzz`. A bot that answers the same input
 differently (a time-bound search) gets its whole budget, and no Hypothesis error ever
 surfaces instead of a verdict.
 """

@@ -9,6 +9,10 @@ is shared. The first worker to find a confirmed failure stops the others at thei
 example and shortens its failure alone; its report, the others' examples, situations,
 warnings and timings are merged into one `FuzzRun`.
 
+A timing failure is played again alone before it is a verdict (`Campaign._played_alone`):
+the workers share a `Gate`, so while one worker plays alone, the others finish the run of
+their bot in progress and hold their next one until it is done.
+
 A signal reaches the workers as it reaches this process (Ctrl-C goes to the whole
 foreground group; anything else is passed on): each stops its game, kills its bot and
 sends what it has, so an interrupted run still reports everything found so far.
@@ -16,11 +20,13 @@ sends what it has, so an interrupted run still reports everything found so far.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
 import time
 import traceback
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, Callable
 
@@ -31,6 +37,65 @@ from .fuzzrun import FuzzRun, Options, Target
 
 #: How often the waiting parent refreshes the progress line.
 POLL_S = 0.2
+#: How often a worker waiting at the gate looks again.
+GATE_POLL_S = 0.02
+
+
+class Gate:
+    """The workers' runs of their bots, and one worker's run alone (see fuzz.Alone). Plain
+    shared memory under one lock, looked at every GATE_POLL_S: a wait is interrupted by a
+    signal as anything else is, and leaves nothing half done behind it."""
+
+    def __init__(self, ctx: Any, jobs: int) -> None:
+        self._lock = ctx.Lock()
+        self._running = ctx.RawArray("b", jobs)  # 1 while that worker's bot runs
+        self._solo = ctx.RawValue("i", -1)  # the worker playing alone, or -1
+        #: this process's worker (set in each worker after the fork)
+        self.worker = -1
+
+    def _when(self, ready: Callable[[], bool], then: Callable[[], None] = lambda: None) -> None:
+        while True:
+            with self._lock:
+                if ready():
+                    then()
+                    return
+            time.sleep(GATE_POLL_S)
+
+    def _set_running(self, value: int) -> None:
+        self._running[self.worker] = value
+
+    @contextlib.contextmanager
+    def running(self) -> Iterator[None]:
+        me = self.worker
+        self._when(lambda: self._solo.value in (-1, me), lambda: self._set_running(1))
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._set_running(0)
+
+    @contextlib.contextmanager
+    def alone(self) -> Iterator[None]:
+        me = self.worker
+
+        def take() -> None:
+            self._solo.value = me
+
+        self._when(lambda: self._solo.value == -1, take)
+        try:
+            self._when(lambda: not any(r for w, r in enumerate(self._running) if w != me))
+            yield
+        finally:
+            with self._lock:
+                if self._solo.value == me:
+                    self._solo.value = -1
+
+    def forget(self, worker: int) -> None:
+        """A worker that ended (in the parent): whatever it held is free."""
+        with self._lock:
+            self._running[worker] = 0
+            if self._solo.value == worker:
+                self._solo.value = -1
 
 
 def share(examples: int | None, jobs: int, worker: int) -> int | None:
@@ -51,22 +116,23 @@ def run_workers(target: Target, options: Options, progress: Callable[[FuzzRun], 
     owner = ctx.Value("i", -1)  # the worker that found a confirmed failure first
     state = ctx.Value("i", -1)  # the state probe's verdict: -1 not known yet, 0 no state, 1 keeps state
     positions_off = ctx.Event()  # a failure after a cold start: from now on, games from the start
+    gate = Gate(ctx, jobs)  # a timing failure is played again alone
     children = []
     for worker in range(jobs):
         if options.examples is not None and not share(options.examples, jobs, worker):
             continue
         opts = replace(options, worker=worker, examples=share(options.examples, jobs, worker))
         recv, send = ctx.Pipe(duplex=False)
-        child = ctx.Process(target=_worker, args=(target, opts, main.deadline, send, runs, owner, state, positions_off, worker),
+        child = ctx.Process(target=_worker, args=(target, opts, main.deadline, send, runs, owner, state, positions_off, gate, worker),
                             daemon=True)
         child.start()
         send.close()
         children.append((worker, child, recv))
-    results = _gather(children, main, runs, owner)
+    results = _gather(children, main, runs, owner, gate)
     return _merge(main, results)
 
 
-def _gather(children, main: Campaign, runs, owner) -> dict[int, Any]:
+def _gather(children, main: Campaign, runs, owner, gate: Gate) -> dict[int, Any]:
     """Each worker's result, with the merged progress line while they run; a signal here
     is passed on to the workers, which stop and still send what they have."""
     results: dict[int, Any] = {}
@@ -86,10 +152,12 @@ def _gather(children, main: Campaign, runs, owner) -> dict[int, Any]:
                                            f"(exit status {child.exitcode})")
                     child.join()
                     del pending[worker]
+                    gate.forget(worker)
                 elif not child.is_alive() and not recv.poll(0):
                     results[worker] = ("error", f"worker {worker} ended without a report "
                                        f"(exit status {child.exitcode})")
                     del pending[worker]
+                    gate.forget(worker)
             main.run.runs = sum(runs[:])
             main.run.failing_kinds |= {"failure"} if owner.value >= 0 else set()
             main._tick()
@@ -103,7 +171,8 @@ def _gather(children, main: Campaign, runs, owner) -> dict[int, Any]:
     return results
 
 
-def _worker(target: Target, options: Options, deadline, conn, runs, owner, state, positions_off, worker: int) -> None:
+def _worker(target: Target, options: Options, deadline, conn, runs, owner, state, positions_off, gate: Gate,
+            worker: int) -> None:
     """A worker process: one campaign, its run sent back as data, then a quick exit.
     Worker 0 runs the state probe (when a position example first comes up) and publishes
     its verdict; until then the others play their position examples as whole games."""
@@ -127,6 +196,8 @@ def _worker(target: Target, options: Options, deadline, conn, runs, owner, state
         campaign.publish = publish
         campaign.state_verdict = lambda: None if state.value < 0 else bool(state.value)
         campaign.positions_off = positions_off
+        gate.worker = worker
+        campaign.gate = gate
         run = campaign.execute()
         run.target = None  # type: ignore[assignment]  # the parent has it (and a module does not pickle)
         for failure in run.failures:
@@ -161,6 +232,7 @@ def _merge(main: Campaign, results: dict[int, Any]) -> FuzzRun:
     run.examples = sum(p.examples for p in parts)
     run.shrink_runs = sum(p.shrink_runs for p in parts)
     run.branches = sum(p.branches for p in parts)
+    run.rechecked = [r for p in parts for r in p.rechecked]
     for p in parts:
         run.situations.update(p.situations)
         run.styles.update(p.styles)

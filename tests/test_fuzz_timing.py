@@ -1,0 +1,146 @@
+"""`prototest fuzz` and `fuzz_test` on a busy machine (issue 19): a timing failure is
+played again alone before it is blamed on the bot, and timing is never evidence of a bot
+that is not deterministic. Real bots through the real CLI; the "busy machine" is another
+copy of the bot, or a process of the test, holding a name the bot looks for.
+
+Every run here is short: chess at --time-scale 0.1 (a 1 s clock for the whole game),
+--max-plies 20 (ten answers a game), a few examples, a fixed seed.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+from conftest import BOTS, bot_env, run_cli
+
+CHESS = BOTS / "chess"
+SHORT = ("--game", "chess", "--mode", "game", "--time-scale", "0.1", "--max-plies", "20", "--budget", "0",
+         "--no-database", "--seed", "1")
+
+
+def _lock() -> str:
+    return f"prototest-{uuid.uuid4().hex}"
+
+
+def _beside_itself_bot(tmp_path: Path) -> Path:
+    """tests/bots/chess/slow_beside_itself.py (1.5 s over its first answer while another
+    copy runs), thinking 30 ms a move besides, so that the games of two workers overlap and
+    a copy nearly always starts while the other one plays."""
+    bot = tmp_path / "beside_itself_thinking.py"
+    bot.write_text(
+        "import sys, time\n"
+        f"sys.path.insert(0, {str(CHESS)!r})\n"
+        "from slow_beside_itself import SlowBesideItself\n"
+        "class Thinking(SlowBesideItself):\n"
+        "    def play_turn(self, *turn):\n"
+        "        time.sleep(0.03)\n"
+        "        super().play_turn(*turn)\n"
+        "Thinking().run()\n")
+    return bot
+
+
+def test_a_timeout_only_beside_another_copy_is_a_busy_machine_warning_not_a_failure(tmp_path):
+    """With --jobs 2 a copy that starts while the other plays times out on its first
+    answer; played again alone (the other worker held), it answers at once: no FAIL, a
+    busy_machine WARN naming the load, the first answer's time and limit, and the re-check."""
+    bot = _beside_itself_bot(tmp_path)
+    result = run_cli("fuzz", *SHORT, "--jobs", "2", "--examples", "6", "--env", f"LOCK={_lock()}",
+                     sys.executable, str(bot), tmp_path=tmp_path)
+    assert result.code == 0, result.stdout + result.stderr
+    report = result.report
+    assert report["passed"] is True and result.findings("fail") == [], result.stdout
+    assert "FAIL" not in result.stdout and "not deterministic" not in result.stdout, result.stdout
+    rechecked = report["rechecked_alone"]
+    assert rechecked and all(r["alone"] == "not again" and r["kind"] == "timeout" for r in rechecked), rechecked
+    assert all(r["jobs"] == 2 and len(r["load_average"]) == 3 for r in rechecked), rechecked
+    [warning] = [f for f in result.findings("warn") if f["kind"] == "busy_machine"]
+    assert warning["check"] == "timing" and warning["limit_ms"] == 1000, warning
+    for words in ("load average", "1000 ms limit", "did not come back when the example was played again alone",
+                  "not blamed on the bot"):
+        assert words in warning["message"], warning["message"]
+    assert "WARN busy_machine: timeout on its turn 1: " in result.stdout, result.stdout
+    assert "re-checked alone: example " in result.stdout and "while 2 jobs ran at once" in result.stdout
+    assert "played again alone: not again: WARN busy_machine, not blamed on the bot" in result.stdout
+    assert report["nondeterministic"] == [], report["nondeterministic"]
+    assert result.stdout.rstrip().endswith("PASS with warnings: 6 examples, no failure"), result.stdout
+
+
+def test_a_bot_slow_alone_too_still_fails_timeout(tmp_path):
+    """Half a second a move against a 1 s clock: slow whatever runs beside it. Played
+    again alone it times out again: FAIL timeout, as before, then shortened."""
+    result = run_cli("fuzz", *SHORT, "--jobs", "2", "--examples", "4", "--shrink-examples", "2",
+                     str(CHESS / "thinks_half_a_second.py"), tmp_path=tmp_path)
+    assert result.code == 1, result.stdout + result.stderr
+    [f] = result.findings("fail")
+    assert f["kind"] == "timeout" and f["reproducer"]["reproducible"] is True, f
+    assert "busy_machine" not in result.kinds(), result.findings()
+    rechecked = result.report["rechecked_alone"]
+    assert rechecked and rechecked[-1]["alone"] == "the same", rechecked
+    assert "played again alone: the same: the bot's" in result.stdout
+    assert "FAIL timeout" in result.stdout and "not deterministic" not in result.stdout
+
+
+def test_a_bot_that_sometimes_times_out_is_not_called_nondeterministic(tmp_path):
+    """Deterministic moves; its first answer is 1.3 s late in every third run (a counter
+    file). The same inputs get no answer in one run and an answer in the next (the run
+    alone): a timeout is not an answer, so no nondeterministic warning, and no FAIL."""
+    counter = tmp_path / "counter"
+    counter.mkdir()
+    bot = tmp_path / "late_every_third_run.py"
+    bot.write_text(
+        "import os, sys, time\n"
+        f"sys.path.insert(0, {str(CHESS)!r})\n"
+        "from _common import Bot\n"
+        "path = os.path.join(os.environ['COUNTER_DIR'], 'runs')\n"
+        "runs = int(open(path).read() or 0) if os.path.exists(path) else 0\n"
+        "open(path, 'w').write(str(runs + 1))\n"
+        "class LateEveryThirdRun(Bot):\n"
+        "    def play_turn(self, *turn):\n"
+        "        if runs % 3 == 0 and self.turn == 1:\n"
+        "            time.sleep(1.3)\n"
+        "        super().play_turn(*turn)\n"
+        "LateEveryThirdRun().run()\n")
+    result = run_cli("fuzz", *SHORT, "--jobs", "1", "--examples", "6", "--env", f"COUNTER_DIR={counter}",
+                     "--set", "severity.file_operation=ignore",  # its counter file: not this test's subject
+                     sys.executable, str(bot), tmp_path=tmp_path)
+    assert result.code == 0, result.stdout + result.stderr
+    report = result.report
+    assert report["nondeterministic"] == [] and "nondeterministic" not in result.stdout, report["nondeterministic"]
+    assert len(report["rechecked_alone"]) >= 2, report["rechecked_alone"]  # runs 1, 4, 7 ... were late
+    assert result.kinds() == {"busy_machine"}, result.findings()
+    assert report["rechecked_alone"][0]["jobs"] == 1 and "jobs ran at once" not in result.stdout
+
+
+def test_fuzz_test_passes_a_bot_slow_only_while_the_machine_is_busy_with_a_protocol_warning(tmp_path):
+    """The pytest entry point: a process of the test (standing for another copy, a busy
+    machine) holds the bot's name for the first 0.8 s, so the first example times out;
+    played again alone it does not: the test passes, with a busy_machine ProtocolWarning."""
+    lock = _lock()
+    bot = CHESS / "slow_beside_itself.py"
+    (tmp_path / "conftest.py").write_text(
+        "from hypothesis import settings\n"
+        "settings.register_profile('quick', max_examples=4, database=None)\n"
+        "settings.load_profile('quick')\n")
+    (tmp_path / "test_bot.py").write_text(
+        "import socket, sys, threading\n"
+        "from prototest.testing import fuzz_test\n"
+        f"_fuzz = fuzz_test([sys.executable, {str(bot)!r}], game='chess', mode='game', time_scale=0.1,\n"
+        f"                  max_plies=20, budget=60, seed=1, env={{'LOCK': {lock!r}}})\n"
+        "def test_busy_then_alone():\n"
+        "    holder = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)\n"
+        f"    holder.bind('\\0' + {lock!r})\n"
+        "    threading.Timer(0.8, holder.close).start()\n"
+        "    _fuzz()\n")
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
+                           "-W", "always::prototest.testing.ProtocolWarning", "test_bot.py"],
+                          capture_output=True, text=True, cwd=tmp_path, env=bot_env(), timeout=300,
+                          stdin=subprocess.DEVNULL)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out
+    assert "1 passed" in out, out
+    assert "ProtocolWarning: busy_machine: timeout on its turn 1: " in out, out
+    assert "did not come back when the example was played again alone" in out, out
+    assert "nondeterministic" not in out, out
