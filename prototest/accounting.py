@@ -37,6 +37,9 @@ _MS = 1_000_000
 #: bot: this many times the limit (at least CAP_MIN_MS).
 CAP_FACTOR = 3
 CAP_MIN_MS = 2000
+#: A bot whose peak memory reached this share of its limit, and that stopped answering,
+#: is counted as stopped by the limit.
+MEMORY_FULL_PERCENT = 97
 
 
 def load_words() -> str:
@@ -64,6 +67,14 @@ class Accounting:
     _share: envelope.ShareModel | None = None
     _last_usage: Usage | None = None
     _reported_memory = False
+    #: the time a CPU quota held back the answer being judged
+    answer_throttled_ns = 0
+    #: the time the machine kept the bot from a CPU during the answer being judged
+    answer_excused_ns = 0
+    #: the last read gave up at its cap with the bot still within its own time
+    read_capped = False
+    #: what the answer being judged used (its findings carry it), None before it is read
+    answer_used: Spent | None = None
 
     def _start_accounting(self) -> None:
         bot = self.bot
@@ -86,6 +97,8 @@ class Accounting:
         """The bot's use of the machine right before a request is written; the stretch
         since its last answer goes to the CPU-share model."""
         assert self.bot is not None
+        self.answer_used = None
+        self.answer_excused_ns = self.answer_throttled_ns = 0
         now = self.bot.usage()
         if now is not None and self._share is not None and self._last_usage is not None:
             gap = envelope.spent(self._last_usage, now)
@@ -99,15 +112,19 @@ class Accounting:
         assert bot is not None
         deadline = t_sent + limit_ns
         cap = t_sent + limit_ns + max(CAP_FACTOR * limit_ns, CAP_MIN_MS * _MS)
+        self.read_capped = False
         while True:
             r = bot.read_line(deadline)
-            if r.kind != "timeout" or before is None or deadline >= cap:
+            if r.kind != "timeout" or before is None:
                 return r
             now = bot.usage()
             if now is None:
                 return r
             used = envelope.spent(before, now)
             if used.own_ns >= limit_ns or not used.excused_ns:
+                return r
+            if deadline >= cap:  # still within its own time at the cap: the machine's doing
+                self.read_capped = True
                 return r
             deadline = min(cap, t_sent + limit_ns + used.excused_ns)
 
@@ -125,15 +142,10 @@ class Accounting:
         report.answer_cpu_ms.append(round(used.cpu_ns / _MS, 3))
         report.answer_wait_ms.append(round(used.wait_ns / _MS, 3))
         report.throttled_ms += used.throttled_ns / _MS
+        self.answer_throttled_ns = used.throttled_ns
+        self.answer_excused_ns = used.excused_ns
+        self.answer_used = used
         return used
-
-    def _usage_words(self, used: Spent | None) -> str:
-        if used is None:
-            return ""
-        words = f"CPU {used.cpu_ns / _MS:.1f} ms, waited for a CPU {used.wait_max_ns / _MS:.1f} ms"
-        if used.throttled_ns:
-            words += f", held back by the CPU quota {used.throttled_ns / _MS:.1f} ms"
-        return f" ({words})"
 
     def _busy_machine(self, used: Spent, elapsed_ns: int, limit_ns: int, limit_what: str, answer: str | None) -> Finding:
         got = f"{answer!r} after {elapsed_ns / _MS:.1f} ms" if answer is not None else f"no answer after {elapsed_ns / _MS:.0f} ms"
@@ -151,6 +163,28 @@ class Accounting:
         machine, not the bot, cannot play this game now."""
         self._note(self._busy_machine(used, elapsed_ns, limit_ns, limit_what, None))
         raise StopGame(f"the machine kept the bot from a CPU too long ({load_words()})", mid_answer=True)
+
+    def _throttled(self, used: Spent | None, elapsed_ns: int, limit_ns: int, limit_what: str,
+                   answer: str | None) -> None:
+        """With a cgroup's CPU quota: an answer late only because the quota held the bot
+        back is a `cpu_share` finding (the same verdict as the model's without a cgroup)."""
+        if used is None or not used.throttled_ns or used.own_ns - used.throttled_ns > limit_ns:
+            return
+        env = self.envelope
+        got = f"{answer!r} after {elapsed_ns / _MS:.1f} ms" if answer is not None else \
+            f"no answer within {elapsed_ns / _MS:.0f} ms"
+        share = envelope.share_words(env) if env.cpu_share else "the CPU quota"
+        severity = self.spec.severity["cpu_share"]
+        finding = self._finding(
+            "cpu_share", severity,
+            f"{got}: over the {limit_ns / _MS:.0f} ms it has ({limit_what}); it used {used.cpu_ns / _MS:.1f} ms of "
+            f"CPU, and {share} held it back {used.throttled_ns / _MS:.1f} ms (the quota is shared by turns that "
+            f"come back to back, and the CPU the bot used since its last answer counts)",
+            expected=f"an answer within {limit_ns / _MS:.0f} ms under the share", got=got, elapsed_ms=elapsed_ns / _MS,
+            limit_ms=limit_ns / _MS, rule="cpu_share")
+        from .game import Forfeit
+
+        raise Forfeit(finding, bot_usable=answer is not None)
 
     def _share_check(self, used: Spent | None, limit_ns: int, limit_what: str, answer: str) -> None:
         """Without a cgroup: the worst wall time of this answer under the platform's CPU
@@ -185,18 +219,21 @@ class Accounting:
                                  f"({limit_what})", rule="cpu_share:near", **evidence))
 
     # -- memory and processes -----------------------------------------------------------------
-    def _envelope_fault(self, then: str) -> Finding | None:
+    def _envelope_fault(self, then: str, at_limit: bool = False) -> Finding | None:
         """The platform's reason for a bot that died or went silent (`then`: what it did,
-        "exited with status 1 before its handshake"), or None."""
+        "exited with status 1 before its handshake"), or None. `at_limit`: a bot whose
+        memory reached the limit counts too (the kernel reclaims before it kills)."""
         bot = self.bot
         if bot is None:
             return None
         env = self.envelope
-        if env.memory_bytes and bot.oom_killed():
+        if env.memory_bytes and (bot.oom_killed() or (at_limit and (bot.memory_peak() or 0) * 100
+                                                       >= env.memory_bytes * MEMORY_FULL_PERCENT)):
             self._reported_memory = True
             return self._memory_finding(then)
         refused = bot.pids_refused() + sum(1 for e in bot.events if e.get("e") == "pids")
         if env.pids and refused:
+            bot.events[:] = [e for e in bot.events if e.get("e") != "pids"]  # told here, once
             return self._finding(
                 "processes", self.spec.severity["processes"],
                 f"started more processes and threads than {env.platform}'s {env.pids} (processes and threads "
@@ -211,12 +248,19 @@ class Accounting:
         env = self.envelope
         assert env.memory_bytes
         peak = (bot.memory_event or {}).get("peak") or bot.memory_peak() or env.memory_bytes
-        how = ("its cgroup's OOM killer ended it" if bot.enforced.startswith("cgroup")
-               else "the judge killed it, as the platform's OOM killer would")
+        if not bot.oom_killed():
+            how = "it reached the limit and stopped answering (the kernel reclaims memory, then kills)"
+        elif bot.enforced.startswith("cgroup"):
+            how = "its cgroup's OOM killer ended it"
+        else:
+            how = "the judge killed it, as the platform's OOM killer would"
+        if bot.enforced.startswith("cgroup"):  # the group's peak stops at the limit: the bot asked for more
+            used = f"used all of {env.platform}'s {mb(env.memory_bytes)} and asked for more"
+        else:
+            used = f"peak {mb(peak)}, over {env.platform}'s {mb(env.memory_bytes)}"
         return self._finding(
             "memory", self.spec.severity["memory"],
-            f"peak {mb(peak)}, over {env.platform}'s {mb(env.memory_bytes)}: the platform kills the bot; "
-            f"{how} ({then})",
+            f"{used}: the platform kills the bot; {how} ({then})",
             expected=f"at most {mb(env.memory_bytes)} of memory", got=f"peak {mb(peak)}", rule="memory",
             elapsed_ms=None)
 
@@ -259,9 +303,9 @@ class Accounting:
                 "network", self.spec.severity["network"], f"{call} {address} {where}: {fate}",
                 expected="no network", got=f"{call} {address} (by {who})", rule=f"network:{call}:{address}",
                 elapsed_ms=None)
-        if kind == "pids":
+        if kind == "pids":  # the bot lived on (its death is _envelope_fault's): as it would there
             return self._finding(
-                "processes", self.spec.severity["processes"],
+                "processes", "warn",
                 f"a fork or thread start refused {where}: {event.get('count', '?')} processes and threads already "
                 f"ran, {env.platform} allows {event.get('limit', env.pids)} (the call failed with EAGAIN, as there)",
                 expected=f"at most {env.pids} processes and threads", got=f"{event.get('call', 'clone')} by {who}",

@@ -168,11 +168,11 @@ class Dialogue:
     def _read_answer(self, t_sent: int, limit_ns: int, limit_what: str,
                      before: Any = None) -> tuple[process.Read, str, int]:
         """The answer line as read, as shown (decoded with replacement, a \\r line end
-        kept), and its time (less the time the machine kept the bot from a CPU); every way
-        of not answering is a Forfeit. `before`: the bot's use of the machine when the
+        kept), and its time; every way of not answering is a Forfeit. `before`: the bot's use of the machine when the
         request was written (see prototest.accounting)."""
         assert self.bot is not None
         budget_ns = self._budget_ns()
+        fair = False  # whether the judge waited for the time the machine took from the bot
         if budget_ns is not None and budget_ns < t_sent + limit_ns:
             r = self.bot.read_line(budget_ns)  # a fuzzing budget that ends before the limit
             if r.kind == "timeout":
@@ -181,6 +181,7 @@ class Dialogue:
             r = self._read_or_idle(t_sent + limit_ns)
         else:
             r = self._read_fair(t_sent, limit_ns, before)
+            fair = True
         elapsed_ns = r.t_ns - t_sent
         used = self._account(before, r, elapsed_ns)
         own_ns = used.own_ns if used is not None and r.kind == "line" else elapsed_ns
@@ -194,9 +195,10 @@ class Dialogue:
             if used is not None and used.own_ns <= limit_ns:
                 self._note(self._busy_machine(used, elapsed_ns, limit_ns, limit_what, shown))
             else:
+                self._throttled(used, elapsed_ns, limit_ns, limit_what, shown)
                 self._too_late(r, elapsed_ns, limit_ns, limit_what, used)
         if r.kind in ("timeout", "idle"):
-            if r.kind == "timeout" and used is not None and used.own_ns < limit_ns and used.excused_ns:
+            if fair and r.kind == "timeout" and used is not None and self.read_capped:
                 self._too_busy(used, elapsed_ns, limit_ns, limit_what)
             self._timed_out(r.data, elapsed_ns, limit_ns, limit_what, idle=r.kind == "idle", used=used)
         if r.kind == "eof":
@@ -209,7 +211,7 @@ class Dialogue:
         else:
             self.report.answer_ms.append(elapsed_ns / _MS)
         self._share_check(used, limit_ns, limit_what, shown)
-        return r, shown, own_ns
+        return r, shown, elapsed_ns
 
     def _read_or_idle(self, deadline_ns: int) -> process.Read:
         """Read the answer, but give up early (a Read of kind "idle") once the bot sits
@@ -314,7 +316,14 @@ class Dialogue:
         self.bot.close_stdin()
         # The partial line is still in the buffer, so what comes back starts with it.
         late = self.bot.drain(FLUSH_PROBE_MS * _MS)[len(partial):]
-        message = f"no answer within {limit_ns / _MS:.0f} ms ({limit_what}){self._usage_words(used)}"
+        # A bot filling memory is slow before it is killed: the platform's kill may come
+        # after the limit (its timer runs out first there too), but memory is the cause.
+        fault = self._envelope_fault(f"gave no answer within {limit_ns / _MS:.0f} ms ({limit_what})",
+                                     at_limit=True)
+        if fault is not None:
+            raise Forfeit(fault, bot_usable=False)
+        self._throttled(used, elapsed_ns, limit_ns, limit_what, None)  # late by the CPU quota
+        message = f"no answer within {limit_ns / _MS:.0f} ms ({limit_what})"
         if idle:
             message = (f"no answer: {elapsed_ns / _MS:.0f} ms after the request the bot sat idle in a read of "
                        f"its input, so the judge stopped waiting before its {limit_ns / _MS:.0f} ms "
@@ -371,7 +380,7 @@ class Dialogue:
         raise Forfeit(self._finding(
             "timeout", "fail",
             f"answered {text!r} after {elapsed_ns / _MS:.1f} ms: over the {limit_ns / _MS:.0f} ms "
-            f"it had ({limit_what}){self._usage_words(used)}",
+            f"it had ({limit_what})",
             expected=self.spec.turn.answer_help, got=show(text), elapsed_ms=elapsed_ns / _MS),
             bot_usable=True)
 

@@ -85,6 +85,10 @@ class Finding:
     diagram: list[str] = field(default_factory=list)
     #: Fuzzing: in how many examples a folded warning was seen (None: one game's finding).
     examples: int | None = None
+    #: What the answer it is about used: CPU time, and the time its threads were ready to
+    #: run but waited for a CPU (summed over them), when measured (prototest.envelope).
+    cpu_ms: float | None = None
+    wait_ms: float | None = None
 
     @property
     def check(self) -> str:

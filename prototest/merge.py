@@ -139,6 +139,15 @@ def game(spec, data: dict[str, Any], findings: list[Finding]) -> GameReport:
     report.file_watch = data.get("file_watch")
     report.file_watch_missing = data.get("file_watch_missing", "")
     report.containment = data.get("containment", "none")
+    report.answer_cpu_ms = list(data.get("answer_cpu_ms", []))
+    report.answer_wait_ms = list(data.get("answer_wait_ms", []))
+    res = data.get("resources") or {}
+    report.envelope = res.get("envelope", "")
+    report.enforced = res.get("enforced", "none")
+    report.enforced_missing = res.get("enforced_missing", "")
+    report.throttled_ms = res.get("throttled_ms") or 0.0
+    report.peak_memory_mb = res.get("peak_memory_mb")
+    report.share_worst_ms = res.get("share_worst_ms")
     return report
 
 

@@ -79,6 +79,10 @@ class Referee(Dialogue, Judging, Accounting):
 
     def _finding(self, kind: str, severity: str, message: str, **evidence: Any) -> Finding:
         evidence.setdefault("elapsed_ms", self.answer_ms)
+        used = self.answer_used
+        if used is not None and evidence["elapsed_ms"] is not None:
+            evidence.setdefault("cpu_ms", round(used.cpu_ns / _MS, 3))
+            evidence.setdefault("wait_ms", round(used.wait_ns / _MS, 3))
         f = Finding(kind=kind, severity=severity, message=message, game=self.cfg.index,
                     turn=self.bot_turns or None, ply=self.position.ply(),
                     position=self.position.notation(), moves=list(self.report.moves), **evidence)
@@ -190,11 +194,13 @@ class Referee(Dialogue, Judging, Accounting):
         r = self._read_fair(self.bot.started_ns, limit_ns, before)
         used = self._account(before, r, r.t_ns - self.bot.started_ns)
         late_ns = r.t_ns - self.bot.started_ns
+        if r.kind == "line":
+            self._share_check(used, limit_ns, "the handshake limit", line_shown(r))
         if used is not None and late_ns > limit_ns:
             what = "the handshake limit"
             if r.kind == "line":
                 self._note(self._busy_machine(used, late_ns, limit_ns, what, line_shown(r)))
-            elif r.kind == "timeout" and used.own_ns < limit_ns and used.excused_ns:
+            elif r.kind == "timeout" and self.read_capped:
                 self._too_busy(used, late_ns, limit_ns, what)
         elapsed = (r.t_ns - self.bot.started_ns) / _MS
         if r.kind == "line":
@@ -335,8 +341,8 @@ class Referee(Dialogue, Judging, Accounting):
                 self._mark(t_sent, self.bot_turns, f"on its turn {self.bot_turns}")
             r, text, elapsed_ns = self._read_answer(t_sent, limit_ns, limit_what, before)
             self._conduct()
-            if self.clock_ns is not None:
-                self.clock_ns[self.cfg.seat] -= elapsed_ns
+            if self.clock_ns is not None:  # less the time the machine kept the bot from a CPU
+                self.clock_ns[self.cfg.seat] -= elapsed_ns - self.answer_excused_ns
             self.answer_ms = elapsed_ns / _MS
             try:
                 self._answer(r, text, elapsed_ns, limit_ns)

@@ -253,7 +253,9 @@ def _evidence_lines(f: Finding) -> list[str]:
     if f.got is not None:
         lines.append(f"    got:      '{f.got}'")
     if f.elapsed_ms is not None:
-        lines.append(f"    time:     {f.elapsed_ms:.1f} ms")
+        used = f" (CPU {f.cpu_ms:.1f} ms, waited for a CPU {f.wait_ms:.1f} ms)" \
+            if f.cpu_ms is not None and f.wait_ms is not None else ""
+        lines.append(f"    time:     {f.elapsed_ms:.1f} ms{used}")
     lines.extend(f"    stderr:   {line}" for line in f.stderr_tail[-5:])
     return lines
 

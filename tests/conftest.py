@@ -65,14 +65,15 @@ class CliResult:
 
 
 def run_cli(*args: str, tmp_path: Path | None = None, timeout: float = 120, transcripts: bool = True,
-            fresh: bool = False) -> CliResult:
+            fresh: bool = False, env: dict[str, str] | None = None) -> CliResult:
     """Run `python -m prototest ARGS`; with tmp_path, ask for a JSON report and read it
     (and, for check, for the transcripts in tmp_path/transcripts, unless `transcripts`
     is False: then they go where prototest puts them by default).
 
     The run is a child of the suite's fork server (tests/cli_server.py: the imports done
     once), or with `fresh` (or PROTOTEST_SUITE_FRESH=1 for every run) a new interpreter:
-    for tests that compare two runs for determinism, which a shared hash seed could hide."""
+    for tests that compare two runs for determinism, which a shared hash seed could hide.
+    `env`: variables set for prototest itself (PROTOTEST_NO_CGROUP=1)."""
     argv = [sys.executable, "-m", "prototest", *args]
     if tmp_path is not None:
         tmp_path.mkdir(parents=True, exist_ok=True)
@@ -87,7 +88,7 @@ def run_cli(*args: str, tmp_path: Path | None = None, timeout: float = 120, tran
     forked = None
     if not fresh and not os.environ.get("PROTOTEST_SUITE_FRESH") and _SERVER.lock.acquire(blocking=False):
         try:
-            forked = _SERVER.run(argv[1:], env=bot_env(), cwd=tmp_path or ROOT, timeout=timeout)
+            forked = _SERVER.run(argv[1:], env={**bot_env(), **(env or {})}, cwd=tmp_path or ROOT, timeout=timeout)
         except ConnectionError:
             _SERVER.close()  # no server (it could not start?): a fresh interpreter shows why
         finally:
@@ -95,7 +96,7 @@ def run_cli(*args: str, tmp_path: Path | None = None, timeout: float = 120, tran
     if forked is not None:
         code, stdout, stderr = forked
     else:
-        proc = subprocess.run(argv, capture_output=True, text=True, env=bot_env(), cwd=tmp_path or ROOT,
+        proc = subprocess.run(argv, capture_output=True, text=True, env={**bot_env(), **(env or {})}, cwd=tmp_path or ROOT,
                               timeout=timeout, stdin=subprocess.DEVNULL, check=False)
         code, stdout, stderr = proc.returncode, proc.stdout, proc.stderr
     report = json.loads(report_path.read_text()) if report_path and report_path.exists() else None
