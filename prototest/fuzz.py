@@ -526,6 +526,7 @@ class Campaign:
         self.run.answer_ms.extend(report.answer_ms)
         if report.startup_ms is not None:
             self.run.first_answer_ms.append(report.startup_ms)
+        _tally_resources(self.run, report)
         self._check_determinism(example)
         for f in report.findings:
             if f.severity == "warn":
@@ -1044,6 +1045,19 @@ def _replay(rules: Rules, moves: Sequence[str]) -> Position:
     for move in moves:
         position = position.play(move)
     return position
+
+
+def _tally_resources(run: FuzzRun, report: GameReport) -> None:
+    """An example's use of the machine, added to the run's figures."""
+    run.answer_cpu_ms.extend(report.answer_cpu_ms)
+    run.answer_wait_ms.extend(report.answer_wait_ms)
+    if report.peak_memory_mb is not None:
+        run.peak_memory_mb.append(report.peak_memory_mb)
+    run.throttled_ms += report.throttled_ms
+    if report.share_worst_ms is not None:
+        run.share_worst_ms.append(report.share_worst_ms)
+    if report.enforced != "none" or report.envelope:
+        run.envelope, run.enforced, run.enforced_missing = report.envelope, report.enforced, report.enforced_missing
 
 
 def _timing(finding: Finding | None) -> bool:

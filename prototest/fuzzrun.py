@@ -188,6 +188,17 @@ class FuzzRun:
     answer_ms: list[float] = field(default_factory=list)
     #: the first answer of each run (start-up included)
     first_answer_ms: list[float] = field(default_factory=list)
+    #: what the answers used (prototest.envelope): CPU time and run-queue delay per answer,
+    #: each run's peak memory, the time a CPU quota held the bot back, the worst answer
+    #: time under the CPU-share model; the envelope and how it was held
+    answer_cpu_ms: list[float] = field(default_factory=list)
+    answer_wait_ms: list[float] = field(default_factory=list)
+    peak_memory_mb: list[float] = field(default_factory=list)
+    throttled_ms: float = 0.0
+    share_worst_ms: list[float] = field(default_factory=list)
+    envelope: str = ""
+    enforced: str = "none"
+    enforced_missing: str = ""
     interrupted: signal.Signals | None = None
     write_errors: list[str] = field(default_factory=list)
     saved: list[str] = field(default_factory=list)

@@ -195,7 +195,7 @@ class Referee(Dialogue, Judging, Accounting):
         used = self._account(before, r, r.t_ns - self.bot.started_ns)
         late_ns = r.t_ns - self.bot.started_ns
         if r.kind == "line":
-            self._share_check(used, limit_ns, "the handshake limit", line_shown(r))
+            self._share_check(used, limit_ns, "the handshake limit", line_shown(r), figure=False)
         if used is not None and late_ns > limit_ns:
             what = "the handshake limit"
             if r.kind == "line":

@@ -40,27 +40,38 @@ def resources(games: list[GameReport]) -> dict[str, Any]:
     """What the bot used, over all games: peak memory, CPU time and run-queue delay per
     answer (median and max, first answers included), the time a CPU quota held it back,
     and the worst answer time the CPU-share model gave."""
-    cpu = sorted(ms for g in games for ms in g.answer_cpu_ms)
-    wait = sorted(ms for g in games for ms in g.answer_wait_ms)
-    peaks = [g.peak_memory_mb for g in games if g.peak_memory_mb is not None]
-    worst = [g.share_worst_ms for g in games if g.share_worst_ms is not None]
     first = games[0] if games else None
+    return resource_figures(
+        [ms for g in games for ms in g.answer_cpu_ms], [ms for g in games for ms in g.answer_wait_ms],
+        [g.peak_memory_mb for g in games if g.peak_memory_mb is not None], sum(g.throttled_ms for g in games),
+        [g.share_worst_ms for g in games if g.share_worst_ms is not None],
+        first.envelope if first else "", first.enforced if first else "none", first.enforced_missing if first else "")
+
+
+def resource_figures(cpu: list[float], wait: list[float], peaks: list[float], throttled: float,
+                     worst: list[float], envelope: str, enforced: str, missing: str) -> dict[str, Any]:
+    cpu, wait = sorted(cpu), sorted(wait)
     return {
-        "envelope": first.envelope if first else "",
-        "enforced": first.enforced if first else "none",
-        "enforced_missing": first.enforced_missing if first else "",
+        "envelope": envelope,
+        "enforced": enforced,
+        "enforced_missing": missing,
         "peak_memory_mb": max(peaks) if peaks else None,
         "cpu_median_ms": statistics.median(cpu) if cpu else None,
         "cpu_max_ms": cpu[-1] if cpu else None,
         "wait_median_ms": statistics.median(wait) if wait else None,
         "wait_max_ms": wait[-1] if wait else None,
-        "throttled_ms": round(sum(g.throttled_ms for g in games), 3),
+        "throttled_ms": round(throttled, 3),
         "share_worst_ms": max(worst) if worst else None,
     }
 
 
-def resources_line(games: list[GameReport]) -> str | None:
-    r = resources(games)
+def fuzz_resources(run: FuzzRun) -> dict[str, Any]:
+    return resource_figures(run.answer_cpu_ms, run.answer_wait_ms, run.peak_memory_mb, run.throttled_ms,
+                            run.share_worst_ms, run.envelope, run.enforced, run.enforced_missing)
+
+
+def resources_line(r: dict[str, Any]) -> str | None:
+    """The resources figures in a line (None when nothing was measured)."""
     if r["cpu_median_ms"] is None and r["peak_memory_mb"] is None:
         return None
     parts = []
@@ -76,8 +87,7 @@ def resources_line(games: list[GameReport]) -> str | None:
     return "  resources: " + "; ".join(parts)
 
 
-def envelope_line(games: list[GameReport]) -> str | None:
-    r = resources(games)
+def envelope_line(r: dict[str, Any]) -> str | None:
     if not r["envelope"]:
         return None
     how = {"measured": "held by measuring" + (f" ({r['enforced_missing']})" if r["enforced_missing"] else ""),
@@ -134,7 +144,8 @@ def summary(run: CheckRun) -> str:
     lines.append(f"  timing: {startup_label(run.spec)} {_ms(t['startup_ms_max'])} (slowest), answers: "
                  f"median {_ms(t['median_ms'])}, p95 {_ms(t['p95_ms'])}, max {_ms(t['max_ms'])} over "
                  f"{t['answers']} answers")
-    for line in (resources_line(run.games), envelope_line(run.games)):
+    res = resources(run.games)
+    for line in (resources_line(res), envelope_line(res)):
         if line:
             lines.append(line)
     results = {}
@@ -422,6 +433,10 @@ def fuzz_summary(run: FuzzRun) -> str:
     lines.append(f"  answers: {len(run.answer_ms) + len(run.first_answer_ms)} judged; first answers (start-up "
                  f"included): median {_ms(first['median_ms'])}, max {_ms(first['max_ms'])}; later answers: "
                  f"median {_ms(later['median_ms'])}, p95 {_ms(later['p95_ms'])}, max {_ms(later['max_ms'])}")
+    res = fuzz_resources(run)
+    for line in (resources_line(res), envelope_line(res)):
+        if line:
+            lines.append(line)
     if run.styles:
         lines.append("  opponent styles (examples): " + ", ".join(f"{n} {c}" for n, c in run.styles.most_common())
                      + (f"; {run.branches} examples went on from games that came near a boundary" if run.branches else ""))
@@ -603,6 +618,7 @@ def fuzz_to_json(run: FuzzRun) -> dict[str, Any]:
                    "first_answers": len(run.first_answer_ms),
                    "first_answer_median_ms": _answer_figures(run.first_answer_ms)["median_ms"],
                    "first_answer_max_ms": _answer_figures(run.first_answer_ms)["max_ms"]},
+        "resources": fuzz_resources(run),
         "situations": dict(run.situations),
         "styles": dict(run.styles),
         "state_probe": None if run.probe is None else {"stateful": run.probe.stateful, "message": run.probe.message},
@@ -628,6 +644,7 @@ def fuzz_junit(run: FuzzRun) -> ET.ElementTree:
     name = run.target.spec.name
     suites = ET.Element("testsuites", name="prototest")
     suite = ET.SubElement(suites, "testsuite", name=f"prototest.fuzz.{name}")
+    _resource_properties(suite, fuzz_resources(run), {"answers": len(run.answer_ms), **_answer_figures(run.answer_ms)})
     failures = 0
     for check in CHECKS:
         case = ET.SubElement(suite, "testcase", classname=f"prototest.fuzz.{name}.{check}",
@@ -709,6 +726,7 @@ def merged_fuzz_junit(data: dict[str, Any]) -> ET.ElementTree:
     name = data["game"]
     suites = ET.Element("testsuites", name="prototest")
     suite = ET.SubElement(suites, "testsuite", name=f"prototest.fuzz.{name}")
+    _resource_properties(suite, fuzz_resources(run), {"answers": len(run.answer_ms), **_answer_figures(run.answer_ms)})
     failures = 0
     for check in CHECKS:
         case = ET.SubElement(suite, "testcase", classname=f"prototest.fuzz.{name}.{check}",

@@ -238,6 +238,13 @@ def _merge(main: Campaign, results: dict[int, Any]) -> FuzzRun:
         run.styles.update(p.styles)
         run.answer_ms.extend(p.answer_ms)
         run.first_answer_ms.extend(p.first_answer_ms)
+        run.answer_cpu_ms.extend(p.answer_cpu_ms)
+        run.answer_wait_ms.extend(p.answer_wait_ms)
+        run.peak_memory_mb.extend(p.peak_memory_mb)
+        run.throttled_ms += p.throttled_ms
+        run.share_worst_ms.extend(p.share_worst_ms)
+        if p.enforced != "none" or p.envelope:
+            run.envelope, run.enforced, run.enforced_missing = p.envelope, p.enforced, p.enforced_missing
         run.nondeterminism.extend(p.nondeterminism[:5 - len(run.nondeterminism)])
         run.failing_kinds |= p.failing_kinds
         run.cold_kinds |= p.cold_kinds

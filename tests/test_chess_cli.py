@@ -299,7 +299,7 @@ def test_transcripts_and_junit(tmp_path):
     failed = [c.get("name") for c in cases if c.find("failure") is not None]
     assert failed == ["game 1 (white): answers follow the grammar, in turn",
                       "game 2 (black): answers follow the grammar, in turn"]
-    assert suite.get("failures") == "2" and suite.get("tests") == "14"
+    assert suite.get("failures") == "2" and suite.get("tests") == "16"
 
 
 def test_spec_overrides_change_behaviour(tmp_path):

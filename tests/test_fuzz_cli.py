@@ -46,7 +46,7 @@ CORPUS = [
     ("impasse", "impasse/transpose_bear_off_count.py", "crash", 1, 80, 120, ()),
     ("impasse", "impasse/history_sixty_turns.py", "crash", 1, 30, 250, ()),
     ("impasse", "impasse/slow_endgame.py", "timeout", 1, 30, 250, ()),
-    ("loa", "loa/crash_few_checkers.py", "crash", 1, 80, 40, ()),
+    ("loa", "loa/crash_few_checkers.py", "crash", 2, 80, 40, ()),
     ("loa", "loa/corner_diagonal_table.py", "crash", 1, 60, 30, ()),
     ("loa", "loa/cache_own_checkers.py", "illegal_move", 1, 60, 40, ()),
     ("loa", "loa/long_path_enemy.py", "illegal_move", 4, 160, 40, ()),

@@ -51,7 +51,11 @@ def test_reference_bot_passes_as_player_1_and_2(tmp_path):
         assert set(g["checks"].values()) == {"pass"}
     assert any(g["reason"] == "all pieces home" for g in games), [(g["result"], g["reason"]) for g in games]
     timing = result.report["timing"]
-    assert timing["answers"] > 100 and timing["max_ms"] < 50  # within the statement's 50 ms
+    # Within the referee's 100 ms; the statement's 50 ms is the bot's own time: the turns
+    # come back to back, and Proglad's 0.3 CPU quota holds the bot back now and then.
+    assert timing["answers"] > 100 and timing["max_ms"] < 100
+    resources = result.report["resources"]
+    assert resources["cpu_max_ms"] < 50 and resources["envelope"].startswith("Proglad"), resources
     assert timing["startup_ms_max"] < 3000
     assert re.search(r"timing: 'ready' after [\d.]+ ms \(slowest\)", result.stdout), result.stdout  # no "start-up"
     assert result.report["startup_measures"] == "handshake"
