@@ -117,7 +117,7 @@ class Accounting:
             r = bot.read_line(deadline)
             if r.kind != "timeout" or before is None:
                 return r
-            now = bot.usage()
+            now = bot.usage(fresh=True)
             if now is None:
                 return r
             used = envelope.spent(before, now)

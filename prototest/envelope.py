@@ -33,11 +33,14 @@ there, whatever its moves. This module holds prototest's side of it:
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 _MS = 1_000_000
 _MB = 1 << 20
+#: Without a cgroup, the bot's threads are looked for again at most this often (ms).
+WALK_MS = 50
 
 
 @dataclass(frozen=True)
@@ -200,6 +203,8 @@ class Meter:
         self._machine = _machine_reader()
         self._use_stat = self._machine is None
         self._status: dict[int, _Pread] = {}
+        self._tids: list[int] = []
+        self._walked_ns = 0
         self.peak_bytes = 0
         self.start = Usage(0, 0, {}, 0, self._machine_now())
 
@@ -212,13 +217,20 @@ class Meter:
         return _machine_from_stat() if self._use_stat else None
 
     # -- threads ----------------------------------------------------------------------------
-    def tids(self) -> list[int]:
+    def tids(self, fresh: bool = False) -> list[int]:
+        """Every thread of the bot: its cgroup's list, or (without one) a walk along the
+        children files, done again at most every WALK_MS (a thread born meanwhile is
+        counted from the next walk on) unless `fresh`."""
         if self.group is not None:
             try:
                 return self.group.tids()
             except OSError:
                 pass
-        return [tid for _, tid in self._tasks()]
+        now = _now()
+        if fresh or now - self._walked_ns > WALK_MS * _MS or not self._tids:
+            self._tids = [tid for _, tid in self._tasks()]
+            self._walked_ns = now
+        return self._tids
 
     def _tasks(self) -> list[tuple[int, int]]:
         """(pid, tid) of every thread of the bot's processes, along the children files."""
@@ -238,8 +250,11 @@ class Meter:
                 tid = int(entry)
                 out.append((pid, tid))
                 try:
-                    with open(f"/proc/{pid}/task/{tid}/children", "rb") as fh:
-                        stack.extend(int(c) for c in fh.read().split())
+                    fd = os.open(f"/proc/{pid}/task/{tid}/children", os.O_RDONLY | os.O_CLOEXEC)
+                    try:
+                        stack.extend(int(c) for c in os.read(fd, 65536).split())
+                    finally:
+                        os.close(fd)
                 except OSError:
                     pass
         return out
@@ -247,10 +262,11 @@ class Meter:
     def processes(self) -> list[int]:
         return sorted({pid for pid, _ in self._tasks()})
 
-    def usage(self) -> Usage:
+    def usage(self, fresh: bool = False) -> Usage:
+        """The bot's use so far (`fresh`: every thread looked for now)."""
         threads: dict[int, tuple[int, int]] = {}
         sched = self._sched
-        tids = self.tids()
+        tids = self.tids(fresh)
         for tid in tids:
             reader = sched.get(tid)
             if reader is None:
@@ -318,10 +334,7 @@ class Meter:
             self._machine = None
 
 
-def _now() -> int:
-    import time
-
-    return time.perf_counter_ns()
+_now = time.perf_counter_ns
 
 
 # -- the CPU share, predicted --------------------------------------------------------------------

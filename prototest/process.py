@@ -240,6 +240,8 @@ class Bot:
         e = self.envelope
         if e is None or os.environ.get("PROTOTEST_NO_ACCOUNTING"):
             return ()
+        if not (e.memory_bytes or e.cpu_share or e.pids):  # nothing to hold: /proc accounts for it
+            return ()
         from . import cgroups
 
         why = cgroups.missing()
@@ -341,12 +343,13 @@ class Bot:
             self.group = None
 
     # -- what the bot uses ----------------------------------------------------------------
-    def usage(self) -> envelopemod.Usage | None:
-        """The bot's use of the machine so far (None when it is not measured)."""
+    def usage(self, fresh: bool = False) -> envelopemod.Usage | None:
+        """The bot's use of the machine so far (None when it is not measured); `fresh`:
+        every thread of the bot looked for now, not at the last walk."""
         if self.meter is None:
             return None
         try:
-            used = self.meter.usage()
+            used = self.meter.usage(fresh)
             if used.t_ns >= self._memory_next_ns and not self._memory_limit:  # the peak, for the figures
                 self._memory_next_ns = used.t_ns + MEMORY_FIGURE_MS * _MS
                 self.meter.memory_peak()
