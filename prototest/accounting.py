@@ -277,7 +277,16 @@ class Accounting:
         if peak:
             self.report.peak_memory_mb = round(peak / (1 << 20), 1)
         env = self.envelope
-        if not env.memory_bytes or self._reported_memory or self.report.result == "interrupted":
+        if self.report.result == "interrupted":
+            return
+        tasks = bot.tasks_peak()
+        if env.pids and tasks * 100 > env.pids * env.near_percent and tasks <= env.pids \
+                and not any(f.kind == "processes" for f in self.report.findings):
+            self._note(self._finding(
+                "processes", "warn", f"{tasks} processes and threads at once, {100 * tasks / env.pids:.0f}% of "
+                                     f"{env.platform}'s {env.pids}", expected=f"at most {env.pids} processes and threads",
+                got=f"{tasks} at once", rule="processes:near", elapsed_ms=None))
+        if not env.memory_bytes or self._reported_memory:
             return
         if bot.oom_killed():
             self._reported_memory = True

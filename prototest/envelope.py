@@ -206,6 +206,8 @@ class Meter:
         self._tids: list[int] = []
         self._walked_ns = 0
         self.peak_bytes = 0
+        #: the most threads (of all its processes) seen at once
+        self.peak_tasks = 0
         self.start = Usage(0, 0, {}, 0, self._machine_now())
 
     def _machine_now(self) -> int | None:
@@ -279,6 +281,8 @@ class Meter:
                 threads[tid] = (int(fields[0]), int(fields[1]))
             except (OSError, ValueError, IndexError):
                 continue
+        if len(tids) > self.peak_tasks:
+            self.peak_tasks = len(tids)
         if len(sched) > len(tids) + 8:  # threads gone: close their files
             for tid in set(sched) - set(tids):
                 sched.pop(tid).close()

@@ -166,6 +166,24 @@ def fixture_reports(command: str, reports: list[dict[str, Any]]) -> dict[str, An
 
 # -- fuzz ----------------------------------------------------------------------------------
 
+def merged_resources(shards: list[dict[str, Any]]) -> dict[str, Any]:
+    """The shards' resource figures as one: the largest of the maxima and peaks, the time
+    held back added up, and the median of the shards' medians (each shard has only its own)."""
+    import statistics
+
+    def values(key: str) -> list[float]:
+        return [r[key] for r in shards if r.get(key) is not None]
+
+    first = shards[0] if shards else {}
+    out: dict[str, Any] = {k: first.get(k) for k in ("envelope", "enforced", "enforced_missing")}
+    for key in ("peak_memory_mb", "cpu_max_ms", "wait_max_ms", "share_worst_ms"):
+        out[key] = max(values(key)) if values(key) else None
+    for key in ("cpu_median_ms", "wait_median_ms"):
+        out[key] = statistics.median(values(key)) if values(key) else None
+    out["throttled_ms"] = round(sum(values("throttled_ms")), 3)
+    return out
+
+
 def fuzz_reports(reports: list[dict[str, Any]]) -> dict[str, Any]:
     """The shards of one fuzz campaign as one report: every shard's examples and findings."""
     merged = {k: v for k, v in reports[0].items() if not k.startswith("_")}
@@ -187,6 +205,7 @@ def fuzz_reports(reports: list[dict[str, Any]]) -> dict[str, Any]:
         for key, n in (d.get("situations") or {}).items():
             situations[key] = situations.get(key, 0) + n
     merged["situations"] = situations
+    merged["resources"] = merged_resources([d.get("resources") or {} for d in reports])
     failed = [d for d in reports if not d.get("passed") and not d.get("interrupted")]
     merged["ended"] = "failure" if failed else reports[0].get("ended")
     first = [d for d in failed if d.get("first_failure_s") is not None]

@@ -328,12 +328,25 @@ class Bot:
         self.final_peak = self.memory_peak()
         self.final_oom = self.oom_killed()
         self.final_pids_refused = self.pids_refused()
+        self.final_tasks = self.tasks_peak()
         self._drop_group()
         if self.meter is not None:
             self.meter.close()
             self.meter = None
 
     final_peak: int | None = None
+    final_tasks = 0
+
+    def tasks_peak(self) -> int:
+        """The most processes and threads of the bot seen at once (its cgroup's count, or
+        the meter's at its readings)."""
+        peak = self.meter.peak_tasks if self.meter is not None else self.final_tasks
+        if self.group is not None:
+            try:
+                peak = max(peak, self.group.pids_peak() or 0)
+            except (OSError, ValueError):
+                pass
+        return peak
     final_oom = False
     final_pids_refused = 0
 

@@ -726,7 +726,7 @@ def merged_fuzz_junit(data: dict[str, Any]) -> ET.ElementTree:
     name = data["game"]
     suites = ET.Element("testsuites", name="prototest")
     suite = ET.SubElement(suites, "testsuite", name=f"prototest.fuzz.{name}")
-    _resource_properties(suite, fuzz_resources(run), {"answers": len(run.answer_ms), **_answer_figures(run.answer_ms)})
+    _resource_properties(suite, data.get("resources") or {}, data.get("timing") or {})
     failures = 0
     for check in CHECKS:
         case = ET.SubElement(suite, "testcase", classname=f"prototest.fuzz.{name}.{check}",
@@ -774,6 +774,11 @@ def merged_summary(command: str, data: dict[str, Any], shards: int) -> str:
         for shard in data["shards"]:
             lines.append(f"  shard {shard['shard']}: {shard['examples']} examples, "
                          f"{'passed' if shard['passed'] else 'FAILED'} ({shard['ended']})")
+        res = data.get("resources")
+        if res and "cpu_median_ms" in res:
+            for line in (resources_line(res), envelope_line(res)):
+                if line:
+                    lines.append(line.replace("median", "median of the shards' medians"))
         for f in data["findings"]:
             lines.append("")
             lines.extend(_data_finding_lines(f))

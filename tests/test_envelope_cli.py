@@ -133,6 +133,15 @@ def test_a_halma_bot_starting_150_threads_fails_as_on_proglad(tmp_path, path):
     assert "Proglad's 100" in f["message"] and "can't start new thread" in f["message"], f["message"]
 
 
+def test_a_halma_bot_starting_92_threads_passes_with_a_warning(tmp_path, path):
+    """93 threads with its main thread: under Proglad's 100, over 90 % of it."""
+    result = check(tmp_path, path, "halma", "threads_150.py", "--env", "THREADS=92")
+    assert result.code == 0, result.stdout
+    [f] = result.findings("warn")
+    assert f["kind"] == "processes" and "of Proglad's 100" in f["message"], f
+    assert int(f["message"].split()[0]) >= 93, f["message"]
+
+
 def test_a_bot_that_tries_the_network_is_reported(tmp_path, path):
     result = check(tmp_path, path, "halma", "network.py")
     assert result.code == 0, result.stdout  # severity.network: a warning; the bot plays on
