@@ -695,6 +695,8 @@ def fixture_junit(data: dict[str, Any]) -> ET.ElementTree:
     failures = 0
     for entry in data["fixtures"]:
         case = ET.SubElement(suite, "testcase", classname=f"prototest.{command}", name=entry["fixture"])
+        if entry.get("resources"):
+            _resource_properties(case, entry["resources"], {})
         text = "\n".join([entry["game"], *entry.get("lines", [])])
         if entry["failed"]:
             failures += 1

@@ -145,10 +145,12 @@ def _update_fixtures(paths: list[Path], env_pairs: list[str], time_scale: float 
         entries[number] = {"number": number, "fixture": str(fixture.path), "status": change,
                            "verdict": report.verdict(game), "failed": bool(game.failed),
                            "game": report.game_line(game), "lines": [note] if note else [],
-                           "changed": text != old, "rechecked_alone": note or None}
+                           "changed": text != old, "rechecked_alone": note or None,
+                           "resources": report.resources([game])}
         if not quiet:
+            used = report.resources_line(report.resources([game]))
             typer.echo(f"{fixture.path}: {change}: {report.verdict(game)}, {report.game_line(game)}"
-                       + (f"\n  {note}" if note else ""))
+                       + (f"\n  {note}" if note else "") + (f"\n{used}" if used else ""))
 
     def done(position: int, result, first) -> bool:
         nonlocal interrupted

@@ -105,13 +105,17 @@ def _entry(number: int, result, kept: Path | None, note: str) -> dict:
     return {"number": number, "fixture": str(result.fixture.path), "status": result.status,
             "verdict": VERDICTS[result.status], "failed": bool(result.failed),
             "game": report.game_line(result.report), "lines": list(result.lines),
-            "transcript": str(kept) if kept is not None else None, "rechecked_alone": note or None}
+            "transcript": str(kept) if kept is not None else None, "rechecked_alone": note or None,
+            "resources": report.resources([result.report])}
 
 
 def _replay_lines(result, kept: Path | None) -> str:
     verdict = VERDICTS[result.status]
     lines = [f"{result.fixture.path}: {verdict} ({report.game_line(result.report)})"]
     lines += [f"  {line}" for line in result.lines]
+    used = report.resources_line(report.resources([result.report]))
+    if used:
+        lines.append(used)
     if kept is not None:
         lines.append(f"  transcript: {kept}")
     return "\n".join(lines)
