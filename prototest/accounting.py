@@ -40,6 +40,12 @@ CAP_MIN_MS = 2000
 #: A bot whose peak memory reached this share of its limit, and that stopped answering,
 #: is counted as stopped by the limit.
 MEMORY_FULL_PERCENT = 97
+#: After a timeout, how long at least, and in which steps, the judge waits for a bot whose
+#: memory still rises (see Accounting._memory_settles).
+MEMORY_WAIT_MIN_MS = 1000
+MEMORY_STEP_MS = 100
+#: While a thread of the bot waits for a CPU past its limit, the judge looks again this often.
+WAIT_STEP_MS = 10
 
 
 def load_words() -> str:
@@ -121,12 +127,15 @@ class Accounting:
             if now is None:
                 return r
             used = envelope.spent(before, now)
-            if used.own_ns >= limit_ns or not used.excused_ns:
+            waiting = bot.meter is not None and used.others_ns != 0 and bot.meter.waiting_threads()
+            if (used.own_ns >= limit_ns or not used.excused_ns) and not waiting:
                 return r
             if deadline >= cap:  # still within its own time at the cap: the machine's doing
                 self.read_capped = True
                 return r
-            deadline = min(cap, t_sent + limit_ns + used.excused_ns)
+            # a wait going on now is counted once the thread runs: look again shortly
+            step = WAIT_STEP_MS * _MS if waiting else 0
+            deadline = min(cap, max(t_sent + limit_ns + used.excused_ns, time.perf_counter_ns() + step))
 
     def _account(self, before: Usage | None, r: process.Read, elapsed_ns: int) -> Spent | None:
         """What the answer used, recorded with the game's figures."""
@@ -230,8 +239,7 @@ class Accounting:
         if bot is None:
             return None
         env = self.envelope
-        if env.memory_bytes and (bot.oom_killed() or (at_limit and (bot.memory_peak() or 0) * 100
-                                                       >= env.memory_bytes * MEMORY_FULL_PERCENT)):
+        if env.memory_bytes and (bot.oom_killed() or (at_limit and self._memory_full())):
             self._reported_memory = True
             return self._memory_finding(then)
         refused = bot.pids_refused() + sum(1 for e in bot.events if e.get("e") == "pids")
@@ -244,6 +252,37 @@ class Accounting:
                 f"then the bot {then}",
                 expected=f"at most {env.pids} processes and threads", got=f"{refused} refused", rule="processes")
         return None
+
+    def _memory_full(self) -> bool:
+        """With a cgroup: the bot's memory is at its limit (the kernel reclaims, stalling
+        the bot, before its OOM killer comes). Without one nothing stalls it: the judge's
+        look kills it once it is over."""
+        bot = self.bot
+        env = self.envelope
+        return bool(bot is not None and env.memory_bytes and bot.enforced.startswith("cgroup")
+                    and (bot.memory_peak() or 0) * 100 >= env.memory_bytes * MEMORY_FULL_PERCENT)
+
+    def _memory_settles(self, limit_ns: int) -> bytes:
+        """After a timeout, with a memory limit: while the bot's peak memory still rises,
+        wait (up to the answer's limit again, MEMORY_WAIT_MIN_MS at least) for the limit to
+        be reached or the bot killed, draining its output (returned). A bot whose memory
+        has stopped rising is not waited for."""
+        bot = self.bot
+        env = self.envelope
+        if bot is None or not env.memory_bytes or not bot.alive():
+            return b""
+        out = b""
+        deadline = time.perf_counter_ns() + max(limit_ns, MEMORY_WAIT_MIN_MS * _MS)
+        last = bot.memory_peak() or 0
+        while time.perf_counter_ns() < deadline and bot.alive() and not bot.oom_killed():
+            if self._memory_full():
+                break
+            out += bot.drain(MEMORY_STEP_MS * _MS)
+            peak = bot.memory_peak() or 0
+            if peak < last + (1 << 20):  # under a MB more in a step: not filling
+                break
+            last = peak
+        return out
 
     def _memory_finding(self, then: str) -> Finding:
         bot = self.bot

@@ -318,6 +318,7 @@ class Dialogue:
         late = self.bot.drain(FLUSH_PROBE_MS * _MS)[len(partial):]
         # A bot filling memory is slow before it is killed: the platform's kill may come
         # after the limit (its timer runs out first there too), but memory is the cause.
+        late += self._memory_settles(limit_ns)
         fault = self._envelope_fault(f"gave no answer within {limit_ns / _MS:.0f} ms ({limit_what})",
                                      at_limit=True)
         if fault is not None:

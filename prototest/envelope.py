@@ -100,6 +100,9 @@ class Usage:
     throttled_ns: int
     #: every process's CPU time on the machine, when it can be read (else None)
     machine_ns: int | None
+    #: the judge's own run-queue delay (the thread that reads the answer): an answer that
+    #: waited in the pipe while the judge waited for a CPU is the machine's doing too
+    judge_wait_ns: int = 0
 
 
 @dataclass
@@ -114,11 +117,14 @@ class Spent:
     throttled_ns: int
     #: CPU time of the rest of the machine meanwhile (None when not known)
     others_ns: int | None
+    #: the judge's own run-queue delay meanwhile
+    judge_wait_ns: int = 0
 
     @property
     def excused_ns(self) -> int:
-        """The time the machine (not the bot, not its quota) kept the answer from a CPU."""
-        wait = max(0, self.wait_max_ns - self.throttled_ns)
+        """The time the machine (not the bot, not its quota) kept the answer from a CPU:
+        the bot's longest wait of one thread less the quota's, and the judge's wait."""
+        wait = max(0, self.wait_max_ns - self.throttled_ns) + self.judge_wait_ns
         if self.others_ns is not None:
             wait = min(wait, self.others_ns)
         return min(wait, self.wall_ns)
@@ -146,7 +152,8 @@ def spent(before: Usage, after: Usage) -> Spent:
     if after.machine_ns is not None and before.machine_ns is not None:
         others = max(0, after.machine_ns - before.machine_ns - cpu)
     return Spent(after.t_ns - before.t_ns, cpu, wait_sum, wait_max,
-                 max(0, after.throttled_ns - before.throttled_ns), others)
+                 max(0, after.throttled_ns - before.throttled_ns), others,
+                 max(0, after.judge_wait_ns - before.judge_wait_ns))
 
 
 class _Pread:
@@ -201,6 +208,10 @@ class Meter:
         self.group = group  # a prototest.cgroups.Group, or None
         self._sched: dict[int, _Pread] = {}
         self._machine = _machine_reader()
+        try:  # this thread's: the meter is read by the thread that reads the bot's answers
+            self._judge: _Pread | None = _Pread("/proc/thread-self/schedstat")
+        except OSError:
+            self._judge = None
         self._use_stat = self._machine is None
         self._status: dict[int, _Pread] = {}
         self._tids: list[int] = []
@@ -261,6 +272,33 @@ class Meter:
                     pass
         return out
 
+    def waiting_threads(self, probe_ns: int = 2 * _MS) -> bool:
+        """Whether a thread of the bot is ready to run but gets no CPU now: runnable (R),
+        and its CPU time grew by less than half of a short probe. (A thread's run-queue
+        delay is counted only once it runs again: a wait going on now is seen this way.)"""
+        runnable = []
+        for tid in self.tids(fresh=True):
+            try:
+                with open(f"/proc/{tid}/stat", "rb") as fh:
+                    stat = fh.read()
+                if stat[stat.rfind(b")") + 2: stat.rfind(b")") + 3] != b"R":
+                    continue
+                with open(f"/proc/{tid}/schedstat", "rb") as fh:
+                    runnable.append((tid, int(fh.read().split()[0])))
+            except (OSError, ValueError, IndexError):
+                continue
+        if not runnable:
+            return False
+        time.sleep(probe_ns / 1e9)
+        for tid, run in runnable:
+            try:
+                with open(f"/proc/{tid}/schedstat", "rb") as fh:
+                    if int(fh.read().split()[0]) - run < probe_ns // 2:
+                        return True
+            except (OSError, ValueError, IndexError):
+                continue
+        return False
+
     def processes(self) -> list[int]:
         return sorted({pid for pid, _ in self._tasks()})
 
@@ -292,7 +330,13 @@ class Meter:
                 cpu, throttled = self.group.cpu_ns(), self.group.throttled_ns()
             except (OSError, ValueError):
                 cpu = throttled = 0
-        return Usage(_now(), cpu, threads, throttled, self._machine_now())
+        judge = 0
+        if self._judge is not None:
+            try:
+                judge = int(self._judge.read().split()[1])
+            except (OSError, ValueError, IndexError):
+                judge = 0
+        return Usage(_now(), cpu, threads, throttled, self._machine_now(), judge)
 
     # -- memory -----------------------------------------------------------------------------
     def memory_peak(self) -> int:
@@ -336,6 +380,9 @@ class Meter:
         if self._machine is not None:
             self._machine.close()
             self._machine = None
+        if self._judge is not None:
+            self._judge.close()
+            self._judge = None
 
 
 _now = time.perf_counter_ns

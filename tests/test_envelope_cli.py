@@ -60,7 +60,9 @@ def test_a_bot_spending_45_ms_of_cpu_a_move_fails_under_proglads_share(tmp_path,
     result = check(tmp_path, path, "halma", "cpu_45ms.py")
     assert result.code == 1, result.stdout
     [f] = result.findings("fail")
-    assert f["kind"] == "cpu_share" and f["turn"] == 1, f
+    # The model takes the worst phase of the period: the first turn. Under the kernel a turn
+    # that starts late in a period with its quota whole can end in time: a later one fails.
+    assert f["kind"] == "cpu_share" and (f["turn"] == 1 or not path), f
     assert "Proglad's 0.3 CPU" in f["message"] and "ms of CPU" in f["message"], f["message"]
 
 
@@ -121,6 +123,31 @@ def test_a_memory_limit_of_ones_own(tmp_path, path):
     assert result.code == 1, result.stdout
     assert result.kinds("fail") == {"memory"}
     assert "CodinGame's 300 MB" in result.findings("fail")[0]["message"]
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory) -> dict[str, str]:
+    """The correct C++ and Rust LOA bots, compiled where the compiler is installed."""
+    folder = tmp_path_factory.mktemp("native")
+    out = {}
+    for name, compiler in (("first_move.cpp", ["g++", "-O1", "-o"]), ("first_move.rs", ["rustc", "-O", "-o"])):
+        if shutil.which(compiler[0]) is None:
+            continue
+        binary = folder / name.replace(".", "_")
+        subprocess.run([*compiler, str(binary), str(BOTS / "loa" / name)], check=True, timeout=300,
+                       capture_output=True)
+        out[name] = str(binary)
+    return out
+
+
+@pytest.mark.parametrize("name", ["first_move.cpp", "first_move.rs"])
+def test_native_bots_pass_inside_codingames_envelope(tmp_path, path, compiled, name):
+    if name not in compiled:
+        pytest.skip(f"no compiler for {name}")
+    result = run_cli("check", "--game", "loa", "--games", "2", "--", compiled[name], tmp_path=tmp_path, env=path)
+    assert result.code == 0, result.stdout
+    assert not result.findings("fail")
+    assert result.report["resources"]["envelope"].startswith("CodinGame: memory 768 MB")
 
 
 # -- processes and the network ------------------------------------------------------------------
