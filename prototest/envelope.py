@@ -114,6 +114,8 @@ class Spent:
     #: run-queue delay summed over threads, and the longest of one thread
     wait_ns: int
     wait_max_ns: int
+    #: the time the CPU quota held the bot back (its group throttled while a thread of it
+    #: waited to run)
     throttled_ns: int
     #: CPU time of the rest of the machine meanwhile (None when not known)
     others_ns: int | None
@@ -151,8 +153,10 @@ def spent(before: Usage, after: Usage) -> Spent:
     others = None
     if after.machine_ns is not None and before.machine_ns is not None:
         others = max(0, after.machine_ns - before.machine_ns - cpu)
-    return Spent(after.t_ns - before.t_ns, cpu, wait_sum, wait_max,
-                 max(0, after.throttled_ns - before.throttled_ns), others,
+    # The group is throttled for the rest of a period once its quota is spent, whether the
+    # bot runs or sleeps then: only the time a thread of it waited meanwhile held it back.
+    held = min(max(0, after.throttled_ns - before.throttled_ns), wait_max)
+    return Spent(after.t_ns - before.t_ns, cpu, wait_sum, wait_max, held, others,
                  max(0, after.judge_wait_ns - before.judge_wait_ns))
 
 
