@@ -149,8 +149,8 @@ def share(cpu_list: list[float], games: int) -> None:
                     slowest = max(answers) if answers else float("nan")
                     cells.append(f"{slowest:>21.1f} ms {res['throttled_ms']:>7.0f} ms {verdict:>14}")
             print(f"   {cpu:>7g} ms  {cells[0]}   {cells[1]}")
-    print("   (a failing game stops at its first late answer: its slowest answer is that one; the model's "
-          "worst counts the handshake's start-up too, whose limit is 3000 ms)")
+    print("   (a failing game stops at its first late answer: under the kernel its slowest answer is the one "
+          "before it (nan: none before it); the model's worst is over the moves, the start-up apart)")
 
 
 def main() -> None:
