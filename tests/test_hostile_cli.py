@@ -233,6 +233,7 @@ def test_a_users_signal_is_an_interrupt(tmp_path, signum):
     name = signal.Signals(signum).name
     assert proc.returncode == 128 + signum, err
     assert f"interrupted ({name})" in err and "Traceback" not in err
+    assert report.exists(), err  # seen once in many runs under load: no report (the cause is not known)
     data = json.loads(report.read_text())
     # both games (one per seat) play at once: each is stopped and reported
     assert data["interrupted"] == name and [g["result"] for g in data["games"]] == ["interrupted"] * 2
