@@ -853,14 +853,18 @@ class Bot:
             pids = [self.pid] + [p for p in _group_members(self.pid) if p != self.pid]
         except OSError:
             pids = [self.pid]
+        waiting = False
         for pid in pids:
             try:
                 tasks = os.listdir(f"/proc/{pid}/task")
             except OSError:
                 continue
-            if any(_task_waits_for_input(f"/proc/{pid}/task/{tid}") for tid in tasks):
-                return True
-        return False
+            for tid in tasks:
+                task = f"/proc/{pid}/task/{tid}"
+                if _task_runs(task):  # it computes: an idle helper thread's wait means nothing
+                    return False
+                waiting = waiting or _task_waits_for_input(task)
+        return waiting
 
     def cpu_ticks(self) -> int:
         """The CPU time (clock ticks, user and system) the bot's process group has used
@@ -1044,6 +1048,13 @@ def _read_proc(path: str) -> str:
             return fh.read().strip()
     except OSError:
         return ""
+
+
+def _task_runs(task: str) -> bool:
+    """A thread running or ready to run (state R)."""
+    stat = _read_proc(f"{task}/stat")
+    end = stat.rfind(")")
+    return end >= 0 and stat[end + 2: end + 3] == "R"
 
 
 def _task_waits_for_input(task: str) -> bool:

@@ -314,6 +314,18 @@ def test_a_bot_waiting_for_more_input_is_not_said_to_miss_a_flush(tmp_path):
                             "without an answer: it expects more (or other) input than the judge sends")
 
 
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_a_node_bot_computing_on_its_event_loop_is_too_slow_not_unflushed(tmp_path):
+    """slow_event_loop.js computes 300 ms on its 2nd turn while a helper thread of Node's
+    sits in epoll: the bot computes (its main thread runs), so its late answer is "too
+    slow", never "does not flush" (issue 20: a TypeScript LOA bot and a Java bot were told so)."""
+    result = check(tmp_path, "impasse", ["--", NODE or "node", str(IMPASSE / "slow_event_loop.js")], "--seed", "1",
+                   "--seat", "w")
+    [f] = result.findings("fail")
+    assert (f["kind"], f["turn"]) == ("timeout", 2), f
+    assert "came later: too slow" in f["message"] and "flush" not in f["message"], f["message"]
+
+
 GXX = shutil.which("g++")
 
 
