@@ -892,8 +892,11 @@ class Campaign:
             seed = worker_seed(self.options.seed, self.options.stream) + (0 if modes == self._search_modes else 1)
             test = self.settings(left)(hypothesis_seed(seed)(test))
         else:
+            # quiet: a failure is told by prototest's reproducer and replay command, never by
+            # Hypothesis's "@seed(...)" hint, which would not replay a bot's game
             test = settings(deadline=None, suppress_health_check=list(HealthCheck),
-                            phases=(Phase.explicit, Phase.reuse, Phase.generate))(test)
+                            phases=(Phase.explicit, Phase.reuse, Phase.generate), verbosity=Verbosity.quiet,
+                            print_blob=False)(test)
             # A failure found by a branch is saved as a fresh game in the profile's database
             # (see _save_as_fresh), as on the command line.
             self._database = settings.default.database

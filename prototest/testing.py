@@ -54,6 +54,11 @@ from .fuzz import BotFault, Campaign, _Stop, choose_mode
 from .fuzzrun import DEFAULT_BUDGET_S, FuzzRun, Options, Target
 
 
+class Incomplete(AssertionError):
+    """The budget ran out before a single answer of the bot was judged: no verdict, so
+    the test fails rather than pass a bot it never saw answer."""
+
+
 class ProtocolWarning(UserWarning):
     """A warning of prototest's judge about the bot (it passes, but a stricter judge or a
     slower machine may not)."""
@@ -80,6 +85,10 @@ def fuzz_test(bot: str | Sequence[str], *, game: str = "chess", mode: str | None
         if run.failed:
             failure = next(f for f in run.failures if f.confirmed)
             raise BotFault(failure, report.reproducer_text(failure)) from None
+        if run.incomplete:  # nothing judged: never a pass (the CLI says INCOMPLETE, status 2)
+            raise Incomplete(f"INCOMPLETE: no answer of the bot was judged before the "
+                             f"{campaign.options.budget_s or 0:g} s budget ran out; give the test more "
+                             f"time (fuzz_test(..., budget=...))")
         for text in _warnings(run):
             warnings.warn(ProtocolWarning(text), stacklevel=2)
 

@@ -389,6 +389,20 @@ def test_fuzz_test_under_pytest_xdist_shows_the_reproducer_first(tmp_path):
     assert "Falsifying example" not in out and "FlakyStrategyDefinition" not in out, out
 
 
+def test_fuzz_test_never_passes_a_bot_it_did_not_judge_and_shows_no_hypothesis_seed(tmp_path):
+    """A bot that never answers, under a budget shorter than one chess clock (10 s): no
+    answer was judged, so the test fails INCOMPLETE (it passed before, issue 20). A bot that
+    fails on its first answer fails with prototest's replay command, not Hypothesis's
+    '@seed(...)' hint."""
+    code, out = _pytest_in_a_bot_repository(tmp_path, (
+        f"test_silent = fuzz_test([{str(BOTS / 'chess/hangs.py')!r}], game='chess', budget=1)\n"
+        f"test_illegal = fuzz_test([{str(BOTS / 'chess/illegal_move.py')!r}], game='chess', budget=1)\n"), "-q")
+    assert code == 1 and "2 failed" in out, out
+    assert "INCOMPLETE: no answer of the bot was judged before the 1 s budget ran out" in out, out
+    assert "FAIL illegal_move" in out and "replay:   prototest check --game chess" in out, out
+    assert "@seed(" not in out and "--hypothesis-seed" not in out, out
+
+
 def test_fuzz_test_passes_real_bots_as_they_are_and_reports_their_warnings(tmp_path):
     """A bot that answers at random among equal moves, and one that keeps its own board:
     both pass whole; the first's differing answers and the second's state show up as
