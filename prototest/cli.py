@@ -16,7 +16,7 @@ from typing import List, Optional
 import typer
 
 from . import config as configmod
-from .commands import check, exits, fuzz, games, merge, moves, perft, record, replay
+from .commands import check, exits, games, merge, moves, perft, record, replay  # fuzz: imported by its command
 
 app = typer.Typer(
     add_completion=False,
@@ -137,6 +137,8 @@ def fuzz_command(
     shard: Optional[str] = typer.Option(None, "--shard", help=SHARD_HELP.format(what="seed streams (each shard fuzzes its own examples, for the whole budget)")),
 ) -> None:
     """Play whole games against BOT with swarm opponents drawn by Hypothesis; shrink any failure to a minimal reproducer."""
+    from .commands import fuzz  # Hypothesis and the fuzz machinery: only for this command
+
     fuzz.execute(bot=bot, game=game, spec_path=spec_path, budget=budget, examples=examples, jobs=jobs,
                  seed=seed, max_plies=max_plies, mode=mode, save=save, database=database,
                  no_database=no_database, json_path=json_path, junit_path=junit_path,

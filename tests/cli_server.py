@@ -28,6 +28,7 @@ import socket
 import sys
 
 importlib.import_module("prototest.cli")  # the heavy imports, once, before any fork
+importlib.import_module("prototest.commands.fuzz")  # the fuzz command's own (Hypothesis): cli imports it late
 
 
 def serve(fd: int) -> None:
