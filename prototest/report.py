@@ -384,14 +384,17 @@ def write_junit(run: CheckRun, path: Path) -> None:
 
 # -- prototest fuzz ------------------------------------------------------------------------
 
-def fuzz_progress(run: FuzzRun) -> str:
+def fuzz_progress(run: FuzzRun, ended: bool = False) -> str:
+    """The progress line: runs, failing kinds, runs a second, the time of the budget, and
+    what the run does now (searching, shrinking, or `ended` once it is over)."""
     failures = len(run.failing_kinds)
-    state = "shrinking" if run.shrinking else "searching"
+    state = "ended" if ended else "shrinking" if run.shrinking else "searching"
     jobs = f", {run.options.jobs} jobs" if run.options.jobs > 1 else ""
     cold = len(run.cold_kinds - run.failing_kinds)
     cold_text = f" (+{cold} seen only after a cold start)" if cold else ""
+    budget = f" of {run.options.budget_s:g} s" if run.options.budget_s else ""
     return (f"fuzz: {run.runs} runs, {failures} failing kind{'s' if failures != 1 else ''}{cold_text}, "
-            f"{run.rate:.1f} runs/s, {run.elapsed_s:.0f} s{jobs} ({state})")
+            f"{run.rate:.1f} runs/s, {run.elapsed_s:.0f} s{budget}{jobs} ({state})")
 
 
 def _situation_lines(run: FuzzRun) -> list[str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -387,6 +388,20 @@ def test_fuzz_test_under_pytest_xdist_shows_the_reproducer_first(tmp_path):
     assert "FAIL crash" in failure and "replay:   prototest check --game halma" in failure, out
     assert "raise " not in failure[:failure.index("FAIL crash")], out  # no prototest source before it
     assert "Falsifying example" not in out and "FlakyStrategyDefinition" not in out, out
+
+
+@pytest.mark.skipif(shutil.which("script") is None, reason="util-linux's script is not installed")
+def test_the_progress_line_on_a_terminal_names_the_budget_and_says_when_the_run_ended(tmp_path):
+    """On a terminal the line is rewritten in place; its last state is "ended", never a
+    "searching" left over from a run that is over (issue 20)."""
+    command = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "prototest", "fuzz", "--game", "chess",
+                                                "--budget", "2s", "--jobs", "1", "--no-database", "--",
+                                                sys.executable, "-m", "prototest.bots.chess_bot"])
+    proc = subprocess.run(["script", "-qec", command, "/dev/null"], capture_output=True, text=True, cwd=tmp_path,
+                          env=bot_env(), timeout=120, stdin=subprocess.DEVNULL)
+    lines = [line for line in proc.stdout.replace("\r", "\n").splitlines() if line.startswith("fuzz: ")]
+    assert proc.returncode == 0 and lines, proc.stdout
+    assert " s of 2 s" in lines[-1] and lines[-1].split("\x1b")[0].endswith("(ended)"), lines[-3:]
 
 
 def test_fuzz_test_never_passes_a_bot_it_did_not_judge_and_shows_no_hypothesis_seed(tmp_path):

@@ -52,7 +52,7 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, budget:
                       database=where, shrink_examples=shrink_examples, shard=part)
     ticker = _Ticker(quiet)
     run = _execute(target, options, ticker)
-    ticker.done()
+    ticker.done(run)
     signals.armed = False  # the verdict is complete: a late signal is ignored
     if save is not None:
         _save_reproducers(run, save)
@@ -118,9 +118,10 @@ class _Ticker:
         else:
             typer.echo(line, err=True)
 
-    def done(self) -> None:
+    def done(self, run: FuzzRun) -> None:
+        """The last progress line says that the run has ended (it said "searching")."""
         if self.shown:
-            sys.stderr.write("\n")
+            sys.stderr.write("\r" + report.fuzz_progress(run, ended=True) + "\x1b[K\n")
             sys.stderr.flush()
 
 
