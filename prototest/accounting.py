@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from . import conduct, envelope, process
 from .envelope import Envelope, Spent, Usage, mb
 from .findings import Finding
-from .game import GameReport, StopGame
+from .game import Forfeit, GameReport, StopGame
 
 _MS = 1_000_000
 #: The longest the judge waits past an answer's limit for time the machine took from the
@@ -46,6 +46,9 @@ MEMORY_WAIT_MIN_MS = 1000
 MEMORY_STEP_MS = 100
 #: While a thread of the bot waits for a CPU past its limit, the judge looks again this often.
 WAIT_STEP_MS = 10
+#: Why a CPU share makes an answer late that a free core would not.
+SHARED_QUOTA = ("(the quota is shared by turns that come back to back, and the CPU the bot used since its last "
+                "answer counts)")
 
 
 def load_words() -> str:
@@ -73,10 +76,6 @@ class Accounting:
     _share: envelope.ShareModel | None = None
     _last_usage: Usage | None = None
     _reported_memory = False
-    #: the time a CPU quota held back the answer being judged
-    answer_throttled_ns = 0
-    #: the time the machine kept the bot from a CPU during the answer being judged
-    answer_excused_ns = 0
     #: the last read gave up at its cap with the bot still within its own time
     read_capped = False
     #: what the answer being judged used (its findings carry it), None before it is read
@@ -104,7 +103,6 @@ class Accounting:
         since its last answer goes to the CPU-share model."""
         assert self.bot is not None
         self.answer_used = None
-        self.answer_excused_ns = self.answer_throttled_ns = 0
         now = self.bot.usage()
         if now is not None and self._share is not None and self._last_usage is not None:
             gap = envelope.spent(self._last_usage, now)
@@ -130,14 +128,14 @@ class Accounting:
             waiting = bot.meter is not None and used.others_ns != 0 and bot.meter.waiting_threads()
             if (used.own_ns >= limit_ns or not used.excused_ns) and not waiting:
                 return r
-            if deadline >= cap:  # still within its own time at the cap: the machine's doing
-                self.read_capped = True
+            if deadline >= cap:  # at the cap: the machine's doing only if the bot is within its own time
+                self.read_capped = used.own_ns < limit_ns
                 return r
             # a wait going on now is counted once the thread runs: look again shortly
             step = WAIT_STEP_MS * _MS if waiting else 0
             deadline = min(cap, max(t_sent + limit_ns + used.excused_ns, time.perf_counter_ns() + step))
 
-    def _account(self, before: Usage | None, r: process.Read, elapsed_ns: int) -> Spent | None:
+    def _account(self, before: Usage | None, r: process.Read) -> Spent | None:
         """What the answer used, recorded with the game's figures."""
         if before is None or self.bot is None:
             return None
@@ -151,8 +149,6 @@ class Accounting:
         report.answer_cpu_ms.append(round(used.cpu_ns / _MS, 3))
         report.answer_wait_ms.append(round(used.wait_ns / _MS, 3))
         report.throttled_ms += used.throttled_ns / _MS
-        self.answer_throttled_ns = used.throttled_ns
-        self.answer_excused_ns = used.excused_ns
         self.answer_used = used
         return used
 
@@ -166,6 +162,16 @@ class Accounting:
             f"(CPU {used.cpu_ns / _MS:.1f} ms)",
             expected=f"an answer within {limit_ns / _MS:.0f} ms", got=got, elapsed_ms=elapsed_ns / _MS,
             limit_ms=limit_ns / _MS, rule="busy_machine")
+
+    def _excused(self, used: Spent | None, elapsed_ns: int, limit_ns: int, limit_what: str, answer: str) -> bool:
+        """A line read after its limit: True (and a WARN busy_machine) when it is late only
+        because the machine kept the bot from a CPU; False when it is late by itself (a
+        quota that made it late is a `cpu_share` finding, raised or noted here)."""
+        if used is not None and used.own_ns <= limit_ns:
+            self._note(self._busy_machine(used, elapsed_ns, limit_ns, limit_what, answer))
+            return True
+        self._throttled(used, elapsed_ns, limit_ns, limit_what, answer)
+        return False
 
     def _too_busy(self, used: Spent, elapsed_ns: int, limit_ns: int, limit_what: str) -> None:
         """No answer by the cap, but the bot's own time is still within its limit: the
@@ -183,17 +189,20 @@ class Accounting:
         got = f"{answer!r} after {elapsed_ns / _MS:.1f} ms" if answer is not None else \
             f"no answer within {elapsed_ns / _MS:.0f} ms"
         share = envelope.share_words(env) if env.cpu_share else "the CPU quota"
-        severity = self.spec.severity["cpu_share"]
-        finding = self._finding(
-            "cpu_share", severity,
+        self._cpu_share(self._finding(
+            "cpu_share", self.spec.severity["cpu_share"],
             f"{got}: over the {limit_ns / _MS:.0f} ms it has ({limit_what}); it used {used.cpu_ns / _MS:.1f} ms of "
-            f"CPU, and {share} held it back {used.throttled_ns / _MS:.1f} ms (the quota is shared by turns that "
-            f"come back to back, and the CPU the bot used since its last answer counts)",
+            f"CPU, and {share} held it back {used.throttled_ns / _MS:.1f} ms {SHARED_QUOTA}",
             expected=f"an answer within {limit_ns / _MS:.0f} ms under the share", got=got, elapsed_ms=elapsed_ns / _MS,
-            limit_ms=limit_ns / _MS, rule="cpu_share")
-        from .game import Forfeit
+            limit_ms=limit_ns / _MS, rule="cpu_share"), bot_usable=answer is not None)
 
-        raise Forfeit(finding, bot_usable=answer is not None)
+    def _cpu_share(self, finding: Finding, bot_usable: bool = True) -> None:
+        """A cpu_share finding: the end of the game when it fails (the platform's timer ran
+        out), else a warning (`severity.cpu_share = "warn"`: the answer is then judged as if
+        no quota had held it back)."""
+        if finding.severity == "fail":
+            raise Forfeit(finding, bot_usable=bot_usable)
+        self._note(finding)
 
     def _share_check(self, used: Spent | None, limit_ns: int, limit_what: str, answer: str,
                      figure: bool = True) -> None:
@@ -214,17 +223,10 @@ class Accounting:
         evidence: dict[str, Any] = dict(expected=f"an answer within {limit_ns / _MS:.0f} ms under the share",
                                         got=f"up to {worst / _MS:.1f} ms", limit_ms=limit_ns / _MS)
         if worst > limit_ns:
-            severity = self.spec.severity["cpu_share"]
-            finding = self._finding(
-                "cpu_share", severity,
+            self._cpu_share(self._finding(
+                "cpu_share", self.spec.severity["cpu_share"],
                 f"{words}, over the {limit_ns / _MS:.0f} ms it has ({limit_what}): the platform's timer runs "
-                f"out (the quota is shared by turns that come back to back, and the CPU the bot used since its "
-                f"last answer counts)", rule="cpu_share", **evidence)
-            if severity == "fail":
-                from .game import Forfeit
-
-                raise Forfeit(finding)
-            self._note(finding)
+                f"out {SHARED_QUOTA}", rule="cpu_share", **evidence))
             return
         self._note(self._finding("cpu_share", "warn",
                                  f"{words}, {100 * worst / limit_ns:.0f}% of the {limit_ns / _MS:.0f} ms it has "

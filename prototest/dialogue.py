@@ -172,7 +172,7 @@ class Dialogue:
         request was written (see prototest.accounting)."""
         assert self.bot is not None
         budget_ns = self._budget_ns()
-        fair = False  # whether the judge waited for the time the machine took from the bot
+        self.read_capped = False  # set by _read_fair only
         if budget_ns is not None and budget_ns < t_sent + limit_ns:
             r = self.bot.read_line(budget_ns)  # a fuzzing budget that ends before the limit
             if r.kind == "timeout":
@@ -181,9 +181,8 @@ class Dialogue:
             r = self._read_or_idle(t_sent + limit_ns)
         else:
             r = self._read_fair(t_sent, limit_ns, before)
-            fair = True
         elapsed_ns = r.t_ns - t_sent
-        used = self._account(before, r, elapsed_ns)
+        used = self._account(before, r)
         own_ns = used.own_ns if used is not None and r.kind == "line" else elapsed_ns
         shown = line_shown(r) if r.kind == "line" else ""
         if self._unanswered is not None:
@@ -191,14 +190,11 @@ class Dialogue:
             self.report.exchanges.append(
                 Exchange(tuple(self._unanswered), answer, self.position.ply(), elapsed_ns / _MS))
             self._unanswered = []
-        if r.kind == "line" and elapsed_ns > limit_ns:
-            if used is not None and used.own_ns <= limit_ns:
-                self._note(self._busy_machine(used, elapsed_ns, limit_ns, limit_what, shown))
-            else:
-                self._throttled(used, elapsed_ns, limit_ns, limit_what, shown)
-                self._too_late(r, elapsed_ns, limit_ns, limit_what, used)
+        if r.kind == "line" and elapsed_ns > limit_ns and not self._excused(used, elapsed_ns, limit_ns, limit_what,
+                                                                              shown):
+            self._too_late(r, elapsed_ns, limit_ns, limit_what)
         if r.kind in ("timeout", "idle"):
-            if fair and r.kind == "timeout" and used is not None and self.read_capped:
+            if r.kind == "timeout" and used is not None and self.read_capped:
                 self._too_busy(used, elapsed_ns, limit_ns, limit_what)
             self._timed_out(r.data, elapsed_ns, limit_ns, limit_what, idle=r.kind == "idle", used=used)
         if r.kind == "eof":
@@ -307,9 +303,6 @@ class Dialogue:
         answer appears at once when that input is closed (exit flushes the buffer). `idle`:
         the judge gave up early, the bot sitting idle in a read (see _read_or_idle)."""
         assert self.bot is not None
-        fault = self._envelope_fault(f"gave no answer within {limit_ns / _MS:.0f} ms ({limit_what})")
-        if fault is not None:
-            raise Forfeit(fault, bot_usable=False)
         unread = _unread_bytes(self.bot)
         input_closed = self.bot.input_closed()
         waiting = self.bot.waiting_for_input()
@@ -372,8 +365,7 @@ class Dialogue:
                 f"the judge sends, or its answer is stuck in an output buffer it never flushes "
                 f"(closing its input brought nothing out)")
 
-    def _too_late(self, r: process.Read, elapsed_ns: int, limit_ns: int, limit_what: str,
-                  used: Any = None) -> None:
+    def _too_late(self, r: process.Read, elapsed_ns: int, limit_ns: int, limit_what: str) -> None:
         """A whole answer that was read only after the deadline: the judge had stopped
         waiting, as a real judge would have."""
         text = r.data.decode("utf-8", "replace")

@@ -227,8 +227,10 @@ class Judging:
         # The statement's limit is about the bot's own speed: the time a CPU quota held it
         # back (turns back to back share a period's quota) is the platform's; the referee's
         # limit counts it (see prototest.accounting).
-        elapsed_ns -= getattr(self, "answer_excused_ns", 0)  # the machine's, not the bot's (accounting)
-        own_ns = elapsed_ns - getattr(self, "answer_throttled_ns", 0)
+        used = self.answer_used  # what the machine and a quota took from the answer (accounting)
+        if used is not None:
+            elapsed_ns -= used.excused_ns
+        own_ns = elapsed_ns - (used.throttled_ns if used is not None else 0)
         if statement_ns and own_ns > statement_ns and not (self.bot_turns == 1 and t.first_answer_ms):
             self._warn("slow", "slow",
                        f"answered in {ms:.1f} ms: over the statement's {statement_ns / _MS:.0f} ms, "

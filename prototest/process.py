@@ -205,8 +205,6 @@ class Bot:
         self.enforced_missing = ""
         self.group = None
         self.meter: envelopemod.Meter | None = None
-        self.network = None
-        self.network_missing = ""
         #: Without a cgroup: the memory limit the judge holds the bot to by looking
         #: (its peak resident memory, every MEMORY_LOOK_MS while it runs), and the finding
         #: event once it went over (the bot is then killed, as the OOM killer would).
@@ -283,13 +281,11 @@ class Bot:
             except BaseException:
                 self._drop_group()
                 raise
-            if getattr(started, "cgroup_error", ""):  # the bot runs outside its group: measure instead
+            if started.cgroup_error:  # the bot runs outside its group: measure instead
                 self.enforced_missing = f"the bot could not join its cgroup ({started.cgroup_error})"
                 self._drop_group()
                 self.enforced = "measured"
                 self._memory_limit = e.memory_bytes if e is not None else None
-            self.network = getattr(started, "network", None)
-            self.network_missing = getattr(started, "network_missing", "")
             self.proc = started.proc
             self.pid = started.bot_pid
             self.keeper_pid = started.proc.pid
@@ -334,8 +330,11 @@ class Bot:
             self.meter.close()
             self.meter = None
 
+    #: The figures kept when the bot is dead (its meter and cgroup are gone by then).
     final_peak: int | None = None
     final_tasks = 0
+    final_oom = False
+    final_pids_refused = 0
 
     def tasks_peak(self) -> int:
         """The most processes and threads of the bot seen at once (its cgroup's count, or
@@ -347,8 +346,6 @@ class Bot:
             except (OSError, ValueError):
                 pass
         return peak
-    final_oom = False
-    final_pids_refused = 0
 
     def _drop_group(self) -> None:
         if self.group is not None:

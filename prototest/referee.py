@@ -192,16 +192,18 @@ class Referee(Dialogue, Judging, Accounting):
         assert self.bot is not None
         before = self._last_usage
         r = self._read_fair(self.bot.started_ns, limit_ns, before)
-        used = self._account(before, r, r.t_ns - self.bot.started_ns)
-        late_ns = r.t_ns - self.bot.started_ns
+        used = self._account(before, r)
+        late_ns, what = r.t_ns - self.bot.started_ns, "the handshake limit"
         if r.kind == "line":
-            self._share_check(used, limit_ns, "the handshake limit", line_shown(r), figure=False)
-        if used is not None and late_ns > limit_ns:
-            what = "the handshake limit"
-            if r.kind == "line":
-                self._note(self._busy_machine(used, late_ns, limit_ns, what, line_shown(r)))
-            elif r.kind == "timeout" and self.read_capped:
-                self._too_busy(used, late_ns, limit_ns, what)
+            self._share_check(used, limit_ns, what, line_shown(r), figure=False)
+            if late_ns > limit_ns and not self._excused(used, late_ns, limit_ns, what, line_shown(r)):
+                self.report.transcript.received(line_shown(r), r.t_ns)
+                raise Forfeit(self._finding(  # late by itself (the judge waited for the machine's share)
+                    "handshake", "fail", f"{line_shown(r)!r} came {late_ns / _MS:.0f} ms after start-up: over the "
+                    f"{limit_ns / _MS:.0f} ms the judge waits for {expected!r}", expected=expected,
+                    got=show(line_shown(r)), elapsed_ms=late_ns / _MS))
+        elif r.kind == "timeout" and used is not None and self.read_capped:
+            self._too_busy(used, late_ns, limit_ns, what)
         elapsed = (r.t_ns - self.bot.started_ns) / _MS
         if r.kind == "line":
             shown = line_shown(r)
@@ -342,7 +344,7 @@ class Referee(Dialogue, Judging, Accounting):
             r, text, elapsed_ns = self._read_answer(t_sent, limit_ns, limit_what, before)
             self._conduct()
             if self.clock_ns is not None:  # less the time the machine kept the bot from a CPU
-                self.clock_ns[self.cfg.seat] -= elapsed_ns - self.answer_excused_ns
+                self.clock_ns[self.cfg.seat] -= elapsed_ns - (self.answer_used.excused_ns if self.answer_used else 0)
             self.answer_ms = elapsed_ns / _MS
             try:
                 self._answer(r, text, elapsed_ns, limit_ns)
