@@ -216,8 +216,10 @@ def test_a_jvms_perf_data_is_reported_in_the_pid_namespace_as_without_it(tmp_pat
     for result in (inside, outside):
         assert result.code == 0, result.stdout + result.stderr
         folder = f"/tmp/hsperfdata_{pwd.getpwuid(os.geteuid()).pw_name}"
-        # created on its first turn, deleted when it exits, after the game
-        assert perf_data(result) == [("created", folder, [1, None])], result.findings()
+        # created as the JVM starts (on its first turn, or before the judge's first line when
+        # the judge itself was slow to write it), deleted when it exits, after the game
+        [(verb, where, turns)] = perf_data(result)
+        assert (verb, where) == ("created", folder) and turns in ([1, None], [None, None]), result.findings()
         assert {(f["kind"], f["severity"]) for f in result.findings()} == {("file_operation", "warn")}
         assert "run java -XX:-UsePerfData" in result.stdout
     assert inside.findings()[0]["path"].endswith("/2")  # its pid in its namespace
