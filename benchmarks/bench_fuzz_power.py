@@ -79,6 +79,12 @@ class Run:
     found: bool
     kinds: list[str] = field(default_factory=list)
     note: str = ""
+    #: fuzz only: seconds to its verdict (the command's end: found, shortened, replayed)
+    verdict_s: float | None = None
+    #: fuzz only: the reproducer's plies before the failing position (its path), and the
+    #: plies the reproducer plays from where the bot starts (1: a cold start, one answer)
+    plies: int | None = None
+    played: int | None = None
 
 
 def environment() -> dict[str, str]:
@@ -147,6 +153,7 @@ def fuzz(game: str, bot: Path, seed: int, cap: float, extra: list[str], folder: 
         code = proc.wait(max(1.0, cap - (time.monotonic() - t0)) + 60)
     except subprocess.TimeoutExpired:
         code = None
+    verdict = time.monotonic() - t0
     stop(proc)
     data = json.loads(report.read_text()) if report.exists() else {}
     fails = [f for f in data.get("findings", []) if f.get("severity") == "fail"]
@@ -156,8 +163,11 @@ def fuzz(game: str, bot: Path, seed: int, cap: float, extra: list[str], folder: 
     if found is None or not fails:
         return Run(cap, False, kinds, "nothing found" if code == 0 else "cap reached")
     seconds = found[0]
-    plies = fails[0].get("reproducer", {}).get("plies")
-    return Run(min(seconds, cap), seconds < cap, kinds, f"reproducer {plies} plies")
+    reproducer = fails[0].get("reproducer", {})
+    plies = reproducer.get("plies")
+    played = plies - len(reproducer.get("start_moves", [])) + 1 if plies is not None else None
+    return Run(min(seconds, cap), seconds < cap, kinds, f"reproducer {plies} plies, plays {played}",
+               verdict, plies, played)
 
 
 def _first_line(proc: subprocess.Popen, t0: float, cap: float, wanted) -> tuple[float, str] | None:
@@ -279,8 +289,8 @@ def table(rows: list[tuple], args: argparse.Namespace) -> None:
     print()
     plain = " plain s  ratio" if args.plain else ""
     print(f"{'bot':36} {'expected':12} {'fuzz found':14} {'fuzz s':>7} {'check s':>7} {'ratio':>6}{plain}"
-          f"  per seed (fuzz/check{'/plain' if args.plain else ''} s)")
-    ratios, plain_ratios = [], []
+          f" {'verdict s':>9} {'plies':>5} {'plays':>5}  per seed (fuzz/check{'/plain' if args.plain else ''} s)")
+    ratios, plain_ratios, verdicts, plies, played = [], [], [], [], []
     for name, expected, fuzz_runs, check_runs, plain_runs in rows:
         fm, cm = median(fuzz_runs), median(check_runs)
         ratio = fm / cm if cm else float("inf")
@@ -291,6 +301,18 @@ def table(rows: list[tuple], args: argparse.Namespace) -> None:
             pm = median(plain_runs)
             plain_ratios.append(fm / pm if pm else float("inf"))
             extra = f" {pm:7.1f} {plain_ratios[-1]:6.2f}"
+        vs = [r.verdict_s for r in fuzz_runs if r.found and r.verdict_s is not None]
+        ps = [r.plies for r in fuzz_runs if r.found and r.plies is not None]
+        qs = [r.played for r in fuzz_runs if r.found and r.played is not None]
+        vm = statistics.median(vs) if vs else float("nan")
+        pmed = statistics.median(ps) if ps else float("nan")
+        qmed = statistics.median(qs) if qs else float("nan")
+        if vs:
+            verdicts.append(vm / cm if cm else float("inf"))
+        if ps:
+            plies.append(pmed)
+            played.append(qmed)
+        extra += f" {vm:9.1f} {pmed:5.0f} {qmed:5.0f}"
         seeds = "  ".join("/".join(f"{'*' if not r.found else ''}{r.seconds:.0f}" for r in runs)
                           for runs in zip(fuzz_runs, check_runs, *([plain_runs] if args.plain else [])))
         print(f"{name:36} {expected:12} {'/'.join(kinds):14} {fm:7.1f} {cm:7.1f} {ratio:6.2f}{extra}  {seeds}")
@@ -298,7 +320,15 @@ def table(rows: list[tuple], args: argparse.Namespace) -> None:
     print("* = not found within the cap (counted as the cap)")
     total = len(rows) * len(args.seeds)
     print(f"median ratio fuzz/check: {statistics.median(ratios):.2f} (at most 1.0: {sum(r <= 1.0 for r in ratios)}"
-          f"/{len(ratios)} bots)")
+          f"/{len(ratios)} bots; at most 0.5: {sum(r <= 0.5 for r in ratios)})")
+    if verdicts:
+        print(f"median ratio fuzz's verdict (found, shortened, replayed) / check's time to find: "
+              f"{statistics.median(verdicts):.2f}")
+    if plies:
+        print(f"reproducers, median over bots of each bot's median: path {statistics.median(plies):.0f} plies "
+              f"before the failing position, {statistics.median(played):.0f} plies played from where the bot "
+              f"starts (1: a fresh bot shown the position, one answer); at most 20 played: "
+              f"{sum(q <= 20 for q in played)}/{len(played)} bots")
     if args.plain:
         print(f"median ratio fuzz/plain random games: {statistics.median(plain_ratios):.2f} (at most 1.0: "
               f"{sum(r <= 1.0 for r in plain_ratios)}/{len(plain_ratios)} bots)")
