@@ -155,6 +155,18 @@ def open_database(where: Location) -> ExampleDatabase:
     return DirectoryBasedExampleDatabase(str(where))
 
 
+def count(database: ExampleDatabase | None, key: bytes) -> int:
+    """How many examples Hypothesis's reuse phase replays from `database` under `key`
+    before it generates any: its primary corpus (the failures) and its secondary one
+    (under `key.secondary`). 0 without a database, or when it cannot be read."""
+    if database is None:
+        return 0
+    try:
+        return sum(1 for _ in database.fetch(key)) + sum(1 for _ in database.fetch(key + b".secondary"))
+    except Exception:  # a lost server: the run goes on, its problems are reported
+        return 0
+
+
 def problems(database: ExampleDatabase | None) -> list[str]:
     """What the database could not do during the run (a lost server), one line each."""
     return list(getattr(database, "problems", []))

@@ -98,6 +98,14 @@ SHRINK_TRIES = 20
 #: Games kept per measure, and how many opponent moves before the best point at most a
 #: branch goes back.
 ELITES, BRANCH_BACK = 6, 8
+#: The first examples of each worker are games from the start drawn as `check` draws its
+#: games (a style per game, uniformly random choices), one seat after the other: the run
+#: is at least as varied as check's games before the search narrows (branches, Hypothesis).
+WARM_UP = 4
+#: Where prototest's own draws come from: game seeds far from check's (`game_seed(seed,
+#: i)` for i = 1, 2 ...), a block of them per worker stream, so fuzz and check with one seed
+#: play different games, and workers and shards never share one.
+DRAWN_SEEDS, DRAWN_BLOCK = 1 << 24, 1 << 20
 
 
 def choose_mode(spec: Spec, mode: str | None) -> str:
@@ -210,6 +218,10 @@ class Campaign:
         #: the failure being shortened, as it was confirmed when played alone (a timing
         #: failure whose shortened version does not come back falls back to it)
         self._confirmed_alone: Failure | None = None
+        #: the plans played so far (see _varied), and how many examples the example
+        #: database replays first (Hypothesis's reuse phase: those are never replaced)
+        self._plans_seen: set[tuple] = set()
+        self._saved: int | None = None
 
     # -- the whole run ------------------------------------------------------------------
     def execute(self) -> FuzzRun:
@@ -268,14 +280,24 @@ class Campaign:
             # zero): here the same near-identical game again and again. Refused before any
             # bot runs, five in a row end that phase, and generation proper begins.
             reject()
+        plan = self._varied(plan, modes)
         example = self.play_plan(plan)
         for label, value in example.measures.items():
             target(value, label=label)
         fail = first_fail(example)
         if fail is not None and fail.kind in TIMING_KINDS:
             example, fail = self._played_alone(example, fail)
+        if fail is not None and example.cold and self.state_verdict() is False:
+            # Stateless, by the probe's evidence: a fresh bot in a position reached by legal
+            # play is what a running bot sees there, and a real game can reach it. A verdict;
+            # shortening shows the failing position cold (the reproducer: the position and
+            # one exchange) and shortens the path to it.
+            self._record(Failure(example, fail))
+            self.run.ended = "failure"
+            self._stopping = True
+            raise _Stop()
         if fail is not None and not example.cold:  # a game from the start: a verdict
-            if example.branched:
+            if example.branched or plan.drawn:
                 self._save_as_fresh(example, modes)
             self._record(Failure(example, fail))
             self.run.ended = "failure"
@@ -289,6 +311,52 @@ class Campaign:
             self.positions_off.set()
             self._tick()
         self._check_stop()
+
+    def _varied(self, plan: Plan, modes: tuple[str, ...]) -> Plan:
+        """The plan to play: Hypothesis's own, or one drawn as check draws its games.
+
+        Hypothesis's generation repeats itself: small configuration numbers (a quarter of
+        them 0, the plain random opponent), the same opponent script under another branch
+        or configuration, mutations of earlier examples (measured: 81 distinct scripts in
+        200 examples). Games from the start are where check finds most faults, so fuzz's
+        examples must be at least as varied as check's games. A plan is replaced by one
+        drawn from prototest's own seeded stream, exactly as check draws a game (a style,
+        each move class omitted half of the time, uniformly random choices), when it
+        comes among this worker's first WARM_UP examples (then a game from the start,
+        the seats in turn, no branch), repeats an earlier plan, or names the plain
+        opponent. The examples the example database replays first (earlier runs'
+        failures) are never replaced."""
+        n = self.run.examples
+        if self._saved is None:
+            self._saved = exampledb.count(self.database(), self.database_key(modes))
+        if n < self._saved:
+            return plan
+        key = (plan.mode, plan.seat, plan.script[:64])
+        warm = n - self._saved < WARM_UP
+        if not warm and key not in self._plans_seen and plan.config != 0:
+            self._plans_seen.add(key)
+            return plan
+        self._plans_seen.add(key)
+        t = self.target
+        stream = self.options.stream
+        rng = random.Random(game_seed(self.options.seed, DRAWN_SEEDS + stream * DRAWN_BLOCK + n))
+        style = opponents.draw_style(t.module, rng)  # as opponents.Opponent draws a swarm style
+        script = tuple(rng.randrange(opponents.CHOICES) for _ in range(len(plan.script)))
+        seats = len(t.spec.game.seats)
+        if warm:
+            seat = (n - self._saved + stream) % seats
+            return Plan("game", seat, style, (), script, None, 0, rng.getrandbits(32), drawn=True)
+        path: tuple[str, ...] = ()
+        path_style = None
+        if plan.mode == "position":
+            limit = t.ply_limit
+            start_plies = min(DEFAULT_START_PLIES, max(0, limit - 10)) if limit else DEFAULT_START_PLIES
+            path_style = opponents.draw_style(t.module, rng)
+            sides = (path_style, style) if plan.seat == 0 else (style, path_style)
+            path = tuple(opponents.path(t.rules, t.module, seat=plan.seat, depth=rng.randrange(start_plies + 1),
+                                        styles=sides, rng=rng))
+        return Plan(plan.mode, plan.seat, style, path, script, path_style, plan.branch, rng.getrandbits(32),
+                    drawn=True)
 
     def _played_alone(self, example: Example, fail: Finding) -> tuple[Example, Finding | None]:
         """A timing failure, played again before anything else (shortening included)
@@ -389,6 +457,7 @@ class Campaign:
         that it keeps no state; until then (or for a bot that does) it is played as a game
         from the start, its path left out. A branch plan continues a kept game."""
         self.run.examples += 1
+        self.run.drawn += plan.drawn
         self.run.styles[plan.style.name] += 1
         scripted = ScriptedOpponent(self.target.module, plan.style, plan.script)
         elite = self._branch(plan)
@@ -1121,6 +1190,9 @@ def describe(run: FuzzRun, failure: Failure) -> dict[str, Any]:
         "kind": finding.kind,
         "reason": finding.message,
         "plies": len(finding.moves),
+        # the plies the reproducer plays from where the bot starts, its failing answer
+        # included (1: a fresh bot shown the failing position, one exchange)
+        "plays": len(finding.moves) - len(example.start_moves) + 1,
         "moves": list(finding.moves),
         "start_moves": list(example.start_moves),
         "opponent_moves": example.opponent_moves,

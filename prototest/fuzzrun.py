@@ -98,6 +98,10 @@ class Plan:
     #: that came nearest a boundary (see Campaign._branch)
     branch: int = 0
     config: int = 0  # the seed of the style, the path and the branch point
+    #: drawn by prototest's own seeded stream, as check draws its games, in place of
+    #: Hypothesis's draws (see Campaign._varied): replayed from the example database only
+    #: through a saved copy (Campaign._save_as_fresh)
+    drawn: bool = False
 
 
 @dataclass
@@ -224,6 +228,8 @@ class FuzzRun:
     shrink_runs: int = 0
     #: examples that continued a kept game near a boundary
     branches: int = 0
+    #: examples whose plan prototest drew as check draws a game (Campaign._varied)
+    drawn: int = 0
     #: timing failures played again alone before any verdict (Campaign._played_alone):
     #: what was seen, the machine's load, and whether it came back ("the same", "not again")
     rechecked: list[dict[str, Any]] = field(default_factory=list)

@@ -442,6 +442,7 @@ def fuzz_summary(run: FuzzRun) -> str:
             lines.append(line)
     if run.styles:
         lines.append("  opponent styles (examples): " + ", ".join(f"{n} {c}" for n, c in run.styles.most_common())
+                     + (f"; {run.drawn} drawn as check draws its games" if run.drawn else "")
                      + (f"; {run.branches} examples went on from games that came near a boundary" if run.branches else ""))
     lines.extend(_situation_lines(run))
     if run.probe is not None:
@@ -608,6 +609,7 @@ def fuzz_to_json(run: FuzzRun) -> dict[str, Any]:
         "runs": run.runs,
         "shrink_runs": run.shrink_runs,
         "branches": run.branches,
+        "drawn": run.drawn,
         "ended": run.ended,
         "first_failure_example": run.first_failure_example,
         "first_failure_s": round(run.first_failure_s, 3) if run.first_failure_s is not None else None,

@@ -232,6 +232,7 @@ def _merge(main: Campaign, results: dict[int, Any]) -> FuzzRun:
     run.examples = sum(p.examples for p in parts)
     run.shrink_runs = sum(p.shrink_runs for p in parts)
     run.branches = sum(p.branches for p in parts)
+    run.drawn = sum(p.drawn for p in parts)
     run.rechecked = [r for p in parts for r in p.rechecked]
     for p in parts:
         run.situations.update(p.situations)

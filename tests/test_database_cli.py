@@ -104,19 +104,19 @@ def test_a_failure_found_by_one_run_is_replayed_first_by_another(tmp_path, redis
     assert keys and all(key.startswith(b"prototest:") for key in keys), keys
     # Another machine: another folder, another seed, two workers (each its own client,
     # made after the fork), one example each: the saved failure comes first.
-    second = fuzz(tmp_path / "second", "--jobs", "2", "--seed", "3", "--examples", "2", "--database", url)
+    second = fuzz(tmp_path / "second", "--jobs", "2", "--seed", "4", "--examples", "2", "--database", url)
     assert second.code == 1, second.stdout + second.stderr
     assert second.report["first_failure_example"] == 1, second.report
     [f] = second.findings("fail")
     assert f["kind"] == "crash"
     # Those two examples on their own pass: the failure came from the database.
-    alone = fuzz(tmp_path / "alone", "--jobs", "2", "--seed", "3", "--examples", "2", "--no-database")
+    alone = fuzz(tmp_path / "alone", "--jobs", "2", "--seed", "4", "--examples", "2", "--no-database")
     assert alone.code == 0 and alone.report["findings"] == [], alone.stdout + alone.stderr
     assert alone.report["database"] is None and "example database:" not in alone.stdout
 
 
 def test_the_summary_and_report_name_a_folder_database_too(tmp_path):
-    result = fuzz(tmp_path, "--jobs", "1", "--seed", "3", "--examples", "1", "--database", "db")
+    result = fuzz(tmp_path, "--jobs", "1", "--seed", "4", "--examples", "1", "--database", "db")
     assert result.code == 0, result.stdout + result.stderr
     assert result.report["database"] == "db" and "example database: db (" in result.stdout
 
@@ -202,7 +202,7 @@ def _pytest_with_profile(folder: Path, port: int, key_prefix: bytes, *, examples
         "settings.load_profile('shared')\n")
     (folder / "test_bot.py").write_text(
         "from prototest.testing import fuzz_test\n"
-        f"test_protocol = fuzz_test([{BOT!r}], game='loa', mode='game', seed=3, budget={budget})\n")
+        f"test_protocol = fuzz_test([{BOT!r}], game='loa', mode='game', seed=4, budget={budget})\n")
     proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", f"--hypothesis-seed={seed}",
                            "test_bot.py"], capture_output=True, text=True, cwd=folder, env=bot_env(),
                           timeout=300, stdin=subprocess.DEVNULL, check=False)
@@ -231,5 +231,5 @@ def test_a_failure_fuzz_test_found_is_replayed_first_by_prototest_fuzz(tmp_path,
                                      budget=60)
     assert code == 1 and "FAIL crash" in out, out
     url = f"redis://127.0.0.1:{redis_server}/0"
-    again = fuzz(tmp_path / "cli", "--jobs", "1", "--seed", "3", "--examples", "1", "--database", url)
+    again = fuzz(tmp_path / "cli", "--jobs", "1", "--seed", "4", "--examples", "1", "--database", url)
     assert again.code == 1 and again.report["first_failure_example"] == 1, again.stdout + again.stderr

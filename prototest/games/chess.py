@@ -540,12 +540,15 @@ def measures(position: ChessPosition) -> dict[str, float]:
       refused for check or an attacked square);
     * rare: the rarely legal kinds in the bot's list (en passant, castling, promotion);
     * cornered: how few legal moves the bot has;
+    * most moves: how many (move lists sized for the usual, orderings that cost too much
+      in the most open positions);
     * late: how few pieces are left."""
     board = position.board
     gen = position.generated()
     rare = sum(1 for m in gen if board.is_en_passant(m) or board.is_castling(m) or m.promotion is not None)
     return {"chess: tempting but illegal": float(_tempting(board)), "chess: rare moves listed": float(rare),
-            "chess: cornered": -float(len(gen)), "chess: late": -float(chess.popcount(board.occupied))}
+            "chess: cornered": -float(len(gen)), "chess: most moves": float(len(gen)),
+            "chess: late": -float(chess.popcount(board.occupied))}
 
 
 def _tempting(board: chess.Board) -> int:

@@ -776,14 +776,16 @@ def situations(position: HalmaPosition, move: str | None = None) -> list[str]:
 def measures(position: HalmaPosition) -> dict[str, float]:
     """Where bots' own generators and parsers break, as numbers `hypothesis.target()`
     raises: chain: the longest jump chain open to the bot; cornered: how few moves it
-    has; edge: its pieces on the board's edge (coordinates 1 and 16); home: its pieces
-    home (the end of the game); long: the ply (the blocker rule from ply 200, the move
-    limit)."""
+    has; most moves: how many (buffers sized for the usual, orderings that cost too much
+    in the most open positions); edge: its pieces on the board's edge (coordinates 1 and
+    16); home: its pieces home (the end of the game); long: the ply (the blocker rule
+    from ply 200, the move limit)."""
     moves = position.legal_moves()
     seat = position.turn()
     mine = position._pieces[seat]
     return {"halma: longest chain": float(max((_hops(m) for m in moves), default=0)),
             "halma: cornered": -float(len(moves)),
+            "halma: most moves": float(len(moves)),
             "halma: edge": float(sum(1 for c in mine if _on_edge(c))),
             "halma: home": float(sum(1 for c in mine if c in HOME[seat])),
             "halma: long": float(position.ply())}
