@@ -346,16 +346,17 @@ class Campaign:
         if warm:
             seat = (n - self._saved + stream) % seats
             return Plan("game", seat, style, (), script, None, 0, rng.getrandbits(32), drawn=True)
+        mode = modes[rng.randrange(len(modes))]  # Hypothesis's own draws favour the first mode
         path: tuple[str, ...] = ()
         path_style = None
-        if plan.mode == "position":
+        if mode == "position":
             limit = t.ply_limit
             start_plies = min(DEFAULT_START_PLIES, max(0, limit - 10)) if limit else DEFAULT_START_PLIES
             path_style = opponents.draw_style(t.module, rng)
             sides = (path_style, style) if plan.seat == 0 else (style, path_style)
             path = tuple(opponents.path(t.rules, t.module, seat=plan.seat, depth=rng.randrange(start_plies + 1),
                                         styles=sides, rng=rng))
-        return Plan(plan.mode, plan.seat, style, path, script, path_style, plan.branch, rng.getrandbits(32),
+        return Plan(mode, plan.seat, style, path, script, path_style, plan.branch, rng.getrandbits(32),
                     drawn=True)
 
     def _played_alone(self, example: Example, fail: Finding) -> tuple[Example, Finding | None]:
@@ -585,8 +586,13 @@ class Campaign:
             self._memo[key] = example
         return example
 
-    def play_cold(self, seat: int, moves: Sequence[str], *, memo: bool = True) -> Example:
-        """A fresh bot shown the position after `moves`, for one answer."""
+    def play_cold(self, seat: int, moves: Sequence[str], *, memo: bool = True, turns: int = 1) -> Example:
+        """A fresh bot shown the position after `moves`, for one answer; with `turns` 2,
+        started a turn earlier (its own move `moves[-2]` expected, the opponent's
+        `moves[-1]` then played), so that the position after `moves` is its second turn."""
+        if turns == 2 and len(moves) >= 2:
+            return self.play(seat, start_moves=moves[:-2], mode="position", max_turns=2,
+                             opponent=ForcedOpponent(moves[-1:]))
         return self.play(seat, start_moves=moves, mode="position", max_turns=1, memo=memo)
 
     # -- what an example teaches --------------------------------------------------------
@@ -783,7 +789,9 @@ class Campaign:
     def _cold_retry(self, failure: Failure) -> Failure:
         """The failing position shown cold to a fresh bot: the same failure makes it the
         reproducer (one exchange); another answer means the fault needs the bot's memory
-        of the game."""
+        of the game. A timing fault is tried a second way when the first does not show
+        it: a fresh bot's first answer has the start-up's longer limit, so the bot starts
+        a turn earlier and the failing position is its second turn (two exchanges)."""
         moves = list(failure.finding.moves)
         example = failure.example
         if moves == example.start_moves and (example.cold or not moves):  # its first answer failed
@@ -796,6 +804,12 @@ class Campaign:
             return failure  # the budget ran out: no conclusion
         if _timing(fail) and not _timing(failure.finding):
             return failure  # too slow where the failure is not about time: no conclusion
+        if (fail is None or fail.kind != failure.finding.kind) and _timing(failure.finding) and len(moves) >= 2 \
+                and self._shrink_budget_left():
+            second = self.play_cold(example.seat, moves, turns=2)
+            fail2 = first_fail(second)
+            if fail2 is not None and fail2.kind == failure.finding.kind and list(fail2.moves) == moves:
+                return Failure(second, fail2, confirmed=failure.confirmed, cold="reproduces", cold_turns=2)
         if fail is None or fail.kind != failure.finding.kind:
             return replace(failure, cold="needs memory", cold_answer=_answer_of(cold))
         return Failure(cold, fail, confirmed=failure.confirmed, cold="reproduces")
@@ -804,7 +818,7 @@ class Campaign:
         """Hypothesis searches (and shrinks) paths shorter than the reproducer's to a
         position that, shown cold, fails the same way: one exchange a try, half of the
         shrinking runs. The shortest failing path seen wins."""
-        seat, kind = failure.example.seat, failure.finding.kind
+        seat, kind, turns = failure.example.seat, failure.finding.kind, failure.cold_turns
         best = [failure]
         rules, module = self.target.rules, self.target.module
 
@@ -812,18 +826,18 @@ class Campaign:
             self._shrink_tries += 1
             if not self._shrink_budget_left(0.5):
                 raise _Stop()
-            limit = len(best[0].example.start_moves) - 1
-            if limit < 0:
+            limit = len(best[0].finding.moves) - 1
+            if limit < turns - 1:
                 raise _Stop()
             styles = (data.draw(strategies.opponent_styles(module)), data.draw(strategies.opponent_styles(module)))
             path = data.draw(strategies.paths(rules, module, seat=seat, max_plies=limit, styles=styles))
-            if len(path) > limit:
+            if len(path) > limit or len(path) < turns - 1:
                 return
-            example = self.play_cold(seat, path)
+            example = self.play_cold(seat, path, turns=turns)
             fail = first_fail(example)
-            if fail is not None and fail.kind == kind:
-                if len(path) < len(best[0].example.start_moves):
-                    best[0] = Failure(example, fail, confirmed=failure.confirmed, cold="reproduces")
+            if fail is not None and fail.kind == kind and list(fail.moves) == list(path):
+                if len(path) < len(best[0].finding.moves):
+                    best[0] = Failure(example, fail, confirmed=failure.confirmed, cold="reproduces", cold_turns=turns)
                 raise AssertionError(kind)
 
         test = settings(max_examples=10**6, deadline=None, database=None, phases=(Phase.generate, Phase.shrink),
@@ -861,7 +875,7 @@ class Campaign:
         ("opponent", moves) or ("places", listing places) for a game's opponent."""
         example, rules = failure.example, self.target.rules
         if failure.cold == "reproduces":
-            moves = example.start_moves
+            moves = list(failure.finding.moves)
             for cut in _cuts(len(moves), 2):
                 yield ("path", tuple(m for i, m in enumerate(moves) if i not in cut))
             places = _places(rules.initial(), moves)
@@ -886,9 +900,9 @@ class Campaign:
         how, moves = candidate
         example = failure.example
         if how == "path":
-            if not _playable(self.target.rules, moves):
+            if not _playable(self.target.rules, moves) or len(moves) < failure.cold_turns:
                 return None
-            again = self.play_cold(example.seat, moves)
+            again = self.play_cold(example.seat, moves, turns=failure.cold_turns)
         else:
             opponent = ForcedOpponent(moves) if how == "opponent" else PlacesOpponent(moves)
             again = self.play(example.seat, start_moves=example.start_moves, mode=example.mode,
@@ -896,6 +910,8 @@ class Campaign:
         fail = first_fail(again)
         if fail is None or fail.kind != failure.finding.kind:
             return None
+        if how == "path" and list(fail.moves) != list(moves):
+            return None  # the fresh bot went another way before the position: not this reproducer
         return replace(failure, example=again, finding=fail)
 
     def _replayed(self, failure: Failure) -> Failure:
@@ -905,7 +921,7 @@ class Campaign:
             return failure
         example = failure.example
         if failure.cold == "reproduces":
-            again = self.play_cold(example.seat, example.start_moves, memo=False)
+            again = self.play_cold(example.seat, failure.finding.moves, memo=False, turns=failure.cold_turns)
         else:
             again = self.play(example.seat, start_moves=example.start_moves, mode=example.mode,
                               opponent=ForcedOpponent(example.opponent_moves), max_turns=example.max_turns)
@@ -1162,7 +1178,7 @@ def replay_command(target_: Target, failure: Failure) -> str:
             "--games", "1"]
     if example.start_moves:
         args += ["--moves", ",".join(example.start_moves)]
-    if failure.cold != "reproduces" and example.opponent_moves:
+    if (failure.cold != "reproduces" or failure.cold_turns > 1) and example.opponent_moves:
         args += ["--opponent-moves", ",".join(example.opponent_moves)]
     if target_.time_scale != 1:
         args += ["--time-scale", str(target_.time_scale)]
@@ -1207,6 +1223,7 @@ def describe(run: FuzzRun, failure: Failure) -> dict[str, Any]:
         "confirmed": failure.confirmed,
         "cold": failure.cold,
         "cold_answer": failure.cold_answer,
+        "cold_turns": failure.cold_turns,
         "command": replay_command(run.target, failure),
         "transcript": finding.transcript,
     }

@@ -162,6 +162,10 @@ class Failure:
     cold: str | None = None
     #: what a fresh bot shown the failing position answered, when it did not fail
     cold_answer: str | None = None
+    #: the answers a "reproduces" reproducer asks of its fresh bot: 1, the failing one; 2
+    #: for a timing fault, the bot started a turn earlier (a first answer has the start-up's
+    #: longer limit, so only a second one is held to the limit that was broken)
+    cold_turns: int = 1
     #: the reproducer as data (see describe), filled in when the run ends
     details: dict[str, Any] = field(default_factory=dict)
 

@@ -12,10 +12,12 @@ finish in, never what they are.
 progress finish.
 
 `again(result)` picks the results that other games running at once may have spoiled (a
-timing finding: the bots beside it took cores it needed). Such a result is held back; once
-every task is played, its task is played again here, alone, and `done` gets the result of
-that run with the first one as `first` (a run that was stopped gets the held ones as they
-are). So the caller never sees a verdict it would not have had one game at a time. A signal (Ctrl-C, SIGTERM) is passed on to the workers: each stops its
+timing finding: the bots beside it took cores it needed). Such a result is held back, and
+at once no new task is started; when the tasks in progress have finished, a worker plays
+its task again, alone, then the others go on. `done` gets the result of that run with the
+first one as `first` (a run that was stopped gets the held ones as they are). So the
+caller never sees a verdict it would not have had one game at a time, and sees it soon: a
+long run (`check --games 1000`) does not keep a failure to its end. A signal (Ctrl-C, SIGTERM) is passed on to the workers: each stops its
 game as a run of one game would (the bot killed, the game reported as interrupted) and
 sends it, so an interrupted run still reports everything played so far.
 
@@ -81,19 +83,39 @@ def _play_forked(tasks, play, jobs: int, done, again, guard) -> tuple[dict, dict
     """The results as they came, those held back for a re-check, and whether the run stopped."""
     ctx = multiprocessing.get_context("fork")
     taken = ctx.Value("i", 0)  # the next task to take
+    #: a task to play alone (-1: none); `go` cleared: no new task is taken
+    solo = ctx.Value("i", -1)
+    go = ctx.Event()
+    go.set()
     stop = ctx.Event()
     workers = []
     for _ in range(min(jobs, len(tasks))):
         recv, send = ctx.Pipe(duplex=False)
-        worker = ctx.Process(target=_worker, args=(tasks, play, taken, stop, send), daemon=True)
+        worker = ctx.Process(target=_worker, args=(tasks, play, taken, stop, send, go, solo), daemon=True)
         worker.start()
         send.close()
         workers.append((worker, recv))
     results: dict[int, Any] = {}
     held: dict[int, Any] = {}
+    queue: list[int] = []  # held tasks not yet played alone
+    alone: dict[int, Any] = {}  # held task -> its first result, once played alone
+    received = 0  # results of tasks taken from the list
     error: str | None = None
     interrupt: KeyboardInterrupt | None = None
     pending = {recv: worker for worker, recv in workers}
+
+    def next_alone() -> None:
+        """Once nothing runs, hand the next held task to a worker, alone; when none is
+        left, let the workers go on."""
+        with taken.get_lock():
+            running = min(taken.value, len(tasks)) - received
+            if running > 0 or solo.value != -1 or stop.is_set():
+                return
+            if queue:
+                solo.value = queue.pop(0)
+            else:
+                go.set()
+
     while pending:
         try:
             for recv in wait(list(pending) + ([guard.fd] if guard.active else [])):
@@ -113,12 +135,28 @@ def _play_forked(tasks, play, jobs: int, done, again, guard) -> tuple[dict, dict
                     error = error or value
                     stop.set()
                     continue
+                if kind == "alone":
+                    with taken.get_lock():
+                        solo.value = -1
+                    first = held.pop(index)
+                    results[index] = value
+                    if done is not None and done(index, value, first):
+                        stop.set()
+                    next_alone()
+                    continue
+                received += 1
                 if again is not None and again(value):
                     held[index] = value
+                    queue.append(index)
+                    with taken.get_lock():
+                        go.clear()
+                    next_alone()
                     continue
                 results[index] = value
                 if done is not None and done(index, value, None):
                     stop.set()
+                if not go.is_set():
+                    next_alone()
         except KeyboardInterrupt as exc:
             stop.set()
             if interrupt is None:  # pass it on once; the workers report their games
@@ -180,22 +218,36 @@ def _in_turn(tasks: Sequence[T], play: Callable[[T], R], done) -> list[R]:
     return results
 
 
-def _worker(tasks, play, taken, stop, conn) -> None:
-    """Take tasks until none is left or the run stops; send each result; exit at once."""
+def _worker(tasks, play, taken, stop, conn, go, solo) -> None:
+    """Take tasks until none is left or the run stops; send each result; exit at once.
+    While `go` is cleared (a result is held for a re-check), take none, except the task
+    handed over in `solo`, which is played alone."""
     status = 0
     try:
         worker_start()
         while not stop.is_set():
+            kind = "result"
             with taken.get_lock():
-                index = taken.value
-                taken.value += 1
+                if solo.value >= 0:
+                    index, kind = solo.value, "alone"
+                    solo.value = -2  # taken: nothing else starts until its result is in
+                elif not go.is_set():
+                    index = None
+                else:
+                    index = taken.value
+                    taken.value += 1
+            if index is None:
+                go.wait(0.01)  # paused: a held task is played alone meanwhile
+                continue
             if index >= len(tasks):
+                if not go.is_set() or solo.value != -1:
+                    continue  # a held task may still come this way
                 break
             try:
                 result = play(tasks[index])
             except KeyboardInterrupt:  # between games: nothing of this task was played
                 break
-            conn.send(("result", index, result))
+            conn.send((kind, index, result))
             if interrupts.signals.first is not None:  # this game was interrupted: no other
                 break
     except BaseException:  # noqa: BLE001 - reported to the parent, which says it in one line

@@ -552,6 +552,9 @@ def reproducer_lines(r: dict[str, Any], f: Finding) -> list[str]:
     lines = [head]
     if r["cold"] == "reproduces" and not r["plies"]:
         how = "a game from the start, at the bot's first answer"
+    elif r["cold"] == "reproduces" and r.get("cold_turns", 1) > 1:
+        how = (f"a fresh bot started a turn before this position ({r['plies'] - 2} plies in) plays its move "
+               f"there and fails the same way on its second answer (a first answer has the start-up's limit)")
     elif r["cold"] == "reproduces":
         how = f"a fresh bot shown this position, {r['plies']} plies in, fails the same way at once"
     elif r["mode"] == "position":
