@@ -324,8 +324,9 @@ class Campaign:
         each move class omitted half of the time, uniformly random choices), when it
         comes among this worker's first WARM_UP examples (then a game from the start,
         the seats in turn, no branch), repeats an earlier plan, or names the plain
-        opponent. The examples the example database replays first (earlier runs'
-        failures) are never replaced."""
+        opponent (its mode then drawn uniformly too: Hypothesis's draws favour the first).
+        The examples the example database replays first (earlier runs' failures) are
+        never replaced."""
         n = self.run.examples
         if self._saved is None:
             self._saved = exampledb.count(self.database(), self.database_key(modes))
