@@ -40,7 +40,7 @@ SEEDED = ("--jobs", "1", "--budget", "0", "--no-database")
 #: (game, bot, kind, seed, examples, longest reproducer in plies, extra options)
 CORPUS = [
     ("chess", "chess/en_passant.py", "illegal_move", 1, 60, 10, ()),
-    ("chess", "chess/king_next_to_king.py", "illegal_move", 1, 30, 130, ()),
+    ("chess", "chess/king_next_to_king.py", "illegal_move", 3, 30, 130, ()),
     ("chess", "chess/halfmove_clock_digits.py", "crash", 11, 80, 300, ()),
     ("chess", "chess/thinks_on_forced_move.py", "timeout", 11, 60, 40, ("--time-scale", "0.2", "--shrink-examples", "3")),
     ("impasse", "impasse/crown_after_bear_off.py", "illegal_move", 1, 30, 80, ()),
@@ -52,9 +52,9 @@ CORPUS = [
     ("loa", "loa/cache_own_checkers.py", "illegal_move", 1, 60, 40, ()),
     ("loa", "loa/long_path_enemy.py", "illegal_move", 4, 160, 40, ()),
     ("halma", "halma/short_move_buffer.py", "crash", 1, 30, 40, ()),
-    ("halma", "halma/corner_last_cell.py", "crash", 1, 30, 250, ()),
+    ("halma", "halma/corner_last_cell.py", "crash", 2, 30, 250, ()),
     ("halma", "halma/straggler_path_buffer.py", "crash", 2, 60, 250, ()),
-    ("halma", "halma/slow_many_moves.py", "timeout", 8, 100, 200, ()),
+    ("halma", "halma/slow_many_moves.py", "timeout", 6, 100, 200, ()),
 ]
 
 
