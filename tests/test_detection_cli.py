@@ -82,6 +82,21 @@ def test_a_javascript_codingame_bot_is_named(tmp_path):
     concluded_early(result)
 
 
+def test_the_first_games_are_judged_before_the_others_start(tmp_path):
+    """A bot waiting for its CodinGame board times out while the second game runs beside it:
+    a timing finding, re-checked alone. With check's 24 default games, the first games are
+    played, re-checked and found to need another --game before any other game starts."""
+    starts = tmp_path / "starts"
+    bot = tmp_path / "bot.py"
+    bot.write_text(f"#!/usr/bin/env python3\nwith open({str(starts)!r}, 'a') as f:\n    f.write('.')\n"
+                   "from prototest.bots.codingame import main_for\nmain_for('loa')\n")
+    bot.chmod(0o755)
+    result = run_cli("check", *CHESS_FAST, "--jobs", "2", "--set", "severity.file_operation=ignore", str(bot),
+                     tmp_path=tmp_path)  # its count of starts is no file operation to judge
+    assert (result.report["skipped"], len(result.report["games"])) == (23, 1), result.stdout
+    assert len(starts.read_text()) == 3  # games 1 and 2 at once, then game 1 alone
+
+
 def test_a_python_codingame_bot_is_concluded_on_early(tmp_path):
     result = run_cli("check", *FULL_CLOCK, *python_bot("prototest.bots.loa_bot"), tmp_path=tmp_path)
     assert result.code == 1 and result.report["hints"], result.stdout
