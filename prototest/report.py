@@ -152,12 +152,17 @@ def summary(run: CheckRun) -> str:
     for g in run.games:
         results[g.result] = results.get(g.result, 0) + 1
     lines.append("  results: " + ", ".join(f"{n} {r}" for r, n in sorted(results.items())))
-    for g in run.games:
-        if g.rechecked:
-            alone = "the same alone" if any(f.kind in TIMING_KINDS for f in g.findings) \
-                else "none alone: this game stands as played alone"
-            lines.append(f"  re-checked alone: game {g.index} had a timing finding ({g.rechecked}) while other "
-                         f"games ran at once; {alone}")
+    rechecked = [g for g in run.games if g.rechecked]
+    for g in rechecked[:SHOWN_IN_FULL]:
+        alone = "the same alone" if _timing_finding(g) else "none alone: this game stands as played alone"
+        lines.append(f"  re-checked alone: game {g.index} had a timing finding ({g.rechecked}) while other "
+                     f"games ran at once; {alone}")
+    if len(rechecked) > SHOWN_IN_FULL:  # many games (check's default is 24) of a bot that is slow in each
+        more = rechecked[SHOWN_IN_FULL:]
+        same = sum(1 for g in more if _timing_finding(g))
+        lines.append(f"  re-checked alone: {len(more)} more games had a timing finding while other games ran at "
+                     f"once ({game_ranges([g.index for g in more])}); the same alone in {same}, none alone in "
+                     f"{len(more) - same}")
     if run.shard:
         lines.append(f"  shard {run.shard}: games {', '.join(str(g.index) for g in run.games) or 'none'} "
                      f"of {run.games_total}; prototest merge joins the shards' JSON reports")
@@ -180,6 +185,10 @@ def summary(run: CheckRun) -> str:
     else:
         lines.append(f"PASS: {len(run.games)} games" + _per_seat(run.games))
     return "\n".join(lines)
+
+
+def _timing_finding(game: GameReport) -> bool:
+    return any(f.kind in TIMING_KINDS for f in game.findings)
 
 
 def _per_seat(games: Sequence[GameReport], counted=None) -> str:
