@@ -17,6 +17,7 @@ import typer
 
 from . import config as configmod
 from .commands import check, exits, games, merge, moves, perft, record, replay  # fuzz: imported by its command
+from .settings import DEFAULT_CHECK_GAMES
 
 app = typer.Typer(
     add_completion=False,
@@ -56,7 +57,7 @@ def check_command(
     bot: List[str] = typer.Argument(None, metavar="BOT...", help="The bot: an executable path, or a command line after --."),
     game: Optional[str] = typer.Option(None, "--game", "-g", help="The protocol: a spec under specs/ (default: the config file's, else chess)."),
     spec_path: Optional[Path] = typer.Option(None, "--spec", help="A spec file of your own instead of the bundled one."),
-    games: int = typer.Option(0, "--games", "-n", min=0, max=configmod.MAX_GAMES, help="Games to play; default: one per seat (both colours)."),
+    games: int = typer.Option(0, "--games", "-n", min=0, max=configmod.MAX_GAMES, show_default=False, help=f"Games to play, the seats in turn; default {DEFAULT_CHECK_GAMES} (one per seat after --moves, --position or --opponent-moves)."),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", help="The same seed gives the same games and opponent moves (default 1)."),
     time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Multiply every time limit (e.g. 3 on a slow CI machine; default 1)."),
     start_delay: Optional[int] = typer.Option(None, "--start-delay", min=0, max=3_600_000, help="Milliseconds of silence before the judge's first line (default: the spec's)."),

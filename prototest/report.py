@@ -124,7 +124,7 @@ def game_line(game: GameReport) -> str:
 
 
 def progress_line(game: GameReport, total: int) -> str:
-    line = f"game {game.index}/{total} as {game.seat_name}: {verdict(game):4}  {game_line(game)}"
+    line = f"game {game.index:>{len(str(total))}}/{total} as {game.seat_name}: {verdict(game):4}  {game_line(game)}"
     return line + (f"  (opponent: {game.opponent})" if game.opponent else "")
 
 
@@ -152,20 +152,24 @@ def summary(run: CheckRun) -> str:
     for g in run.games:
         results[g.result] = results.get(g.result, 0) + 1
     lines.append("  results: " + ", ".join(f"{n} {r}" for r, n in sorted(results.items())))
-    for g in run.games:
-        if g.rechecked:
-            alone = "the same alone" if any(f.kind in TIMING_KINDS for f in g.findings) \
-                else "none alone: this game stands as played alone"
-            lines.append(f"  re-checked alone: game {g.index} had a timing finding ({g.rechecked}) while other "
-                         f"games ran at once; {alone}")
+    rechecked = [g for g in run.games if g.rechecked]
+    for g in rechecked[:SHOWN_IN_FULL]:
+        alone = "the same alone" if _timing_finding(g) else "none alone: this game stands as played alone"
+        lines.append(f"  re-checked alone: game {g.index} had a timing finding ({g.rechecked}) while other "
+                     f"games ran at once; {alone}")
+    if len(rechecked) > SHOWN_IN_FULL:  # many games (check's default is 24) of a bot that is slow in each
+        more = rechecked[SHOWN_IN_FULL:]
+        same = sum(1 for g in more if _timing_finding(g))
+        lines.append(f"  re-checked alone: {len(more)} more games had a timing finding while other games ran at "
+                     f"once ({game_ranges([g.index for g in more])}); the same alone in {same}, none alone in "
+                     f"{len(more) - same}")
     if run.shard:
         lines.append(f"  shard {run.shard}: games {', '.join(str(g.index) for g in run.games) or 'none'} "
                      f"of {run.games_total}; prototest merge joins the shards' JSON reports")
     findings = [f for g in run.games for f in g.findings]
     if findings:
         lines.append("")
-        for f in sorted(findings, key=lambda f: (f.severity != "fail", f.game)):
-            lines.extend(_finding_lines(f))
+        lines.extend(findings_lines(findings))
     lines.append("")
     fails = sum(1 for g in run.games if g.failed)
     warns = sum(1 for g in run.games if g.warned and not g.failed)
@@ -174,12 +178,80 @@ def summary(run: CheckRun) -> str:
         lines.append(f"INTERRUPTED by {run.interrupted.name}: {done} games complete"
                      + (f", {fails} failed" if fails else "") + "; no verdict on the rest")
     elif fails:
-        lines.append(f"FAIL: {fails} of {len(run.games)} games failed")
+        lines.append(f"FAIL: {fails} of {len(run.games)} games failed" + _per_seat(run.games, lambda g: g.failed))
     elif warns:
-        lines.append(f"PASS with warnings: {warns} of {len(run.games)} games warned")
+        lines.append(f"PASS with warnings: {warns} of {len(run.games)} games warned"
+                     + _per_seat(run.games, lambda g: g.warned))
     else:
-        lines.append(f"PASS: {len(run.games)} games")
+        lines.append(f"PASS: {len(run.games)} games" + _per_seat(run.games))
     return "\n".join(lines)
+
+
+def _timing_finding(game: GameReport) -> bool:
+    return any(f.kind in TIMING_KINDS for f in game.findings)
+
+
+def _per_seat(games: Sequence[GameReport], counted=None) -> str:
+    """' (3 of 12 as b, 2 of 12 as w)', or with no `counted` ' (12 as b, 12 as w)': a fault
+    of one seat shows at a glance; '' when the games were all in one seat."""
+    seats: dict[str, list[GameReport]] = {}
+    for g in games:
+        seats.setdefault(g.seat_name, []).append(g)
+    if len(seats) < 2:
+        return ""
+    if counted is None:
+        return " (" + ", ".join(f"{len(gs)} as {seat}" for seat, gs in seats.items()) + ")"
+    return " (" + ", ".join(f"{sum(1 for g in gs if counted(g))} of {len(gs)} as {seat}"
+                            for seat, gs in seats.items()) + ")"
+
+
+#: Findings of one severity and kind shown with all their evidence (the first ones, in game
+#: order), then the next ones a line each; the rest only counted, with their games. A run of
+#: many games (check's default is 24) stays readable when a fault shows in every game.
+SHOWN_IN_FULL = 2
+SHOWN_AS_A_LINE = 8
+
+
+def findings_lines(findings: Sequence[Finding]) -> list[str]:
+    """Every finding, failures first, in game order; of each severity and kind the first
+    SHOWN_IN_FULL with their evidence, the next SHOWN_AS_A_LINE as their first line, and a
+    line that counts the rest and names their games (the JSON report has every one)."""
+    lines: list[str] = []
+    shown: dict[tuple[str, str], int] = {}
+    rest: dict[tuple[str, str], list[Finding]] = {}
+    ordered = sorted(findings, key=lambda f: (f.severity != "fail", f.game))
+    for i, f in enumerate(ordered):
+        key = (f.severity, f.kind)
+        shown[key] = shown.get(key, 0) + 1
+        if shown[key] <= SHOWN_IN_FULL:
+            lines.extend(_finding_lines(f))
+        elif shown[key] <= SHOWN_IN_FULL + SHOWN_AS_A_LINE:
+            lines.append(_finding_lines(f)[0])
+        else:
+            rest.setdefault(key, []).append(f)
+        if i + 1 == len(ordered) or ordered[i + 1].severity != f.severity:  # the end of this severity's block
+            for (severity, kind), more in rest.items():
+                games = sorted({m.game for m in more})
+                where = {str(Path(m.transcript).parent) for m in more if m.transcript}
+                lines.append(f"{severity.upper()} {kind} in {len(games)} more game{'s' if len(games) > 1 else ''}: "
+                             f"{game_ranges(games)}" + (f" (transcripts in {where.pop()})" if len(where) == 1 else ""))
+            rest.clear()
+    return lines
+
+
+def game_ranges(numbers: Sequence[int]) -> str:
+    """'3, 5, 7-24': sorted game numbers, runs of three or more as ranges."""
+    parts: list[str] = []
+    start = prev = None
+    for n in list(numbers) + [None]:
+        if n is not None and prev is not None and n == prev + 1:
+            prev = n
+            continue
+        if start is not None:
+            parts.append(f"{start}-{prev}" if prev - start >= 2 else
+                         f"{start}, {prev}" if prev != start else f"{start}")
+        start = prev = n
+    return ", ".join(parts)
 
 
 def _context_lines(run: CheckRun) -> list[str]:

@@ -96,7 +96,16 @@ def run_check(
         keep_in_order(in_order.feed(position, report))
         return bool(run.skipped or run.interrupted)
 
-    pool.play_all([config(i) for i in indices], play_game, jobs, done, again=timing_bound)
+    tasks = [config(i) for i in indices]
+    # With a stop (nobody chose the game), the first `jobs` games are played, re-checks
+    # alone included, before any other starts: a game held back for its re-check (a bot
+    # waiting for a CodinGame board times out) is only decided once every game of its
+    # play_all is played, and the stop must come before the other games are.
+    first = len(tasks) if stop is None else max(1, jobs)
+    pool.play_all(tasks[:first], play_game, jobs, done, again=timing_bound)
+    if tasks[first:] and not (run.skipped or run.interrupted):
+        pool.play_all(tasks[first:], play_game, jobs,
+                      lambda position, report, alone: done(first + position, report, alone), again=timing_bound)
     if stop is not None:
         keep_in_order(in_order.rest())
     run.games.sort(key=lambda g: g.index)

@@ -29,6 +29,15 @@ BOTS = Path(__file__).resolve().parent / "bots"
 #: A chess check that ends soon: a short silence before the colour line, a 1-second clock.
 CHESS_FAST = ("--start-delay", "150", "--time-scale", "0.1")
 
+
+def one_per_seat(*args: str) -> tuple[str, ...]:
+    """`--games` for one game per seat played (1 with --seat, else 2), unless `args` give
+    --games: what `check` played by default before its default became 24 games (issue 20,
+    item 7), for the tests written against that."""
+    if "--games" in args or "-n" in args:
+        return ()
+    return ("--games", "1" if "--seat" in args else "2")
+
 # The bots' Python files and prototest's own, compiled before any bot runs: a bot that
 # writes its bytecode cache (__pycache__) is reported (runtime_cache), and a test bot must
 # not do that only on a fresh checkout.

@@ -26,7 +26,7 @@ def check(tmp_path: Path, bot: str, *extra: str, games: int = 1):
 
 
 def test_reference_bot_passes_as_white_and_black(tmp_path):
-    result = run_cli("check", *FAST, *REFERENCE, tmp_path=tmp_path)
+    result = run_cli("check", *FAST, "--games", "2", *REFERENCE, tmp_path=tmp_path)
     assert result.code == 0, result.stdout + result.stderr
     assert result.findings() == []
     games = result.report["games"]
@@ -226,7 +226,7 @@ def test_sigterm_to_prototest_kills_the_bot_and_keeps_the_report(tmp_path):
     code, err, data, token = _interrupt(
         tmp_path, CHESS / "hangs.py", signal.SIGTERM,
         lambda: time.monotonic() - started > 2.5,  # past the colour line: the bot sits on its turn
-        "--time-scale", "20")
+        "--games", "2", "--time-scale", "20")
     assert code == 128 + signal.SIGTERM, err
     assert "interrupted (SIGTERM)" in err and "Traceback" not in err
     assert alive_with(token) == []  # gone already: prototest waited for them
@@ -276,8 +276,8 @@ def test_no_flush_bot_answers_in_a_terminal():
 
 def test_same_seed_same_games(tmp_path):
     # Fresh interpreters (not the suite's fork server): each its own hash seed, as two real runs.
-    runs = [run_cli("check", *FAST, "--seed", "7", *REFERENCE, tmp_path=tmp_path / str(i), fresh=True) for i in range(2)]
-    other = run_cli("check", *FAST, "--seed", "8", *REFERENCE, tmp_path=tmp_path / "other", fresh=True)
+    runs = [run_cli("check", *FAST, "--games", "2", "--seed", "7", *REFERENCE, tmp_path=tmp_path / str(i), fresh=True) for i in range(2)]
+    other = run_cli("check", *FAST, "--games", "2", "--seed", "8", *REFERENCE, tmp_path=tmp_path / "other", fresh=True)
     moves = [[g["moves"] for g in r.report["games"]] for r in runs]
     assert moves[0] == moves[1]
     assert [g["moves"] for g in other.report["games"]] != moves[0]
@@ -285,7 +285,7 @@ def test_same_seed_same_games(tmp_path):
 
 def test_transcripts_and_junit(tmp_path):
     junit = tmp_path / "junit.xml"
-    result = run_cli("check", *FAST, "--junit", str(junit), str(CHESS / "answers_twice.py"), tmp_path=tmp_path)
+    result = run_cli("check", *FAST, "--games", "2", "--junit", str(junit), str(CHESS / "answers_twice.py"), tmp_path=tmp_path)
     assert result.code == 1
     transcripts = sorted((tmp_path / "transcripts").glob("*.txt"))
     assert [p.name for p in transcripts] == ["chess-001-white.txt", "chess-002-black.txt"]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BOTS, run_cli
+from conftest import BOTS, one_per_seat, run_cli
 
 IMPASSE = BOTS / "impasse"
 LOA = BOTS / "loa"
@@ -37,7 +37,7 @@ LOA_PASS = "......wb/......ww/......../......../......../......../ww....../bw...
 
 def check(tmp_path: Path, game: str, bot: str | list[str], *extra: str):
     argv = list(bot) if isinstance(bot, list) else [str((IMPASSE if game == "impasse" else LOA) / bot)]
-    return run_cli("check", "--game", game, *extra, *argv, tmp_path=tmp_path)
+    return run_cli("check", "--game", game, *one_per_seat(*extra), *extra, *argv, tmp_path=tmp_path)
 
 
 def lines(result) -> list[str]:
@@ -244,6 +244,19 @@ def test_a_refused_first_answer_is_reported_before_the_extra_lines(tmp_path):
         assert f"<  {game['seat']:<40} [{refused['elapsed_ms']:.1f} ms]" in text
     out = result.stdout
     assert out.index("FAIL malformed (game 1") < out.index("FAIL unexpected_output (game 1")
+
+
+def test_the_default_games_fail_a_bot_that_fails_one_game_in_three(tmp_path):
+    """With no --games, check plays 24 games, the seats in turn: a bot that plays an illegal
+    move in about one game out of three passes them with a chance of (2/3)^24, 6e-5 (the 2
+    games of the old default, 4 in 9; with seed 1 they passed it: its first failing game is the 7th)."""
+    result = run_cli("check", "--game", "loa", str(LOA / "illegal_one_game_in_three.py"), tmp_path=tmp_path)
+    assert result.code == 1, result.stdout + result.stderr
+    games = result.report["games"]
+    assert [g["seat"] for g in games] == ["b", "w"] * 12
+    failed = [g for g in games if g["checks"]["legality"] == "fail"]
+    assert 0 < len(failed) < 24 and result.kinds() == {"illegal_move"}, result.stdout
+    assert f"FAIL: {len(failed)} of 24 games failed (" in result.stdout
 
 
 def test_folded_warnings_keep_their_limits_apart(tmp_path):

@@ -33,17 +33,18 @@ def python_bot(module: str) -> list[str]:
     return ["--", sys.executable, "-m", module]
 
 
-def test_a_halma_bot_is_named_and_the_other_game_skipped(tmp_path):
+def test_a_halma_bot_is_named_and_the_other_games_skipped(tmp_path):
+    """With check's default games (24): the first game names the game, the other 23 are not played."""
     result = run_cli("check", *python_bot("prototest.bots.halma_bot"), tmp_path=tmp_path)
     assert result.code == 1
     r = result.report
-    assert (r["game"], r["game_source"], r["skipped"], len(r["games"])) == ("chess", "default", 1, 1)
+    assert (r["game"], r["game_source"], r["skipped"], len(r["games"])) == ("chess", "default", 23, 1)
     [f] = result.findings()
     assert (f["kind"], f["got"]) == ("early_output", "ready")
     assert r["hints"] == ["its first line was 'ready', the greeting of Halma (Proglad): it looks like a "
                           "Halma bot: choose it with --game halma"]
     assert DEFAULTED in result.stdout and "hint: its first line was 'ready'" in result.stdout
-    assert "not played: 1 more game" in result.stdout
+    assert "not played: 23 more games" in result.stdout
 
 
 @pytest.mark.parametrize("module", ["prototest.bots.impasse_bot", "prototest.bots.loa_bot"])
@@ -51,7 +52,7 @@ def test_a_codingame_bot_is_named_and_not_said_to_miss_a_flush(tmp_path, module)
     result = run_cli("check", *CHESS_FAST, *python_bot(module), tmp_path=tmp_path)
     assert result.code == 1
     r = result.report
-    assert (r["skipped"], len(r["games"])) == (1, 1)
+    assert (r["skipped"], len(r["games"])) == (23, 1)
     [f] = result.findings()
     assert (f["kind"], f["turn"]) == ("timeout", 1) and "flush" not in f["message"], f["message"]
     [hint] = r["hints"]
@@ -79,6 +80,21 @@ def test_a_javascript_codingame_bot_is_named(tmp_path):
     assert result.code == 1 and len(result.report["games"]) == 1
     assert result.report["hints"][0].endswith("--game impasse or --game loa")
     concluded_early(result)
+
+
+def test_the_first_games_are_judged_before_the_others_start(tmp_path):
+    """A bot waiting for its CodinGame board times out while the second game runs beside it:
+    a timing finding, re-checked alone. With check's 24 default games, the first games are
+    played, re-checked and found to need another --game before any other game starts."""
+    starts = tmp_path / "starts"
+    bot = tmp_path / "bot.py"
+    bot.write_text(f"#!/usr/bin/env python3\nwith open({str(starts)!r}, 'a') as f:\n    f.write('.')\n"
+                   "from prototest.bots.codingame import main_for\nmain_for('loa')\n")
+    bot.chmod(0o755)
+    result = run_cli("check", *CHESS_FAST, "--jobs", "2", "--set", "severity.file_operation=ignore", str(bot),
+                     tmp_path=tmp_path)  # its count of starts is no file operation to judge
+    assert (result.report["skipped"], len(result.report["games"])) == (23, 1), result.stdout
+    assert len(starts.read_text()) == 3  # games 1 and 2 at once, then game 1 alone
 
 
 def test_a_python_codingame_bot_is_concluded_on_early(tmp_path):
@@ -112,7 +128,8 @@ def test_an_answer_like_a_halma_move_is_named(tmp_path):
 
 
 def test_a_chosen_game_gets_no_hint_and_plays_every_game(tmp_path):
-    result = run_cli("check", "--game", "chess", *python_bot("prototest.bots.halma_bot"), tmp_path=tmp_path)
+    result = run_cli("check", "--game", "chess", "--games", "2", *python_bot("prototest.bots.halma_bot"),
+                     tmp_path=tmp_path)
     r = result.report
     assert (r["game_source"], r["hints"], r["skipped"], len(r["games"])) == ("--game", [], 0, 2)
     assert "hint:" not in result.stdout and DEFAULTED not in result.stdout
@@ -120,7 +137,7 @@ def test_a_chosen_game_gets_no_hint_and_plays_every_game(tmp_path):
 
 def test_a_chess_bot_that_hangs_is_no_codingame_bot(tmp_path):
     """hangs.py reads its turn and then sleeps (not a read): no hint, both games played."""
-    result = run_cli("check", *CHESS_FAST, str(BOTS / "chess" / "hangs.py"), tmp_path=tmp_path)
+    result = run_cli("check", *CHESS_FAST, "--games", "2", str(BOTS / "chess" / "hangs.py"), tmp_path=tmp_path)
     r = result.report
     assert (r["hints"], r["skipped"], len(r["games"])) == ([], 0, 2)
     assert result.kinds() == {"timeout"} and DEFAULTED in result.stdout

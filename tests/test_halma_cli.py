@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BOTS, run_cli
+from conftest import BOTS, one_per_seat, run_cli
 
 HALMA = BOTS / "halma"
 GAME = ["--game", "halma"]
@@ -26,7 +26,8 @@ def check(tmp_path: Path, bot: str, *extra: str):
     """Both seats by default: game 1 as player 1, game 2 as player 2. The opponent is the
     greedy style, every game (not a style drawn per game): the broken bots' faults were
     placed, and their turns noted, in games against it."""
-    return run_cli("check", *GAME, "--set", "opponent.style=greedy", *extra, str(HALMA / bot), tmp_path=tmp_path)
+    return run_cli("check", *GAME, *one_per_seat(*extra), "--set", "opponent.style=greedy", *extra, str(HALMA / bot),
+                   tmp_path=tmp_path)
 
 
 def swap(move: str) -> str:
@@ -39,7 +40,7 @@ def shift(move: str, by: int) -> str:
 
 
 def test_reference_bot_passes_as_player_1_and_2(tmp_path):
-    result = run_cli("check", *GAME, *REFERENCE, tmp_path=tmp_path)
+    result = run_cli("check", *GAME, "--games", "2", *REFERENCE, tmp_path=tmp_path)
     assert result.code == 0, result.stdout + result.stderr
     assert result.findings() == []
     games = result.report["games"]
@@ -70,7 +71,7 @@ def test_a_java_bot_passes_as_player_1_and_2(tmp_path):
     classes = tmp_path / "classes"
     subprocess.run(["javac", "-d", str(classes), str(HALMA / "Player.java")], check=True, timeout=120)
     # -XX:-UsePerfData: no hsperfdata file (the JVM's own, a file_operation warning otherwise)
-    result = run_cli("check", *GAME, "--", "java", "-XX:-UsePerfData", "-cp", str(classes), "Player",
+    result = run_cli("check", *GAME, "--games", "2", "--", "java", "-XX:-UsePerfData", "-cp", str(classes), "Player",
                      tmp_path=tmp_path)
     assert result.code == 0, result.stdout + result.stderr
     assert result.findings() == []
@@ -272,7 +273,7 @@ def test_malformed_answers_get_the_right_hint(tmp_path, line, phrase):
                    "for line in sys.stdin:\n    if line.strip() == 'yourmove':\n"
                    f"        print({line!r}, flush=True)\n")
     bot.chmod(0o755)
-    result = run_cli("check", *GAME, "--seat", "1", str(bot), tmp_path=tmp_path)
+    result = run_cli("check", *GAME, "--seat", "1", "--games", "1", str(bot), tmp_path=tmp_path)
     [f] = result.findings()
     assert (f["kind"], f["severity"]) == ("malformed", "fail")
     assert phrase in f["message"], f["message"]
@@ -293,14 +294,14 @@ def test_loose_whitespace_is_read_as_the_referee_reads_it(tmp_path, line, found)
                    f"    def format(self, move):\n        return {line!r} if self.turn == 1 else super().format(move)\n\n"
                    "B().run()\n")
     bot.chmod(0o755)
-    result = run_cli("check", *GAME, "--seat", "1", str(bot), tmp_path=tmp_path / "warn")
+    result = run_cli("check", *GAME, "--seat", "1", "--games", "1", str(bot), tmp_path=tmp_path / "warn")
     [f] = result.findings()
     assert (f["kind"], f["severity"], f["turn"]) == ("malformed", "warn", 1), result.stdout
     assert found in f["message"] and "reads 'move 1 3 3 5'" in f["message"], f["message"]
     assert f["elapsed_ms"] is not None
     assert result.report["games"][0]["moves"][0] == "1 3 3 5"  # played as the referee reads it
     assert result.report["games"][0]["result"] in ("win", "loss", "draw")
-    strict = run_cli("check", *GAME, "--seat", "1", "--set", "severity.loose_whitespace=fail", str(bot),
+    strict = run_cli("check", *GAME, "--seat", "1", "--games", "1", "--set", "severity.loose_whitespace=fail", str(bot),
                      tmp_path=tmp_path / "fail")
     [f] = strict.findings()
     assert (f["kind"], f["severity"], f["turn"]) == ("malformed", "fail", 1) and strict.code == 1

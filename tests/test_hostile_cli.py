@@ -220,7 +220,7 @@ def test_a_users_signal_is_an_interrupt(tmp_path, signum):
     report = tmp_path / "report.json"
     token = f"PROTOTEST_SIGNAL_TEST={uuid.uuid4().hex}"
     argv = [sys.executable, "-m", "prototest", "check", "--env", RUN_TOKEN, "--env", token, "--json", str(report),
-            "--transcripts", str(tmp_path / "t"), "--start-delay", "100", "--time-scale", "20",
+            "--transcripts", str(tmp_path / "t"), "--games", "2", "--start-delay", "100", "--time-scale", "20",
             str(CHESS / "hangs.py")]
     proc = subprocess.Popen(argv, env=bot_env(), cwd=tmp_path, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -254,7 +254,7 @@ def test_sigkill_of_prototest_mid_game_leaves_no_bot_process(tmp_path):
     hangs on its turn; the bot, its child and its child that left the group all die."""
     token = f"PROTOTEST_KILL_TEST={uuid.uuid4().hex}"
     argv = [sys.executable, "-m", "prototest", "check", "--env", RUN_TOKEN, "--env", token,
-            "--transcripts", str(tmp_path / "t"), "--start-delay", "100", "--time-scale", "30",
+            "--transcripts", str(tmp_path / "t"), "--games", "2", "--start-delay", "100", "--time-scale", "30",
             str(CHESS / "forks_then_hangs.py")]
     proc = subprocess.Popen(argv, env=bot_env(), cwd=tmp_path, stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)

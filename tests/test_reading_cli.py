@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BOTS, run_cli
+from conftest import BOTS, one_per_seat, run_cli
 
 LOA, IMPASSE, HALMA = BOTS / "loa", BOTS / "impasse", BOTS / "halma"
 
 
 def check(tmp_path: Path, game: str, bot: Path, *extra: str):
-    return run_cli("check", "--game", game, "--seed", "1", *extra, str(bot), tmp_path=tmp_path)
+    return run_cli("check", "--game", game, "--seed", "1", *one_per_seat(*extra), *extra, str(bot), tmp_path=tmp_path)
 
 
 def only(result, kind: str, severity: str) -> list[dict]:

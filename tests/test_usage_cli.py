@@ -37,12 +37,12 @@ def test_the_hinted_command_runs_a_java_bot(tmp_path):
     """The command the hint gives, run as it stands, checks a compiled Java CodinGame bot."""
     classes = tmp_path / "classes"
     subprocess.run(["javac", "-d", str(classes), str(IMPASSE / "Player.java")], check=True, timeout=120)
-    args = ["check", "--game", "impasse", "--time-scale", "3", "java", "-cp", str(classes), "Player"]
+    args = ["check", "--game", "impasse", "--time-scale", "3", "--games", "2", "java", "-cp", str(classes), "Player"]
     line = one_line_error(run_cli(*args))
     hinted = shlex.split(line.split("put the command after --: prototest ", 1)[1].removesuffix(")"))
     assert hinted[1:3] == ["--env", RUN_TOKEN]  # run_cli's own, given again below
     del hinted[1:3]
-    assert hinted == args[:5] + ["--"] + args[5:]
+    assert hinted == args[:7] + ["--"] + args[7:]
     result = run_cli(*hinted, tmp_path=tmp_path)
     assert result.code == 0, result.stdout + result.stderr
     # the JVM writes its performance data (hsperfdata) for itself: a warning of its own, no fault of the bot's

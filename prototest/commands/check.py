@@ -41,10 +41,24 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, games: 
     run.config = s.config.where if s.config else None
     run.game_source = s.game_source
     run.overrides = list(s.overrides)
-    count = s.games or len(run.spec.game.seats)
+    count = run.games_total or game_count(s, [seat] if seat else run.spec.game.seats,
+                                          forced=_forced_start(position, moves, opponent_moves))
     run.shard, run.games_total = shard_text(part), count
     conclude(run, [("--json", json_path, report.write_json), ("--junit", junit_path, report.write_junit)],
              report.summary, quiet, f"after {len(run.games)} of {count} games")
+
+
+def game_count(s: settings.Settings, seats, *, forced: bool) -> int:
+    """The games to play: --games (or the config file's `games`); else, for a forced start
+    (--moves, --position, --opponent-moves: every game would replay the given moves), one
+    per seat; else settings.DEFAULT_CHECK_GAMES, the seats in turn."""
+    if s.games:
+        return s.games
+    return len(seats) if forced else settings.DEFAULT_CHECK_GAMES
+
+
+def _forced_start(position, moves, opponent_moves) -> bool:
+    return any(given is not None for given in (position, moves, opponent_moves))
 
 
 def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts, seat, position, quiet,
@@ -59,7 +73,7 @@ def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts,
     seats, start_moves = game_start(spec, rules, seat, position, moves)
     start = parse_position(rules, position) if position is not None else None
     forced = split_moves(opponent_moves, spec) if opponent_moves is not None else None
-    count = s.games or len(seats or spec.game.seats)
+    count = game_count(s, seats, forced=_forced_start(position, moves, opponent_moves))
     for option, path in (("--json", json_path), ("--junit", junit_path)):
         if path is not None:
             check_output(option, path)
@@ -89,6 +103,7 @@ def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts,
         stop_when_idle=not s.game_chosen, jobs=jobs, note=note,
         indices=[i for i in range(1, count + 1) if in_shard(i - 1, shard)],
     )
+    run.games_total = count
     if not s.game_chosen:
         run.hints = list(dict.fromkeys(h for g in run.games if (h := detect.hint(g))))
     return run
