@@ -188,7 +188,8 @@ class Dialogue:
         if self._unanswered is not None:
             answer = shown if r.kind == "line" and own_ns <= limit_ns else None
             self.report.exchanges.append(
-                Exchange(tuple(self._unanswered), answer, self.position.ply(), elapsed_ns / _MS))
+                Exchange(tuple(self._unanswered), answer, self.position.ply(), elapsed_ns / _MS,
+                         late=shown if r.kind == "line" and answer is None else None))
             self._unanswered = []
         if r.kind == "line" and elapsed_ns > limit_ns and not self._excused(used, elapsed_ns, limit_ns, limit_what,
                                                                               shown):
@@ -299,9 +300,12 @@ class Dialogue:
     def _timed_out(self, partial: bytes, elapsed_ns: int, limit_ns: int, limit_what: str,
                    idle: bool = False, used: Any = None) -> None:
         """A missing answer. Before giving up, tell a slow bot from one whose answer sits in
-        an unflushed buffer: the latter is asleep in a read of its input (wchan), and its
-        answer appears at once when that input is closed (exit flushes the buffer). `idle`:
-        the judge gave up early, the bot sitting idle in a read (see _read_or_idle)."""
+        an unflushed buffer: the latter is asleep waiting for its input (a thread blocked
+        reading the stdin pipe, or waiting on a set that holds it, and none running: see
+        process.Bot.waiting_for_input), and its answer appears at once when that input is
+        closed (exit flushes the buffer). A late answer from a bot not seen waiting so (it
+        computes, or sleeps on something else, or /proc shows nothing) is "too slow".
+        `idle`: the judge gave up early, the bot sitting idle in a read (see _read_or_idle)."""
         assert self.bot is not None
         unread = _unread_bytes(self.bot)
         input_closed = self.bot.input_closed()
@@ -330,11 +334,18 @@ class Dialogue:
         if late.strip():
             first = (partial + late).decode("utf-8", "replace").split("\n")[0]
             self.report.transcript.received(late.decode("utf-8", "replace").rstrip("\n"), time.perf_counter_ns())
+            if self._unanswered is not None and self.report.exchanges:
+                self.report.exchanges[-1].late = first
             if waiting:
                 cause = "no_flush"
                 message += (f"; the answer {first!r} arrived only when its input was closed: the bot "
                             f"probably does not flush its output (a terminal would have shown it): "
                             f"flush after every line")
+            elif waiting is None:
+                cause = "late"
+                message += (f"; its answer {first!r} came after the limit: too slow, or held in an output "
+                            f"buffer until its input was closed (the system shows nothing of what the bot "
+                            f"was doing)")
             else:
                 cause = "too_slow"
                 message += f"; its answer {first!r} came later: too slow"
