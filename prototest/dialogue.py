@@ -14,6 +14,7 @@ import fcntl
 import termios
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from . import process, traces
@@ -24,7 +25,9 @@ from .spec import Spec
 from .transcript import show
 
 _MS = 1_000_000
-#: How long to wait, after a timeout, for an answer stuck in an unflushed buffer.
+#: How long to wait, after a timeout, for an answer stuck in an unflushed buffer (or a
+#: late one), times a time scale over 1: a machine slow enough to scale the limits is slow
+#: to finish the answer too.
 FLUSH_PROBE_MS = 300
 #: After a refused answer, how long to look for more lines (see _extra_output).
 OUT_OF_TURN_PROBE_MS = 100
@@ -312,7 +315,7 @@ class Dialogue:
         waiting = self.bot.waiting_for_input()
         self.bot.close_stdin()
         # The partial line is still in the buffer, so what comes back starts with it.
-        late = self.bot.drain(FLUSH_PROBE_MS * _MS)[len(partial):]
+        late = self.bot.drain(int(FLUSH_PROBE_MS * max(1.0, self.cfg.time_scale) * _MS))[len(partial):]
         # A bot filling memory is slow before it is killed: the platform's kill may come
         # after the limit (its timer runs out first there too), but memory is the cause.
         late += self._memory_settles(limit_ns)
@@ -335,7 +338,7 @@ class Dialogue:
             first = (partial + late).decode("utf-8", "replace").split("\n")[0]
             self.report.transcript.received(late.decode("utf-8", "replace").rstrip("\n"), time.perf_counter_ns())
             if self._unanswered is not None and self.report.exchanges:
-                self.report.exchanges[-1].late = first
+                self.report.exchanges[-1] = replace(self.report.exchanges[-1], late=first)
             if waiting:
                 cause = "no_flush"
                 message += (f"; the answer {first!r} arrived only when its input was closed: the bot "
