@@ -104,6 +104,8 @@ def java(java_bots: Path, name: str) -> list[str]:
 
 
 def test_a_java_bot_that_computes_past_the_limit_is_too_slow(tmp_path, java_bots):
+    """Its reader thread sits blocked reading the stdin pipe while its main thread computes:
+    a thread that runs means the bot computes, whatever another thread waits for."""
     # --time-scale 3: a JVM's start within the first answer's limit on a loaded machine
     result = check(tmp_path, "impasse", "--seat", "w", "--time-scale", "3", *java(java_bots, "ComputesPastLimit"))
     message = the_timeout(result, 2)
