@@ -136,8 +136,8 @@ def test_a_fresh_bot_as_slow_in_the_failing_position_is_no_memory_fault(tmp_path
     """slow_endgame.py thinks 300 ms with five checkers or fewer, fresh or not: a fresh bot
     plays the running bot's move, as slowly (its first answer may take 1000 ms, so it does
     not fail): the note says so, and never that the fault needs the bot's memory."""
-    result = fuzz(tmp_path, "impasse", "impasse/slow_endgame.py", "--seed", "1", "--examples", "30",
-                  "--shrink-examples", "20")
+    result = fuzz(tmp_path, "impasse", "impasse/slow_endgame.py", "--seed", "1", "--examples", "5",
+                  "--shrink-examples", "4")
     assert result.code == 1, result.stdout + result.stderr
     [f] = result.findings("fail")
     r = f["reproducer"]
@@ -153,7 +153,7 @@ def test_a_fresh_bot_that_answers_the_same_move_in_time_is_no_memory_fault(tmp_p
     position plays the running bot's move at once. The note says what was seen, both
     answers from runs on that very request."""
     result = fuzz(tmp_path, "loa", "loa/slow_after_twelve_turns.py", "--seed", "1", "--examples", "10",
-                  "--shrink-examples", "10")
+                  "--shrink-examples", "4")
     assert result.code == 1, result.stdout + result.stderr
     [f] = result.findings("fail")
     r = f["reproducer"]
