@@ -14,6 +14,7 @@ import fcntl
 import termios
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from . import process, traces
@@ -24,7 +25,9 @@ from .spec import Spec
 from .transcript import show
 
 _MS = 1_000_000
-#: How long to wait, after a timeout, for an answer stuck in an unflushed buffer.
+#: How long to wait, after a timeout, for an answer stuck in an unflushed buffer (or a
+#: late one), times a time scale over 1: a machine slow enough to scale the limits is slow
+#: to finish the answer too.
 FLUSH_PROBE_MS = 300
 #: After a refused answer, how long to look for more lines (see _extra_output).
 OUT_OF_TURN_PROBE_MS = 100
@@ -188,7 +191,8 @@ class Dialogue:
         if self._unanswered is not None:
             answer = shown if r.kind == "line" and own_ns <= limit_ns else None
             self.report.exchanges.append(
-                Exchange(tuple(self._unanswered), answer, self.position.ply(), elapsed_ns / _MS))
+                Exchange(tuple(self._unanswered), answer, self.position.ply(), elapsed_ns / _MS,
+                         late=shown if r.kind == "line" and answer is None else None))
             self._unanswered = []
         if r.kind == "line" and elapsed_ns > limit_ns and not self._excused(used, elapsed_ns, limit_ns, limit_what,
                                                                               shown):
@@ -299,16 +303,19 @@ class Dialogue:
     def _timed_out(self, partial: bytes, elapsed_ns: int, limit_ns: int, limit_what: str,
                    idle: bool = False, used: Any = None) -> None:
         """A missing answer. Before giving up, tell a slow bot from one whose answer sits in
-        an unflushed buffer: the latter is asleep in a read of its input (wchan), and its
-        answer appears at once when that input is closed (exit flushes the buffer). `idle`:
-        the judge gave up early, the bot sitting idle in a read (see _read_or_idle)."""
+        an unflushed buffer: the latter is asleep waiting for its input (a thread blocked
+        reading the stdin pipe, or waiting on a set that holds it, and none running: see
+        process.Bot.waiting_for_input), and its answer appears at once when that input is
+        closed (exit flushes the buffer). A late answer from a bot not seen waiting so (it
+        computes, or sleeps on something else, or /proc shows nothing) is "too slow".
+        `idle`: the judge gave up early, the bot sitting idle in a read (see _read_or_idle)."""
         assert self.bot is not None
         unread = _unread_bytes(self.bot)
         input_closed = self.bot.input_closed()
         waiting = self.bot.waiting_for_input()
         self.bot.close_stdin()
         # The partial line is still in the buffer, so what comes back starts with it.
-        late = self.bot.drain(FLUSH_PROBE_MS * _MS)[len(partial):]
+        late = self.bot.drain(int(FLUSH_PROBE_MS * max(1.0, self.cfg.time_scale) * _MS))[len(partial):]
         # A bot filling memory is slow before it is killed: the platform's kill may come
         # after the limit (its timer runs out first there too), but memory is the cause.
         late += self._memory_settles(limit_ns)
@@ -330,11 +337,18 @@ class Dialogue:
         if late.strip():
             first = (partial + late).decode("utf-8", "replace").split("\n")[0]
             self.report.transcript.received(late.decode("utf-8", "replace").rstrip("\n"), time.perf_counter_ns())
+            if self._unanswered is not None and self.report.exchanges:
+                self.report.exchanges[-1] = replace(self.report.exchanges[-1], late=first)
             if waiting:
                 cause = "no_flush"
                 message += (f"; the answer {first!r} arrived only when its input was closed: the bot "
                             f"probably does not flush its output (a terminal would have shown it): "
                             f"flush after every line")
+            elif waiting is None:
+                cause = "late"
+                message += (f"; its answer {first!r} came after the limit: too slow, or held in an output "
+                            f"buffer until its input was closed (the system shows nothing of what the bot "
+                            f"was doing)")
             else:
                 cause = "too_slow"
                 message += f"; its answer {first!r} came later: too slow"

@@ -61,6 +61,7 @@ import random
 import re
 import shlex
 import signal
+import statistics
 import threading
 import time
 from dataclasses import dataclass, replace
@@ -718,13 +719,13 @@ class Campaign:
                          opponent=opponents.Opponent(self.target.module, "random", game_seed(self.options.seed, 0)))
         if first_fail(warm) is not None:
             return  # a failure in a real game: the search finds it again, no verdict on state
-        answered = [e for e in warm.report.exchanges if e.answer is not None]
-        turns = [i for i in (2, len(answered) - 1) if 0 < i < len(answered)]
+        exchanges = warm.report.exchanges
+        turns = [i for i in (2, len(exchanges) - 1) if 0 < i < len(exchanges)]
         for turn in dict.fromkeys(turns):
             moves = _moves_before(warm, turn)
-            if moves is None:
+            if moves is None or exchanges[turn].answer is None:
                 continue
-            verdict = self._cold_verdict(seat, moves, answered[turn].answer)
+            verdict = self._cold_verdict(seat, moves, exchanges[turn])
             if verdict is not None:
                 self._verdict = True
                 self.run.probe = StateProbe(True, verdict + ": it keeps state between turns, so position mode "
@@ -735,21 +736,35 @@ class Campaign:
         self.run.probe = StateProbe(False, "a fresh bot shown positions of a running game answered as the running "
                                     "bot did")
 
-    def _cold_verdict(self, seat: int, moves: list[str], warm_answer: str | None) -> str | None:
+    def _cold_verdict(self, seat: int, moves: list[str], warm: Exchange) -> str | None:
+        """Evidence that the bot keeps state, from a fresh bot shown exactly the request a
+        running bot answered (`warm`): it fails, or it answers another move, twice (a bot
+        that chooses at random among equal moves is no evidence). The same move with
+        another comment, a timing failure, or a fresh bot not shown that very request is
+        no evidence."""
         cold = self.play_cold(seat, moves, memo=False)
+        if not _same_request(self.target.spec, warm, cold):
+            return None
+        warm_answer = warm.answer
         fail = first_fail(cold)
         shown = f"shown the position after {len(moves)} plies cold"
         if _timing(fail):
             return None  # a busy machine may have made it: no evidence of state
         if fail is not None:
             return f"{shown}, a fresh bot failed ({fail.kind}: {fail.message}) where the running bot answered {warm_answer!r}"
-        answer = _answer_of(cold)
-        if answer == warm_answer or answer is None:
+        answer = _given(cold)
+        if answer is None or self._same_move(answer, warm_answer):
             return None
-        again = _answer_of(self.play_cold(seat, moves, memo=False))
-        if again != answer:
+        again = self.play_cold(seat, moves, memo=False)
+        if not _same_request(self.target.spec, warm, again) or not self._same_move(_given(again), answer):
             return None  # answers at random: no evidence either way
         return f"{shown}, fresh bots answered {answer!r} where the running bot answered {warm_answer!r}"
+
+    def _same_move(self, one: str | None, other: str | None) -> bool:
+        """Two answers that play the same move (their comments may differ)."""
+        if one is None or other is None:
+            return False
+        return _move_of(self.target.spec, one) == _move_of(self.target.spec, other)
 
     # -- after the first failure --------------------------------------------------------
     def finish(self) -> None:
@@ -789,31 +804,82 @@ class Campaign:
 
     def _cold_retry(self, failure: Failure) -> Failure:
         """The failing position shown cold to a fresh bot: the same failure makes it the
-        reproducer (one exchange); another answer means the fault needs the bot's memory
-        of the game. A timing fault is tried a second way when the first does not show
-        it: a fresh bot's first answer has the start-up's longer limit, so the bot starts
-        a turn earlier and the failing position is its second turn (two exchanges)."""
+        reproducer (one exchange). A timing fault is tried a second way when the first does
+        not show it: a fresh bot's first answer has the start-up's longer limit, so the bot
+        starts a turn earlier and the failing position is its second turn (two exchanges).
+        Otherwise a note says what the fresh bot did, named only from a run of the bot on
+        exactly the failing request (colour line and clock values aside): another answer
+        means the fault needs the bot's memory of the game; the same move does not (see
+        _cold_note)."""
         moves = list(failure.finding.moves)
         example = failure.example
         if moves == example.start_moves and (example.cold or not moves):  # its first answer failed
             return replace(failure, cold="reproduces")
         if not self._shrink_budget_left():
             return failure
+        warm = request_of(example.report)
         cold = self.play_cold(example.seat, moves)
+        if not _same_request(self.target.spec, warm, cold) and self._shrink_budget_left():
+            cold = self.play_cold(example.seat, moves, memo=False)  # a remembered run of another request
         fail = first_fail(cold)
         if fail is None and _cut_short(cold):
             return failure  # the budget ran out: no conclusion
         if _timing(fail) and not _timing(failure.finding):
             return failure  # too slow where the failure is not about time: no conclusion
-        if (fail is None or fail.kind != failure.finding.kind) and _timing(failure.finding) and len(moves) >= 2 \
-                and self._shrink_budget_left():
+        if fail is not None and fail.kind == failure.finding.kind:
+            return Failure(cold, fail, confirmed=failure.confirmed, cold="reproduces")
+        if _timing(failure.finding) and len(moves) >= 2 and self._shrink_budget_left():
             second = self.play_cold(example.seat, moves, turns=2)
             fail2 = first_fail(second)
             if fail2 is not None and fail2.kind == failure.finding.kind and list(fail2.moves) == moves:
                 return Failure(second, fail2, confirmed=failure.confirmed, cold="reproduces", cold_turns=2)
-        if fail is None or fail.kind != failure.finding.kind:
-            return replace(failure, cold="needs memory", cold_answer=_answer_of(cold))
-        return Failure(cold, fail, confirmed=failure.confirmed, cold="reproduces")
+        if warm is None or not _same_request(self.target.spec, warm, cold):
+            return failure  # the fresh bot was not shown the failing request: no conclusion
+        return self._cold_note(failure, warm, cold, fail)
+
+    def _cold_note(self, failure: Failure, warm: Exchange, cold: Example, fail: Finding | None) -> Failure:
+        """What a fresh bot shown the failing request did, where it did not fail the same
+        way, said as the evidence shows it. A timing failure is compared in time (the fresh
+        bot's first answer includes its start, and may take longer than the running bot's
+        answer could): never a memory fault. Otherwise the same move is no memory fault
+        either; another answer (or none, where the running bot answered) is."""
+        fresh = request_of(cold.report)
+        assert fresh is not None
+        given, ran = _given_in(fresh), _given_in(warm)
+        same = self._same_move(given, ran)
+        did = "a fresh bot shown the failing position" + (" (its clock full)" if _clocked(self.target.spec) else "")
+        if given is None:
+            did += " gave no answer"
+        else:
+            did += f" answered {given!r}" + (" late" if fresh.answer is None else "")
+            if same:
+                did += ", the move the running bot " + ("gave late" if warm.answer is None else "answered")
+            elif ran is not None:
+                did += f" where the running bot answered {ran!r}" + (" late" if warm.answer is None else "")
+        if fail is not None:
+            did += f", and failed otherwise ({fail.kind}: {fail.message})"
+        if _timing(failure.finding):
+            limit = _limit_ms(failure.finding)
+            if fail is None and fresh.answer is not None and limit is not None and fresh.elapsed_ms is not None:
+                took = fresh.elapsed_ms
+                if took <= limit:
+                    did += (f", in {took:.0f} ms (its start included): within the {limit:.0f} ms the running "
+                            f"bot's answer had")
+                else:
+                    # A first answer includes the start, which takes about the median first answer.
+                    start = statistics.median(self.run.first_answer_ms) if self.run.first_answer_ms else 0.0
+                    did += (f", after {took:.0f} ms (its start included; first answers in this run took "
+                            f"{start:.0f} ms at the median): over the {limit:.0f} ms the running bot's answer had")
+                    if took - start > limit:
+                        did += ", so it is slow in that position without its memory of the game too"
+            return replace(failure, cold="timing", cold_answer=given, cold_note=did)
+        if same and fail is None:
+            return replace(failure, cold="same answer", cold_answer=given,
+                           cold_note=did + ", without the failure")
+        if given is None and ran is None and fail is None:
+            return failure  # neither answered: nothing to compare
+        return replace(failure, cold="needs memory", cold_answer=given,
+                       cold_note=f"the fault needs the bot's memory of the game: {did}")
 
     def _search_shorter(self, failure: Failure) -> Failure:
         """Hypothesis searches (and shrinks) paths shorter than the reproducer's to a
@@ -1100,6 +1166,47 @@ def _answer_of(example: Example) -> str | None:
     return answers[0] if answers else None
 
 
+def _given(example: Example) -> str | None:
+    """What the bot answered to its first request, in time or not (None: nothing)."""
+    exchanges = example.report.exchanges
+    return _given_in(exchanges[0]) if exchanges else None
+
+
+def _given_in(exchange: Exchange | None) -> str | None:
+    if exchange is None:
+        return None
+    return exchange.answer if exchange.answer is not None else exchange.late
+
+
+def _move_of(spec: Spec, answer: str) -> str:
+    """The move an answer line plays, as the referee reads it (the line itself when it
+    does not fit the grammar)."""
+    parsed = spec.parse_answer(answer.rstrip("\r"))
+    return parsed[0] if parsed is not None else answer
+
+
+def _request_lines(spec: Spec) -> int:
+    """How many lines a cold start sends before its first request proper: the start's and
+    the first turn's (the colour), one line a template."""
+    return len(spec.start.send) + len(spec.turn.first_send)
+
+
+def _same_request(spec: Spec, warm: Exchange | None, cold: Example) -> bool:
+    """Whether a fresh bot's first request (`cold`, its colour line aside) is the request
+    a running bot answered (`warm`), line for line, clock values masked: only then does
+    what the fresh bot answered say something about that request."""
+    fresh = cold.report.exchanges[0] if cold.report.exchanges else None
+    if warm is None or fresh is None:
+        return False
+    count = len(fresh.sent) - _request_lines(spec)
+    return count > 0 and len(warm.sent) >= count and tuple(warm.sent[-count:]) == tuple(fresh.sent[-count:])
+
+
+def _clocked(spec: Spec) -> bool:
+    """Whether the protocol tells the bot its clock (a fresh bot's is full)."""
+    return any("{clock}" in t or "{opponent_clock}" in t for t in (*spec.turn.send, *spec.turn.first_send))
+
+
 def _moves_before(example: Example, turn: int) -> list[str] | None:
     """The moves played before the bot's answer number `turn` (0-based)."""
     report, seen = example.report, -1
@@ -1225,6 +1332,7 @@ def describe(run: FuzzRun, failure: Failure) -> dict[str, Any]:
         "cold": failure.cold,
         "cold_answer": failure.cold_answer,
         "cold_turns": failure.cold_turns,
+        "cold_note": failure.cold_note,
         "command": replay_command(run.target, failure),
         "transcript": finding.transcript,
     }

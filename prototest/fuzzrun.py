@@ -158,14 +158,20 @@ class Failure:
     #: False when it was seen only after a cold start and no game from the start showed it
     confirmed: bool = True
     #: "reproduces": the failing position shown cold to a fresh bot fails the same way (the
-    #: reproducer is that position); "needs memory": it does not; None: not tried
+    #: reproducer is that position); "needs memory": it answers otherwise (or not at all);
+    #: "same answer": it plays the running bot's move without the failure; "timing": a
+    #: timing failure, the fresh bot's answer compared in time; None: not tried, or no
+    #: conclusion (the fresh bot was not shown the failing request)
     cold: str | None = None
-    #: what a fresh bot shown the failing position answered, when it did not fail
+    #: what a fresh bot shown exactly the failing request answered (in time or late), when
+    #: it did not fail the same way
     cold_answer: str | None = None
     #: the answers a "reproduces" reproducer asks of its fresh bot: 1, the failing one; 2
     #: for a timing fault, the bot started a turn earlier (a first answer has the start-up's
     #: longer limit, so only a second one is held to the limit that was broken)
     cold_turns: int = 1
+    #: what the fresh bot did, as the report's note says it
+    cold_note: str | None = None
     #: the reproducer as data (see describe), filled in when the run ends
     details: dict[str, Any] = field(default_factory=dict)
 

@@ -82,12 +82,15 @@ class GameConfig:
 class Exchange:
     """One request and its answer. `sent` holds every line the judge sent since the
     previous answer, with clock values shown as `<time>` so that two runs of the same
-    game send the same text; `answer` is None when no answer line came."""
+    game send the same text; `answer` is None when no answer line came in time. `late` is
+    the line that came after the limit (read late, or when the judge closed the bot's
+    input): what the bot answered, though not in time; it is never compared as an answer."""
 
     sent: tuple[str, ...]
     answer: str | None
     ply: int
     elapsed_ms: float | None = None
+    late: str | None = None
 
 
 @dataclass

@@ -28,6 +28,7 @@ import os
 import platform
 import select
 import signal
+import stat
 import subprocess
 import time
 from collections import deque
@@ -46,13 +47,23 @@ from .transcript import Transcript, show
 KEPT_ENV = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "TZ", "TMPDIR")
 
 READ_CHUNK = 65536
-#: The number of the read system call, for reading /proc/PID/syscall.
-_READ_SYSCALL = {"x86_64": "0", "aarch64": "63", "arm64": "63"}
-#: epoll_wait and epoll_pwait (their 4th argument is the timeout, -1 for none); epoll_pwait2
-#: (a NULL timeout pointer for none) has the same number everywhere.
-_EPOLL_SYSCALLS = {"x86_64": ("232", "281"), "aarch64": ("22",), "arm64": ("22",)}
-_EPOLL_PWAIT2 = "441"
+#: The system calls a thread can wait for its input in, by number (as /proc/PID/task/TID/
+#: syscall shows it), per machine: "read" (read, readv: the first argument is the fd),
+#: "epoll" (epoll_wait, epoll_pwait: the set is the epoll fd's, the 4th argument the timeout,
+#: -1 for none), "epoll2" (epoll_pwait2: a NULL timeout pointer for none), "poll" (the
+#: pollfd array and its length, then a timeout in ms), "ppoll" (the same with a timespec
+#: pointer, NULL for none), "select" and "pselect" (nfds, the read set, the write and
+#: except sets, then a timeout pointer, NULL for none).
+_WAIT_SYSCALLS = {
+    "x86_64": {"0": "read", "19": "read", "232": "epoll", "281": "epoll", "441": "epoll2", "7": "poll",
+               "271": "ppoll", "23": "select", "270": "pselect"},
+    "aarch64": {"63": "read", "65": "read", "22": "epoll", "441": "epoll2", "73": "ppoll", "72": "pselect"},
+}
+_WAIT_SYSCALLS["arm64"] = _WAIT_SYSCALLS["aarch64"]
 _NO_TIMEOUT = ("0xffffffff", "0xffffffffffffffff")
+#: The most fds a poll or select set is read for (a bigger set is no evidence either way).
+_MAX_WAIT_FDS = 4096
+POLLIN = 0x1
 _MS = 1_000_000
 #: The longest single wait in the kernel; longer waits loop (poll takes a C int of ms).
 MAX_WAIT_MS = 60_000
@@ -223,6 +234,9 @@ class Bot:
         self.returncode: int | None = None
         self._pidfd: int | None = None
         self._stdin_fd: int | None = self.proc.stdin.fileno()  # type: ignore[union-attr]
+        #: The bot's stdin pipe (inode, device), to tell a thread reading it from one
+        #: waiting on something else (see waiting_for_input).
+        self._stdin_pipe = _pipe_of(self._stdin_fd)
         #: Set when a write failed because the bot closed its end of stdin (EPIPE).
         self.input_closed_by_bot = False
         try:
@@ -841,16 +855,27 @@ class Bot:
         code = None if self.alive() else self.returncode
         return code, data + self.drain(0)  # what the exit itself flushed
 
-    def waiting_for_input(self) -> bool:
+    def waiting_for_input(self) -> bool | None:
         """True when the bot sleeps until more input comes: it thinks it has answered, or
-        it expects more than it was sent. Read from /proc, for every thread of every
-        process in the bot's group: a JVM reads stdin in a thread of its own, a wrapper
-        script in a child, and Node waits in its event loop (epoll with no timer set)."""
+        it expects more than it was sent. Only on evidence, read from /proc for every
+        thread of every process in the bot's group (a JVM reads stdin in a thread of its
+        own, a wrapper script in a child, Node in its event loop): no thread runs, and one
+        is blocked reading the bot's stdin pipe, or waits with no timeout on a set that
+        holds that pipe (epoll: the set from /proc/PID/fdinfo; poll and select: from the
+        thread's memory, /proc/PID/mem, which the judge may read as the bot's ancestor).
+        A thread waiting on anything else (Node's helper thread in epoll on its own
+        eventfd, a JVM's in futex) is no sign. What /proc does not show (another system, a
+        bot whose /proc the judge may not read) is no evidence either: None when no
+        thread's system call could be read at all, False when what was read shows no
+        such wait. Either way the judge neither blames a missing flush nor stops waiting
+        early (see prototest.dialogue)."""
+        if self._stdin_pipe is None:
+            return None
         try:
             pids = [self.pid] + [p for p in _group_members(self.pid) if p != self.pid]
         except OSError:
             pids = [self.pid]
-        waiting = False
+        waiting: bool | None = None
         for pid in pids:
             try:
                 tasks = os.listdir(f"/proc/{pid}/task")
@@ -860,7 +885,9 @@ class Bot:
                 task = f"/proc/{pid}/task/{tid}"
                 if _task_runs(task):  # it computes: an idle helper thread's wait means nothing
                     return False
-                waiting = waiting or _task_waits_for_input(task)
+                if not waiting:
+                    seen = _task_waits_for_input(task, self._stdin_pipe)
+                    waiting = seen if seen is not None else waiting
         return waiting
 
     def cpu_ticks(self) -> int:
@@ -1054,19 +1081,119 @@ def _task_runs(task: str) -> bool:
     return end >= 0 and stat[end + 2: end + 3] == "R"
 
 
-def _task_waits_for_input(task: str) -> bool:
-    """One thread asleep in a read of a pipe (or of fd 0), or in epoll with no timeout:
-    an event loop with no timer set, which only input can wake."""
-    wchan = _read_proc(f"{task}/wchan")
-    if "pipe_read" in wchan or "pipe_wait" in wchan:
-        return True
+def _pipe_of(fd: int) -> tuple[int, int] | None:
+    """The inode and device of the pipe behind `fd` (None: no pipe), as /proc names it."""
+    try:
+        st = os.fstat(fd)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_dev) if stat.S_ISFIFO(st.st_mode) else None
+
+
+def _task_waits_for_input(task: str, pipe: tuple[int, int]) -> bool | None:
+    """One thread asleep until the bot's stdin pipe (`pipe`, see _pipe_of) has input:
+    blocked reading it, or waiting with no timeout on a set that holds it. A wait with a
+    timeout ends by itself (a timer is set), a wait on other fds is another thread's
+    business, and a set /proc does not show is no evidence: False. None: the thread's
+    system call could not be read at all."""
     fields = _read_proc(f"{task}/syscall").split()
-    machine = platform.machine()
-    if len(fields) > 1 and fields[0] == _READ_SYSCALL.get(machine) and fields[1] == "0x0":
-        return True
-    if len(fields) > 4 and fields[0] in _EPOLL_SYSCALLS.get(machine, ()):
-        return fields[4] in _NO_TIMEOUT
-    return len(fields) > 4 and fields[0] == _EPOLL_PWAIT2 and fields[4] == "0x0"
+    if not fields:
+        return None
+    kind = _WAIT_SYSCALLS.get(platform.machine(), {}).get(fields[0])
+    if kind is None or len(fields) < 7:
+        return False
+    try:
+        args = [int(a, 16) for a in fields[1:7]]
+    except ValueError:
+        return False
+    if kind == "read":
+        return _is_pipe(task, args[0], pipe)
+    if kind == "epoll":
+        return _no_timeout(args[3]) and _epoll_holds(task, args[0], pipe)
+    if kind == "epoll2":
+        return args[4] == 0 and _epoll_holds(task, args[0], pipe)
+    if kind in ("poll", "ppoll"):
+        endless = _no_timeout(args[2]) if kind == "poll" else args[2] == 0
+        return endless and any(_is_pipe(task, fd, pipe) for fd in _poll_fds(task, args[0], args[1]))
+    return args[4] == 0 and any(_is_pipe(task, fd, pipe) for fd in _select_fds(task, args[0], args[1]))
+
+
+def _no_timeout(arg: int) -> bool:
+    """A C int timeout argument that is negative: wait for ever (its register may hold it
+    sign-extended or not)."""
+    return arg & 0xFFFFFFFF >= 0x80000000
+
+
+def _is_pipe(task: str, fd: int, pipe: tuple[int, int]) -> bool:
+    try:
+        return os.readlink(f"{task}/fd/{fd}") == f"pipe:[{pipe[0]}]"
+    except (OSError, ValueError):
+        return False
+
+
+def _epoll_holds(task: str, epfd: int, pipe: tuple[int, int]) -> bool:
+    """Whether the interest set of epoll fd `epfd` holds the pipe: /proc's fdinfo lists it,
+    a `tfd: N events: ... ino:I sdev:D` line a target (the inode and device of what was
+    added, so a target whose fd was since closed or moved is still named; kernels that
+    print no inode are asked for fd N's link instead)."""
+    info = _read_proc(f"{task}/fdinfo/{epfd}")
+    for line in info.splitlines():
+        if not line.startswith("tfd:"):
+            continue
+        words = line.split()
+        found = {w.split(":", 1)[0]: w.split(":", 1)[1] for w in words if ":" in w and not w.endswith(":")}
+        try:
+            if "ino" in found:
+                dev = int(found["sdev"], 16) if "sdev" in found else None
+                if int(found["ino"], 16) == pipe[0] and (
+                        dev is None or (dev >> 20, dev & 0xFFFFF) == (os.major(pipe[1]), os.minor(pipe[1]))):
+                    return True
+            elif _is_pipe(task, int(words[1]), pipe):
+                return True
+        except (ValueError, IndexError):
+            continue
+    return False
+
+
+def _task_memory(task: str, address: int, size: int) -> bytes:
+    """`size` bytes of the thread's memory at `address` (b"" when they cannot be read)."""
+    if not address or size <= 0:
+        return b""
+    try:
+        fd = os.open(f"{task}/mem", os.O_RDONLY)
+    except OSError:
+        return b""
+    try:
+        return os.pread(fd, size, address)
+    except (OSError, OverflowError):
+        return b""
+    finally:
+        os.close(fd)
+
+
+def _poll_fds(task: str, address: int, count: int) -> list[int]:
+    """The fds a poll waits to read: its pollfd array (int fd, short events, short
+    revents), read from the thread's memory."""
+    if count > _MAX_WAIT_FDS:
+        return []
+    data = _task_memory(task, address, 8 * count)
+    fds = []
+    for i in range(len(data) // 8):
+        fd = int.from_bytes(data[8 * i: 8 * i + 4], "little", signed=True)
+        events = int.from_bytes(data[8 * i + 4: 8 * i + 6], "little")
+        if fd >= 0 and events & POLLIN:
+            fds.append(fd)
+    return fds
+
+
+def _select_fds(task: str, count: int, address: int) -> list[int]:
+    """The fds a select waits to read: the bits of its read set (fd_set, words of 64 bits
+    on a 64-bit machine), read from the thread's memory."""
+    if count > _MAX_WAIT_FDS:
+        return []
+    data = _task_memory(task, address, (count + 63) // 64 * 8)
+    bits = int.from_bytes(data, "little")
+    return [fd for fd in range(min(count, len(data) * 8)) if bits >> fd & 1]
 
 
 def _group_members(group: int) -> list[int]:

@@ -6,6 +6,7 @@ import json
 from dataclasses import replace
 import re
 import statistics
+import textwrap
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any, Sequence
@@ -643,10 +644,8 @@ def reproducer_lines(r: dict[str, Any], f: Finding) -> list[str]:
         lines.extend(f"              {row}" for row in r.get("diagram") or [])
     lines.append(f"    sent:     {_request(r['sent'])}")
     lines.extend(_evidence_lines(f))
-    if r["cold"] == "needs memory":
-        answer = r.get("cold_answer")
-        lines.append("    note:     the fault needs the bot's memory of the game: a fresh bot shown the failing")
-        lines.append(f"              position {'answered ' + repr(answer) if answer else 'did not fail the same way'}")
+    if r.get("cold_note"):
+        lines.extend(_wrapped("    note:     ", r["cold_note"]))
     if not r["confirmed"]:
         lines.append("    note:     no game from the start showed it within the budget: a bot that relies on its")
         lines.append("              memory of earlier turns may fail here and not in a real game")
@@ -654,6 +653,12 @@ def reproducer_lines(r: dict[str, Any], f: Finding) -> list[str]:
     if r["transcript"]:
         lines.append(f"    transcript: {r['transcript']}")
     return lines
+
+
+def _wrapped(head: str, text: str, width: int = 100) -> list[str]:
+    """A long sentence under a label, its lines indented under the first."""
+    return textwrap.wrap(text, width, initial_indent=head, subsequent_indent=" " * len(head),
+                         break_long_words=False, break_on_hyphens=False) or [head.rstrip()]
 
 
 def fuzz_to_json(run: FuzzRun) -> dict[str, Any]:

@@ -169,3 +169,50 @@ def test_in_a_library_a_users_signals_keep_their_own_meaning(tmp_path):
     assert term.returncode == -signal.SIGTERM and term.stdout == ""
     assert time.monotonic() - started < 15
     assert none_alive_with(token) == []  # the keeper kills the bot once the caller is gone
+
+
+#: What a bot's threads do while the judge looks, and whether that is waiting for input:
+#: only a wait on the bot's own stdin pipe, with no timeout, counts (issue 20, item 4).
+WAITS = [
+    ("import sys; sys.stdin.readline()", True),
+    ("import select, sys; select.select([sys.stdin], [], [])", True),
+    ("import select; p = select.poll(); p.register(0, select.POLLIN); p.poll()", True),
+    ("import selectors, sys; s = selectors.EpollSelector(); s.register(sys.stdin, selectors.EVENT_READ); s.select()",
+     True),
+    # a timer is set: it wakes by itself
+    ("import select; p = select.poll(); p.register(0, select.POLLIN); p.poll(20000)", False),
+    # a pipe of its own (a child's output, a helper's eventfd): not its input
+    ("import os, threading, time; r, w = os.pipe(); threading.Thread(target=os.read, args=(r, 1), daemon=True)"
+     ".start(); time.sleep(20)", False),
+    ("import os, selectors; r, w = os.pipe(); s = selectors.EpollSelector(); s.register(r, selectors.EVENT_READ); "
+     "s.select()", False),
+    ("import time; time.sleep(20)", False),
+]
+
+
+@pytest.mark.parametrize("code,waiting", WAITS, ids=[str(i) for i in range(len(WAITS))])
+def test_waiting_for_input_only_on_evidence(code, waiting):
+    with start(code) as bot:
+        settled(bot)
+        assert bot.waiting_for_input() is waiting
+
+
+def settled(bot: process.Bot) -> None:
+    """Wait until the bot has started and sits still: no CPU time used over 200 ms."""
+    time.sleep(0.1)
+    for _ in range(50):
+        before = bot.cpu_ticks()
+        time.sleep(0.2)
+        if bot.cpu_ticks() == before:
+            return
+
+
+def test_nothing_readable_in_proc_is_no_evidence(monkeypatch):
+    """Where no thread's system call can be read, waiting_for_input says so (None): the
+    judge then neither blames a missing flush nor stops waiting early."""
+    with start("import sys; sys.stdin.readline()") as bot:
+        settled(bot)
+        assert bot.waiting_for_input() is True
+        real = process._read_proc
+        monkeypatch.setattr(process, "_read_proc", lambda path: "" if path.endswith("/syscall") else real(path))
+        assert bot.waiting_for_input() is None
