@@ -38,8 +38,10 @@ not a timing one (or passes where it was) concludes nothing.
 
 The run ends at the first failure, at the time budget or after `examples` examples. The
 budget never cuts an answer short: the answer asked for when it runs out is judged to its
-limit (`GameConfig.deadline`), so a failure in progress, or found while shortening, stands;
-so does a failure of the state probe's game (a real game from the start). A
+limit (`GameConfig.deadline`), the first example is always played, and no run of the bot
+starts after it but the run alone of a timing failure; a failure found in progress or
+while shortening stands as found, and so does a failure of the state probe's game (a real
+game from the start). A
 failure found in a game from the start is confirmed; where the protocol sends the
 position, the failing position is then shown cold to a fresh bot: if it fails the same
 way, the reproducer is that position and one exchange, and the path to it is shortened;
@@ -343,7 +345,7 @@ class Campaign:
         ended = None
         if self._found is not None:
             ended = "failure"
-        elif self._out_of_time():
+        elif self._out_of_time() and self.run.examples:  # the first example is always played
             ended = "budget"
         elif self.should_stop is not None and self.should_stop():
             ended = "stopped"
@@ -632,10 +634,11 @@ class Campaign:
         running bot answered. A fresh bot that fails there, or answers otherwise (twice
         alike, so it is no random choice), keeps state: position mode is turned off."""
         self.may_probe = False
+        if self._out_of_time():
+            return  # no verdict: no bot is started cold, every example is a game from the start
         self._verdict = False  # no evidence of state, unless the probe finds some
         try:
-            if not self._out_of_time():
-                self._probe()
+            self._probe()
         finally:
             if self.publish is not None:
                 self.publish(self._verdict)
@@ -843,8 +846,8 @@ class Campaign:
     def _replayed(self, failure: Failure) -> Failure:
         """Run the minimal example once more, for real: a bot that now passes it, or
         fails it otherwise, is not deterministic and the failure is marked so."""
-        if self.run.interrupted is not None or self.options.shrink_examples < 1:
-            return failure
+        if self.run.interrupted is not None or self.options.shrink_examples < 1 or self._out_of_time():
+            return failure  # (out of time: the failure stands as found)
         example = failure.example
         if failure.cold == "reproduces":
             again = self.play_cold(example.seat, example.start_moves, memo=False)

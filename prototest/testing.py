@@ -83,6 +83,8 @@ from hypothesis import core as hypothesis_core
 from hypothesis.errors import HypothesisException
 
 from . import config as configmod, detect, process, report, settings as settingsmod, spec as specmod
+from .commands.bot import bot_argv
+from .commands.exits import UsageProblem
 from .fuzz import BotFault, Campaign, _Stop, choose_mode
 from .fuzzrun import DEFAULT_BUDGET_S, FuzzRun, Options, Target
 from .settings import parse_duration
@@ -141,6 +143,7 @@ def fuzz_test(bot: str | Sequence[str] | None = None, *, game: str | None = None
     if not s.bot:
         raise UsageError("fuzz_test: no bot given: fuzz_test(['./mybot'], ...), or bot = [...] in a prototest.toml")
     loaded = _spec(s)
+    module, rules = specmod.bind(loaded)
     chosen_mode = choose_mode(loaded, mode)
     fixed_seed = seed if seed is not None else cfg.seed if cfg is not None else None
     bot_cwd = s.bot_cwd or (str(folder) if folder is not None else None)
@@ -150,7 +153,6 @@ def fuzz_test(bot: str | Sequence[str] | None = None, *, game: str | None = None
         __tracebackhide__ = True
         argv_checked = _bot_argv(s.bot, s.env, bot_cwd)
         budget_s = _budget(budget)
-        module, rules = specmod.bind(loaded)
         target = Target(loaded, rules, module, argv_checked, process.controlled_env(s.env), s.time_scale,
                         cwd=bot_cwd, stop_when_idle=not s.game_chosen)
         options = Options(mode=chosen_mode, examples=examples, budget_s=budget_s,
@@ -242,8 +244,6 @@ def _spec(s: settingsmod.Settings) -> specmod.Spec:
 def _bot_argv(argv: list[str], env: dict[str, str], cwd: str | None) -> list[str]:
     """The bot's command checked as the CLI checks it (a missing file, a #! line that
     cannot work), when the test runs: a bot may be built by a fixture."""
-    from .commands.bot import bot_argv
-    from .commands.exits import UsageProblem
     try:
         return bot_argv(argv, process.controlled_env(env), cwd=cwd)
     except UsageProblem as exc:
