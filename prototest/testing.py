@@ -38,7 +38,8 @@ shrinking and verdicts), with the same settings:
   that points to another protocol ends with the `game=` to choose (prototest.detect).
 * **The seed**: `seed=` or the config file's fixes Hypothesis's draws as `prototest fuzz
   --seed S --jobs 1` does (the same examples); with neither, Hypothesis's own seed
-  (random, `--hypothesis-seed`, or a profile's `derandomize`) decides.
+  (random, `--hypothesis-seed`, or a profile's `derandomize`) decides. pytest's
+  `--hypothesis-seed` wins over the config file's seed, `seed=` over both.
 
 What it played (examples, answers, opponent styles, situations reached) is printed as the
 CLI's summary: pytest shows it under the test's captured output (for a passing test, with
@@ -71,6 +72,7 @@ for the same bot command, game, mode and `max_plies`.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import shlex
@@ -142,6 +144,8 @@ def fuzz_test(bot: str | Sequence[str] | None = None, *, game: str | None = None
                             env=dict(env or {}), overrides=list(overrides), config=cfg)
     if not s.bot:
         raise UsageError("fuzz_test: no bot given: fuzz_test(['./mybot'], ...), or bot = [...] in a prototest.toml")
+    if not (math.isfinite(s.time_scale) and 0.01 <= s.time_scale <= 1000):
+        raise UsageError(f"fuzz_test: time_scale {s.time_scale}: expected a number from 0.01 to 1000")
     loaded = _spec(s)
     module, rules = specmod.bind(loaded)
     chosen_mode = choose_mode(loaded, mode)
