@@ -25,7 +25,9 @@ def hint(report: GameReport) -> str | None:
         if finding.severity != "fail":
             continue
         got = (finding.got or "").strip()
-        if finding.kind in ("early_output", "handshake") and got.lower() == "ready":
+        # fuzz sends its first line at once (no silence first): there `ready` is the first answer
+        first_answer = finding.kind == "malformed" and finding.turn == 1
+        if (finding.kind in ("early_output", "handshake") or first_answer) and got.lower() == "ready":
             return (f"its first line was {got!r}, the greeting of Halma (Proglad): it looks like a "
                     "Halma bot: choose it with --game halma")
         if finding.kind in ("malformed", "illegal_move") and _HALMA_MOVE.fullmatch(got):

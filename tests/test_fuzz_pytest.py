@@ -164,3 +164,15 @@ def test_cli_fuzz_gives_checks_game_hint_at_once_and_says_it_ended(tmp_path):
     assert fuzzed.stderr.strip().splitlines()[-1].endswith("(ended)"), fuzzed.stderr
     checked = run_cli("check", "--", *CODINGAME_BOT, tmp_path=tmp_path / "check")
     assert checked.report["hints"] == report["hints"], (checked.report["hints"], report["hints"])
+
+
+def test_cli_fuzz_gives_checks_halma_hint_too(tmp_path):
+    """A Halma bot fuzzed as chess says `ready` as its first answer (fuzz sends the colour
+    line at once, where check waits and sees it as output before the first line): the same
+    hint as check's."""
+    halma = [sys.executable, "-m", "prototest.bots.halma_bot"]
+    fuzzed = run_cli("fuzz", "--jobs", "1", "--no-database", "--", *halma, tmp_path=tmp_path / "fuzz")
+    checked = run_cli("check", "--", *halma, tmp_path=tmp_path / "check")
+    assert fuzzed.code == 1 and checked.code == 1, fuzzed.stdout + fuzzed.stderr
+    assert fuzzed.report["hints"] and fuzzed.report["hints"] == checked.report["hints"], fuzzed.report["hints"]
+    assert "choose it with --game halma" in fuzzed.stdout, fuzzed.stdout
