@@ -1,7 +1,7 @@
 """Which other protocol a bot seems to speak, when no one chose the game.
 
 Chess is the default game. A Halma bot run without `--game` fails `early_output` on its
-`ready`; a CodinGame bot reads `white` and the first turn line as the start of its
+`ready` (`malformed` in fuzz, which sends its first line at once); a CodinGame bot reads `white` and the first turn line as the start of its
 board and waits, silent, until its clock runs out. Both verdicts are right for chess and
 say nothing about the cause. The first game's evidence is enough to name the `--game`
 the bot looks like, and to spare the remaining games' clocks.

@@ -42,8 +42,9 @@ shrinking and verdicts), with the same settings:
   `--hypothesis-seed` wins over the config file's seed, `seed=` over both.
 
 What it played (examples, answers, opponent styles, situations reached) is printed as the
-CLI's summary: pytest shows it under the test's captured output (for a passing test, with
-`-rP` or `-s`). A failing campaign fails the test with the reproducer as its message, the
+CLI's summary: pytest shows it under the test's captured output, and for a passing test
+at the end of the run (prototest.pytest_plugin; it is the test's `prototest fuzz` user
+property too, which `--junitxml` writes). A failing campaign fails the test with the reproducer as its message, the
 first thing pytest shows, ending in prototest's replay command (Hypothesis's `@seed(...)`
 hint, which would not replay a bot's game, is not printed); a passing one reports its
 warnings (slow answers, a `random` answer, a bot that answers the same input differently,
@@ -93,6 +94,9 @@ from .settings import parse_duration
 
 #: The environment variable that sets the budget of every `fuzz_test` that gives none.
 BUDGET_ENV = "PROTOTEST_FUZZ_BUDGET"
+#: What the campaigns of the test that runs now played: prototest.pytest_plugin takes it
+#: into the test's report.
+PLAYED: list[str] = []
 
 
 class Incomplete(AssertionError):
@@ -171,7 +175,9 @@ def fuzz_test(bot: str | Sequence[str] | None = None, *, game: str | None = None
         run.game_source = s.game_source
         if not s.game_chosen:
             run.hints = list(dict.fromkeys(h for f in run.failures if (h := detect.hint(f.example.report))))
-        print(played(run))
+        summary = played(run)
+        print(summary)
+        PLAYED.append(summary)
         if run.failed:
             failure = next(f for f in run.failures if f.confirmed)
             hints = [f"    hint:     {_as_argument(h)}" for h in run.hints]

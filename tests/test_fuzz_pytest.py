@@ -24,16 +24,17 @@ CODINGAME_BOT = [sys.executable, "-m", "prototest.bots.impasse_bot"]
 
 
 def pytest_run(folder: Path, tests: str, *args: str, cwd: Path | None = None, max_examples: int = 3,
-               env: dict[str, str] | None = None) -> tuple[int, str]:
+               env: dict[str, str] | None = None, passes: str = "-rP") -> tuple[int, str]:
     """pytest on `folder/test_bot.py` (these tests), under a profile whose max_examples is
-    small: a campaign that stopped there would show it."""
+    small: a campaign that stopped there would show it. `passes`: -rP shows the passing
+    tests' output."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "conftest.py").write_text(
         "from hypothesis import settings\n"
         f"settings.register_profile('small', max_examples={max_examples}, database=None)\n"
         "settings.load_profile('small')\n")
     (folder / "test_bot.py").write_text("import sys\nfrom prototest.testing import fuzz_test\n" + tests)
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rP", *args,
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *filter(None, [passes]), *args,
                            str(folder / "test_bot.py")], capture_output=True, text=True, cwd=cwd or folder,
                           env={**bot_env(), **(env or {})}, timeout=300, stdin=subprocess.DEVNULL)
     return proc.returncode, proc.stdout + proc.stderr
@@ -83,12 +84,13 @@ def test_the_cli_fuzz_judges_the_answer_in_progress_too(tmp_path):
 def test_fuzz_test_runs_its_whole_budget_not_the_profiles_max_examples(tmp_path):
     """A fast bot, a 3-example profile, no budget given: PROTOTEST_FUZZ_BUDGET (2 s) is the
     budget, and the campaign plays until it runs out, well past 3 examples; what it played
-    is printed (examples, opponent styles, situations)."""
+    (examples, opponent styles, situations) is shown at the end of the run, without -rP."""
     code, out = pytest_run(tmp_path, (
         f"test_reference = fuzz_test([sys.executable, '-m', 'prototest.bots.loa_bot'], game='loa', {ENV})\n"),
-        env={"PROTOTEST_FUZZ_BUDGET": "2s"})
+        env={"PROTOTEST_FUZZ_BUDGET": "2s"}, passes="")
     assert code == 0 and "1 passed" in out, out
-    played = section(out, "test_reference")
+    played = out[out.index("prototest fuzz: what the passing campaigns played"):]
+    assert "test_bot.py::test_reference" in played, played
     assert "the 2 s budget ran out" in played, played
     examples = int(played.split(" examples (")[0].split()[-1])
     assert examples > 3, played
