@@ -1,7 +1,7 @@
 """Which other protocol a bot seems to speak, when no one chose the game.
 
 Chess is the default game. A Halma bot run without `--game` fails `early_output` on its
-`ready`; a CodinGame bot reads `white` and the first turn line as the start of its
+`ready` (`malformed` in fuzz, which sends its first line at once); a CodinGame bot reads `white` and the first turn line as the start of its
 board and waits, silent, until its clock runs out. Both verdicts are right for chess and
 say nothing about the cause. The first game's evidence is enough to name the `--game`
 the bot looks like, and to spare the remaining games' clocks.
@@ -25,7 +25,9 @@ def hint(report: GameReport) -> str | None:
         if finding.severity != "fail":
             continue
         got = (finding.got or "").strip()
-        if finding.kind in ("early_output", "handshake") and got.lower() == "ready":
+        # fuzz sends its first line at once (no silence first): there `ready` is the first answer
+        first_answer = finding.kind == "malformed" and finding.turn == 1
+        if (finding.kind in ("early_output", "handshake") or first_answer) and got.lower() == "ready":
             return (f"its first line was {got!r}, the greeting of Halma (Proglad): it looks like a "
                     "Halma bot: choose it with --game halma")
         if finding.kind in ("malformed", "illegal_move") and _HALMA_MOVE.fullmatch(got):

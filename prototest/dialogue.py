@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import process, traces
 from .findings import Finding
-from .game import Exchange, Forfeit, GameConfig, GameReport, StopGame
+from .game import Exchange, Forfeit, GameConfig, GameReport
 from .games.base import Position
 from .spec import Spec
 from .transcript import show
@@ -162,25 +162,16 @@ class Dialogue:
             expected="the bot reads each line the judge sends"), bot_usable=False)
 
     # -- what the bot answers ---------------------------------------------------------------
-    def _budget_ns(self) -> int | None:
-        """The end of GameConfig.deadline on the perf_counter_ns clock."""
-        if self.cfg.deadline is None:
-            return None
-        return time.perf_counter_ns() + int((self.cfg.deadline - time.monotonic()) * 1e9)
-
     def _read_answer(self, t_sent: int, limit_ns: int, limit_what: str,
                      before: Any = None) -> tuple[process.Read, str, int]:
         """The answer line as read, as shown (decoded with replacement, a \\r line end
         kept), and its time; every way of not answering is a Forfeit. `before`: the bot's use of the machine when the
-        request was written (see prototest.accounting)."""
+        request was written (see prototest.accounting). A fuzzing budget
+        (GameConfig.deadline) never cuts an answer short: the answer asked for is judged
+        to its limit, and the game stops before the next one (see Referee._moves)."""
         assert self.bot is not None
-        budget_ns = self._budget_ns()
         self.read_capped = False  # set by _read_fair only
-        if budget_ns is not None and budget_ns < t_sent + limit_ns:
-            r = self.bot.read_line(budget_ns)  # a fuzzing budget that ends before the limit
-            if r.kind == "timeout":
-                raise StopGame("the time budget ran out while the bot was thinking", mid_answer=True)
-        elif self.cfg.stop_when_idle and self.bot_turns == 1:
+        if self.cfg.stop_when_idle and self.bot_turns == 1:
             r = self._read_or_idle(t_sent + limit_ns)
         else:
             r = self._read_fair(t_sent, limit_ns, before)

@@ -36,7 +36,12 @@ never evidence of non-determinism: only answers read within their limit are comp
 between runs, and a shortening run or replay that fails on timing where the failure was
 not a timing one (or passes where it was) concludes nothing.
 
-The run ends at the first failure, at the time budget or after `examples` examples. A
+The run ends at the first failure, at the time budget or after `examples` examples. The
+budget never cuts an answer short: the answer asked for when it runs out is judged to its
+limit (`GameConfig.deadline`), the first example is always played, and no run of the bot
+starts after it but the run alone of a timing failure; a failure found in progress or
+while shortening stands as found, and so does a failure of the state probe's game (a real
+game from the start). A
 failure found in a game from the start is confirmed; where the protocol sends the
 position, the failing position is then shown cold to a fresh bot: if it fails the same
 way, the reproducer is that position and one exchange, and the path to it is shortened;
@@ -411,7 +416,7 @@ class Campaign:
         ended = None
         if self._found is not None:
             ended = "failure"
-        elif self._out_of_time():
+        elif self._out_of_time() and self.run.examples:  # the first example is always played
             ended = "budget"
         elif self.should_stop is not None and self.should_stop():
             ended = "stopped"
@@ -574,6 +579,7 @@ class Campaign:
             env=self.target.env, cwd=self.target.cwd, start_moves=list(start_moves),
             opponent=opponent or ForcedOpponent(()), max_plies=cap + len(start_moves) if cap else None,
             max_bot_turns=max_turns, log_exchanges=True, deadline=None if alone else self.deadline,
+            stop_when_idle=self.target.stop_when_idle,
         )
         with self.gate.alone() if alone else self.gate.running():
             report = Referee(cfg).run()
@@ -705,10 +711,11 @@ class Campaign:
         running bot answered. A fresh bot that fails there, or answers otherwise (twice
         alike, so it is no random choice), keeps state: position mode is turned off."""
         self.may_probe = False
+        if self._out_of_time():
+            return  # no verdict: no bot is started cold, every example is a game from the start
         self._verdict = False  # no evidence of state, unless the probe finds some
         try:
-            if not self._out_of_time():
-                self._probe()
+            self._probe()
         finally:
             if self.publish is not None:
                 self.publish(self._verdict)
@@ -717,8 +724,15 @@ class Campaign:
         seat = 1 if len(self.target.spec.game.seats) > 1 else 0
         warm = self.play(seat, mode="probe", max_turns=6,
                          opponent=opponents.Opponent(self.target.module, "random", game_seed(self.options.seed, 0)))
-        if first_fail(warm) is not None:
-            return  # a failure in a real game: the search finds it again, no verdict on state
+        fail = first_fail(warm)
+        if fail is not None:  # a failure in a real game: a verdict, whatever budget is left
+            if fail.kind in TIMING_KINDS:
+                warm, fail = self._played_alone(warm, fail)
+            if fail is not None:
+                self._record(Failure(warm, fail))
+                self.run.ended, self._stopping = "failure", True
+                raise _Stop()
+            return  # no verdict on state
         exchanges = warm.report.exchanges
         turns = [i for i in (2, len(exchanges) - 1) if 0 < i < len(exchanges)]
         for turn in dict.fromkeys(turns):
@@ -984,8 +998,8 @@ class Campaign:
     def _replayed(self, failure: Failure) -> Failure:
         """Run the minimal example once more, for real: a bot that now passes it, or
         fails it otherwise, is not deterministic and the failure is marked so."""
-        if self.run.interrupted is not None or self.options.shrink_examples < 1:
-            return failure
+        if self.run.interrupted is not None or self.options.shrink_examples < 1 or self._out_of_time():
+            return failure  # (out of time: the failure stands as found)
         example = failure.example
         if failure.cold == "reproduces":
             again = self.play_cold(example.seat, failure.finding.moves, memo=False, turns=failure.cold_turns)
@@ -1027,9 +1041,12 @@ class Campaign:
             report_multiple_bugs=False, print_blob=False, derandomize=False,
         )
 
-    def test(self, modes: tuple[str, ...] | None = None, *, own_settings: bool = True) -> Callable[[], None]:
+    def test(self, modes: tuple[str, ...] | None = None, *, own_settings: bool = True,
+             seed: int | None = None) -> Callable[[], None]:
         """The Hypothesis test: with `own_settings` False it keeps the settings of the
-        active profile (max_examples, database), as a pytest test should."""
+        active profile (its database, derandomize ...) but not its max_examples: the
+        budget ends the run, or `options.examples`; `seed` then fixes the draws as
+        `prototest fuzz --seed` does (None: Hypothesis's own seed)."""
         modes = modes or self._search_modes
 
         def fuzz_example(data: st.DataObject) -> None:
@@ -1044,9 +1061,12 @@ class Campaign:
             seed = worker_seed(self.options.seed, self.options.stream) + (0 if modes == self._search_modes else 1)
             test = self.settings(left)(hypothesis_seed(seed)(test))
         else:
+            if seed is not None:
+                test = hypothesis_seed(seed)(test)
             # quiet: a failure is told by prototest's reproducer and replay command, never by
             # Hypothesis's "@seed(...)" hint, which would not replay a bot's game
-            test = settings(deadline=None, suppress_health_check=list(HealthCheck),
+            examples = self.options.examples if self.options.examples is not None else 10**9
+            test = settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck),
                             phases=(Phase.explicit, Phase.reuse, Phase.generate), verbosity=Verbosity.quiet,
                             print_blob=False)(test)
             # A failure found by a branch is saved as a fresh game in the profile's database

@@ -43,6 +43,9 @@ class Target:
     start_delay_ms: int = 0
     #: The folder the bot runs in (None: the current one)
     cwd: str | None = None
+    #: Nothing chose the game: a bot that sits idle in a read of its input at its first
+    #: answer is given up on early, as `check` does (GameConfig.stop_when_idle)
+    stop_when_idle: bool = False
 
     @property
     def ply_limit(self) -> int | None:
@@ -243,6 +246,12 @@ class FuzzRun:
     #: timing failures played again alone before any verdict (Campaign._played_alone):
     #: what was seen, the machine's load, and whether it came back ("the same", "not again")
     rechecked: list[dict[str, Any]] = field(default_factory=list)
+    #: the config file read (its path), what chose the game ("--game", "--spec", "config",
+    #: "default") and, when nothing did, the other protocol the failure points to
+    #: (prototest.detect), as `check` reports them
+    config: str | None = None
+    game_source: str = "--game"
+    hints: list[str] = field(default_factory=list)
 
     @property
     def failed(self) -> bool:

@@ -74,7 +74,10 @@ class GameConfig:
     #: for comparing runs of the same game (fuzzing, replays).
     log_exchanges: bool = False
     #: A `time.monotonic()` after which the game stops (result "stopped"): a fuzzing
-    #: budget that covers every game.
+    #: budget that covers every game. It is looked at between the bot's answers, from the
+    #: first answer on: a game is judged on its first answer at least, and the answer asked
+    #: for when the deadline passes is still judged to its own limit (a budget never turns
+    #: a failure into a pass), so a game ends at most one answer's limit after it.
     deadline: float | None = None
 
 

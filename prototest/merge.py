@@ -198,6 +198,7 @@ def fuzz_reports(reports: list[dict[str, Any]]) -> dict[str, Any]:
     merged["findings"] = [f for d in reports for f in d.get("findings", [])]
     merged["nondeterministic"] = [n for d in reports for n in d.get("nondeterministic", [])][:5]
     merged["saved"] = [s for d in reports for s in d.get("saved") or []]
+    merged["hints"] = list(dict.fromkeys(h for d in reports for h in d.get("hints") or []))
     merged["interrupted"] = next((d["interrupted"] for d in reports if d.get("interrupted")), None)
     merged["passed"] = all(d.get("passed") for d in reports)
     situations: dict[str, int] = {}

@@ -51,7 +51,7 @@ class Referee(Dialogue, Judging, Accounting):
         for move in cfg.start_moves:
             self._played(self.position.play(move), move)
         self.bot_turns = 0
-        #: the game was stopped while the bot was thinking (a fuzzing budget ran out)
+        #: the game was stopped while the bot was thinking (the machine kept it from a CPU)
         self._stopped_mid_answer = False
         self.last_sent = "(nothing yet)"
         #: The time of the answer being judged, for every finding about it (None between answers).
@@ -278,7 +278,9 @@ class Referee(Dialogue, Judging, Accounting):
                 raise StopGame(f"the judge stops at ply {cfg.max_plies}")
             if cfg.max_bot_turns is not None and self.bot_turns >= cfg.max_bot_turns:
                 raise StopGame(f"the judge stops after {self.bot_turns} answer(s) of the bot")
-            if cfg.deadline is not None and time.monotonic() >= cfg.deadline:
+            if cfg.deadline is not None and self.bot_turns and time.monotonic() >= cfg.deadline:
+                # between answers only, from the first on: an answer asked for is judged to its
+                # limit, so a budget never hides a failure in progress
                 raise StopGame("the time budget ran out")
             if self.position.turn() == cfg.seat:
                 self._bot_turn()

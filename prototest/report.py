@@ -494,12 +494,28 @@ def _ended(run: FuzzRun) -> str:
     return ""
 
 
+def fuzz_context_lines(run: FuzzRun, pytest: bool = False) -> list[str]:
+    """Where the settings came from, and what a failure suggests about the game itself,
+    as check says them; with `pytest`, in fuzz_test's words (game='loa', not --game loa)."""
+    lines = []
+    if run.config:
+        lines.append(f"  config: {run.config}")
+    if run.game_source == "default":
+        chose = "game=, spec=" if pytest else "--game, --spec"
+        lines.append(f"  game: {run.target.spec.name}, the default: no {chose} or config file chose one "
+                     f"(prototest games lists the others)")
+    for hint in run.hints:
+        lines.append("  hint: " + (re.sub(r"--game ([A-Za-z0-9_-]+)", r"game='\1'", hint) if pytest else hint))
+    return lines
+
+
 def fuzz_summary(run: FuzzRun) -> str:
     spec, opts = run.target.spec, run.options
     lines = [f"prototest fuzz: {spec.game.title or spec.name}, bot {' '.join(run.target.argv)}, "
              f"{opts.mode} mode, seed {opts.seed}"
              + (f", {run.workers} jobs" if run.workers > 1 else "")
              + (f", time scale {run.target.time_scale}" if run.target.time_scale != 1 else ""), ""]
+    lines.extend(fuzz_context_lines(run))
     first, later = _answer_figures(run.first_answer_ms), _answer_figures(run.answer_ms)
     ended = _ended(run)
     lines.append(f"  {run.examples} examples ({run.runs} runs of the bot) in {run.elapsed_s:.1f} s"
@@ -716,6 +732,9 @@ def fuzz_to_json(run: FuzzRun) -> dict[str, Any]:
         "saved": run.saved,
         "stopped_early": run.stopped_early,
         "rechecked_alone": run.rechecked,
+        "config": run.config,
+        "game_source": run.game_source,
+        "hints": run.hints,
     }
 
 

@@ -5,14 +5,57 @@
 
     test_protocol = fuzz_test(["./mybot"], game="loa")
     test_games_only = fuzz_test(["./mybot"], game="loa", mode="game", budget="2m")
+    test_from_config = fuzz_test()      # game, bot and seed from the repository's prototest.toml
 
 Each call returns a test function that runs one fuzzing campaign: a Hypothesis test of
-whole games (as `prototest fuzz` plays them, with its swarm opponents, budget, state probe
-and shrinking). The number of examples and the example database come from the active
-Hypothesis settings profile (`max_examples`, `database`), so a long campaign shared
-between machines is a profile away; the time budget (`budget`, default 60 s) also ends it.
-Everything that runs pytest runs it: pytest alone, pytest-xdist (`pytest -n 4` spreads
-the tests over cores).
+whole games, as `prototest fuzz --jobs 1` plays them (its swarm opponents, state probe,
+shrinking and verdicts), with the same settings:
+
+* **The budget** is the CLI's: 60 s by default, the whole of it used. `budget=` sets it
+  for one test; otherwise the environment variable `PROTOTEST_FUZZ_BUDGET` (`90s`, `5m`,
+  `1h`, `0` for none) sets it for every `fuzz_test` of the run, as a Hypothesis profile
+  would (profiles cannot carry prototest's keys). The profile's `max_examples` is not
+  used: it is sized for quick property tests, and would end a campaign after a few
+  seconds; `examples=N` stops after N examples as `--examples` does.
+* **The budget never hides a failure.** As on the command line, an answer asked for when
+  the budget runs out is still judged to its limit (the game stops before the next one),
+  so a run ends at most one answer's limit after its budget (plus, for a timing failure,
+  the run alone that confirms it). A failure seen in any example, the state probe's game
+  included, fails the test, with what shortening reached when the budget ended it; a run
+  that judged no answer at all fails as INCOMPLETE, never passes.
+* **The config file** (`prototest.toml` or pyproject.toml's `[tool.prototest]`, see
+  prototest.config) is read as the CLI reads it: looked for from `cwd`, or else from the
+  test file's folder, upwards; its `game` (or `spec`), `bot`, `seed`, `time_scale`, `env`
+  and `set` apply unless an argument gives them, and its bot runs in its folder.
+  `config=PATH` reads that file, `config=False` none.
+* **`cwd`**: what `cd CWD && prototest fuzz ...` would do: the config is looked for from
+  there, and a bot given here runs there (a relative `cwd` is relative to the test file's
+  folder, so the test works wherever pytest is started). Without it, a bot given here runs
+  in pytest's current folder, as a bot given on the command line does.
+* **The game**: `game=`, `spec=` or the config file's; when none chose it, it is chess, and
+  the test says so (a `GameWarning` naming the game and how to choose), gives up on a first
+  answer that waits, idle, for input of another protocol (as `check` does), and a failure
+  that points to another protocol ends with the `game=` to choose (prototest.detect).
+* **The seed**: `seed=` or the config file's fixes Hypothesis's draws as `prototest fuzz
+  --seed S --jobs 1` does (the same examples); with neither, Hypothesis's own seed
+  (random, `--hypothesis-seed`, or a profile's `derandomize`) decides. pytest's
+  `--hypothesis-seed` wins over the config file's seed, `seed=` over both.
+
+What it played (examples, answers, opponent styles, situations reached) is printed as the
+CLI's summary: pytest shows it under the test's captured output, and for a passing test
+at the end of the run (prototest.pytest_plugin; it is the test's `prototest fuzz` user
+property too, which `--junitxml` writes). A failing campaign fails the test with the reproducer as its message, the
+first thing pytest shows, ending in prototest's replay command (Hypothesis's `@seed(...)`
+hint, which would not replay a bot's game, is not printed); a passing one reports its
+warnings (slow answers, a `random` answer, a bot that answers the same input differently,
+a failure seen only after a cold start, a timing failure that did not come back when
+played again alone: `busy_machine`) as pytest warnings of the class `ProtocolWarning`. A
+timing failure is a failure only when it comes back played again alone, as in `prototest
+fuzz`. A bot that answers the same input differently (a time-bound search) gets its whole
+budget, and no Hypothesis error ever surfaces instead of a verdict.
+
+The example database is the active Hypothesis profile's, so a campaign shared between
+machines is a profile away:
 
     # conftest.py: a Redis server shared between machines (pip install 'prototest[redis]')
     import redis
@@ -20,38 +63,40 @@ the tests over cores).
     from hypothesis.extra.redis import RedisExampleDatabase
 
     shared = RedisExampleDatabase(redis.Redis(host="ci-cache", port=6379, db=0), key_prefix=b"prototest:")
-    settings.register_profile("ci", max_examples=20_000, database=shared)
+    settings.register_profile("ci", database=shared)
     settings.load_profile("ci")
 
 With the key prefix `prototest:`, `prototest fuzz --database redis://ci-cache:6379/0` and
 the test share their failures: a failure that one found is replayed first by the other,
 for the same bot command, game, mode and `max_plies`.
-
-A failing campaign fails the test with the reproducer as its message, the first thing
-pytest shows; a passing one reports its warnings (slow answers, a `random` answer, a bot
-that answers the same input differently, a failure seen only after a cold start, a timing
-failure that did not come back when played again alone: `busy_machine`) as pytest
-warnings of the class `ProtocolWarning`. A timing failure is a failure only when it comes
-back played again alone, as in `prototest fuzz`. A bot that answers the same input
-differently (a time-bound search) gets its whole budget, and no Hypothesis error ever
-surfaces instead of a verdict.
 """
 
 from __future__ import annotations
 
+import math
 import os
+import re
 import shlex
+import sys
 import warnings
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
-from hypothesis import settings as hypothesis_settings
+from hypothesis import core as hypothesis_core
 from hypothesis.errors import HypothesisException
 
-from . import process, report, spec as specmod
-from .settings import parse_duration
+from . import config as configmod, detect, process, report, settings as settingsmod, spec as specmod
+from .commands.bot import bot_argv
+from .commands.exits import UsageProblem
 from .fuzz import BotFault, Campaign, _Stop, choose_mode
 from .fuzzrun import DEFAULT_BUDGET_S, FuzzRun, Options, Target
+from .settings import parse_duration
+
+#: The environment variable that sets the budget of every `fuzz_test` that gives none.
+BUDGET_ENV = "PROTOTEST_FUZZ_BUDGET"
+#: What the campaigns of the test that runs now played: prototest.pytest_plugin takes it
+#: into the test's report.
+PLAYED: list[str] = []
 
 
 class Incomplete(AssertionError):
@@ -64,31 +109,83 @@ class ProtocolWarning(UserWarning):
     slower machine may not)."""
 
 
-def fuzz_test(bot: str | Sequence[str], *, game: str = "chess", mode: str | None = None,
-              budget: float | str | None = DEFAULT_BUDGET_S, max_plies: int | None = None,
-              spec: str | Path | None = None, overrides: Sequence[str] = (),
-              env: Mapping[str, str] | None = None, time_scale: float = 1.0,
-              seed: int | None = None) -> Callable[[], None]:
-    """A test that fuzzes `bot` (a command: a list, or a string split as a shell would)
-    on `game`'s protocol; assign it to a name starting with `test_`.
+class GameWarning(UserWarning):
+    """No argument and no config file chose the game: the test fuzzes the default one."""
 
-    `budget` is seconds (or "90s", "5m"); None for no time limit. `seed` fixes the
-    examples (default: Hypothesis's own, as for any test: derandomize it in a profile)."""
-    campaign = make_campaign(bot, game=game, mode=mode, max_plies=max_plies, spec=spec,
-                             overrides=overrides, env=env, time_scale=time_scale,
-                             options=Options(budget_s=_seconds(budget), seed=seed or 0))
-    name = f"fuzz_{campaign.target.spec.name}_{campaign.options.mode}"
+
+class UsageError(Exception):
+    """The test's own settings cannot be used (no bot, a bot that cannot run, a bad
+    budget): one line, as the CLI's status 2."""
+
+
+class _Unset:
+    def __repr__(self) -> str:
+        return f"${BUDGET_ENV} or {DEFAULT_BUDGET_S:g} s"
+
+
+#: `budget` not given: PROTOTEST_FUZZ_BUDGET, else the CLI's default.
+DEFAULT = _Unset()
+
+
+def fuzz_test(bot: str | Sequence[str] | None = None, *, game: str | None = None, mode: str | None = None,
+              budget: float | str | None | _Unset = DEFAULT, examples: int | None = None,
+              max_plies: int | None = None, spec: str | Path | None = None, overrides: Sequence[str] = (),
+              env: Mapping[str, str] | None = None, time_scale: float | None = None, seed: int | None = None,
+              cwd: str | Path | None = None, config: str | Path | bool | None = None) -> Callable[[], None]:
+    """A test that fuzzes `bot` (a command: a list, or a string split as a shell would;
+    None: the config file's) on `game`'s protocol; assign it to a name starting with `test_`.
+
+    `budget` is seconds (or "90s", "5m"; None or 0 for no time limit; not given:
+    $PROTOTEST_FUZZ_BUDGET, else 60 s); `examples` stops after that many examples too.
+    `seed` fixes the examples (default: the config file's, else Hypothesis's own seed).
+    `cwd` and `config` as the module docstring says."""
+    home = _caller_folder()
+    folder = _folder(cwd, home)
+    cfg = _config(config, folder or home)
+    argv = (shlex.split(bot) if isinstance(bot, str) else list(bot)) if bot is not None else None
+    spec_path = None if spec is None else Path(spec) if folder is None else folder / spec
+    s = settingsmod.resolve(bot=argv, game=game, spec_path=spec_path, games=0, seed=seed, time_scale=time_scale,
+                            env=dict(env or {}), overrides=list(overrides), config=cfg)
+    if not s.bot:
+        raise UsageError("fuzz_test: no bot given: fuzz_test(['./mybot'], ...), or bot = [...] in a prototest.toml")
+    if not (math.isfinite(s.time_scale) and 0.01 <= s.time_scale <= 1000):
+        raise UsageError(f"fuzz_test: time_scale {s.time_scale}: expected a number from 0.01 to 1000")
+    loaded = _spec(s)
+    module, rules = specmod.bind(loaded)
+    chosen_mode = choose_mode(loaded, mode)
+    fixed_seed = seed if seed is not None else cfg.seed if cfg is not None else None
+    bot_cwd = s.bot_cwd or (str(folder) if folder is not None else None)
+    name = f"fuzz_{loaded.name}_{chosen_mode}"
 
     def test() -> None:
         __tracebackhide__ = True
-        run = _run(campaign)
+        argv_checked = _bot_argv(s.bot, s.env, bot_cwd)
+        budget_s = _budget(budget)
+        target = Target(loaded, rules, module, argv_checked, process.controlled_env(s.env), s.time_scale,
+                        cwd=bot_cwd, stop_when_idle=not s.game_chosen)
+        options = Options(mode=chosen_mode, examples=examples, budget_s=budget_s,
+                          seed=fixed_seed if fixed_seed is not None else 0, max_plies=max_plies)
+        if not s.game_chosen:
+            warnings.warn(GameWarning(
+                f"no game chosen: fuzzing the {loaded.name} protocol, the default; choose the bot's game with "
+                f"fuzz_test(..., game='loa') (prototest games lists them) or game = \"loa\" in its prototest.toml"),
+                stacklevel=2)
+        run = _run(Campaign(target, options), _hypothesis_seed(seed, fixed_seed))
+        run.config = cfg.where if cfg is not None else None
+        run.game_source = s.game_source
+        if not s.game_chosen:
+            run.hints = list(dict.fromkeys(h for f in run.failures if (h := detect.hint(f.example.report))))
+        summary = played(run)
+        print(summary)
+        PLAYED.append(summary)
         if run.failed:
             failure = next(f for f in run.failures if f.confirmed)
-            raise BotFault(failure, report.reproducer_text(failure)) from None
+            hints = [f"    hint:     {_as_argument(h)}" for h in run.hints]
+            raise BotFault(failure, "\n".join([report.reproducer_text(failure), *hints])) from None
         if run.incomplete:  # nothing judged: never a pass (the CLI says INCOMPLETE, status 2)
             raise Incomplete(f"INCOMPLETE: no answer of the bot was judged before the "
-                             f"{campaign.options.budget_s or 0:g} s budget ran out; give the test more "
-                             f"time (fuzz_test(..., budget=...))")
+                             f"{budget_s or 0:g} s budget ran out; give the test more time "
+                             f"(fuzz_test(..., budget=...) or {BUDGET_ENV})")
         for text in _warnings(run):
             warnings.warn(ProtocolWarning(text), stacklevel=2)
 
@@ -96,19 +193,113 @@ def fuzz_test(bot: str | Sequence[str], *, game: str = "chess", mode: str | None
     return test
 
 
-def _run(campaign: Campaign) -> FuzzRun:
-    """The campaign as pytest runs it: Hypothesis's examples from the active profile."""
+def played(run: FuzzRun) -> str:
+    """What the campaign played, as the CLI's summary says it: its head, where the settings
+    came from, the games' figures (examples, answers, opponent styles, situations, the state
+    probe), and its verdict line (the reproducer is the test's message)."""
+    lines = report.fuzz_summary(run).split("\n")
+    context = tuple(report.fuzz_context_lines(run))
+    figures = []
+    for line in lines[2:]:
+        if not line.strip():
+            break
+        if line not in context:
+            figures.append(line)
+    return "\n".join([lines[0], *report.fuzz_context_lines(run, pytest=True), *figures, lines[-1]])
+
+
+def _as_argument(hint: str) -> str:
+    """A hint for the command line (`--game loa`) as fuzz_test's argument (`game='loa'`)."""
+    return re.sub(r"--game ([A-Za-z0-9_-]+)", r"game='\1'", hint)
+
+
+def _caller_folder() -> Path:
+    """The folder of the test file that called fuzz_test (the current one if unknown)."""
+    frame = sys._getframe(2)
+    name = frame.f_globals.get("__file__")
+    return Path(name).resolve().parent if name else Path.cwd()
+
+
+def _folder(cwd: str | Path | None, home: Path) -> Path | None:
+    if cwd is None:
+        return None
+    folder = (home / cwd).resolve()
+    if not folder.is_dir():
+        raise UsageError(f"fuzz_test: cwd {str(cwd)!r}: {folder} is not a folder")
+    return folder
+
+
+def _config(config: str | Path | bool | None, start: Path) -> configmod.Config | None:
+    """The config file: found from `start` upwards (None), that file (a path), or none (False)."""
+    if config is False:
+        return None
+    if config is None or config is True:
+        return configmod.find(start)
+    return configmod.load(start / config)
+
+
+def _spec(s: settingsmod.Settings) -> specmod.Spec:
+    """The spec with every override; a bad one from the config file is named as its."""
+    path = s.spec_path or specmod.spec_path_for(s.game)
+    if s.spec_path is None and not path.exists():
+        raise UsageError(f"fuzz_test: unknown game {s.game!r} (known: {', '.join(specmod.builtin_games())})")
+    if s.config_overrides and s.config is not None:
+        try:
+            specmod.load(path, s.overrides[:s.config_overrides])
+        except specmod.SpecError as exc:
+            raise configmod.ConfigError(s.config.where, "set", str(exc)) from None
+    return specmod.load(path, s.overrides)
+
+
+def _bot_argv(argv: list[str], env: dict[str, str], cwd: str | None) -> list[str]:
+    """The bot's command checked as the CLI checks it (a missing file, a #! line that
+    cannot work), when the test runs: a bot may be built by a fixture."""
+    try:
+        return bot_argv(argv, process.controlled_env(env), cwd=cwd)
+    except UsageProblem as exc:
+        raise UsageError(f"fuzz_test: {exc}") from None
+
+
+def _budget(budget: float | str | None | _Unset) -> float | None:
+    """Seconds, or None for no time limit: the argument, else $PROTOTEST_FUZZ_BUDGET, else 60 s."""
+    if isinstance(budget, _Unset):
+        text = os.environ.get(BUDGET_ENV, "").strip()
+        if not text:
+            return DEFAULT_BUDGET_S
+        try:
+            return parse_duration(text)
+        except ValueError as exc:
+            raise UsageError(f"fuzz_test: {BUDGET_ENV}={text!r}: {exc}") from None
+    return _seconds(budget)
+
+
+def _hypothesis_seed(argument: int | None, fixed: int | None) -> int | None:
+    """The seed of Hypothesis's draws: the argument's; else pytest's --hypothesis-seed
+    (the command line over the config file); else the config file's; else none."""
+    if argument is not None:
+        return argument
+    if getattr(hypothesis_core, "global_force_seed", None) is not None:
+        return None
+    return fixed
+
+
+def _run(campaign: Campaign, seed: int | None = None) -> FuzzRun:
+    """The campaign as pytest runs it: under the active profile (its database), until the
+    budget or `options.examples` ends it."""
     campaign._start_clock()
     try:
-        inner = campaign.test(own_settings=False)
-        examples = hypothesis_settings.default.max_examples
-        campaign.options.examples = examples
+        inner = campaign.test(own_settings=False, seed=seed)
         try:
             inner()
         except _Stop:
             pass
         except HypothesisException as exc:  # never a raw Hypothesis error instead of a verdict
-            campaign.run.stopped_early = f"Hypothesis stopped: {type(exc).__name__}: {exc}"
+            # stopping before an example draws anything looks to Hypothesis like a flaky
+            # test: that is our stop (as in Campaign.search)
+            if not campaign._stopping:
+                campaign.run.stopped_early = f"Hypothesis stopped: {type(exc).__name__}: {exc}"
+        else:
+            campaign.run.ended = campaign.run.ended or "examples"
         if campaign.run.interrupted is None:
             campaign.finish()
     except KeyboardInterrupt as exc:
@@ -139,15 +330,17 @@ def _seconds(budget: float | str | None) -> float | None:
 def make_campaign(bot: str | Sequence[str], *, game: str = "chess", mode: str | None = None,
                   max_plies: int | None = None, spec: str | Path | None = None,
                   overrides: Sequence[str] = (), env: Mapping[str, str] | None = None,
-                  time_scale: float = 1.0, options: Options | None = None) -> Campaign:
-    """The campaign behind `fuzz_test` (and `prototest fuzz`), for other runners."""
+                  time_scale: float = 1.0, options: Options | None = None, cwd: str | None = None,
+                  stop_when_idle: bool = False) -> Campaign:
+    """A campaign of `prototest fuzz` for other runners (no config file read)."""
     argv = shlex.split(bot) if isinstance(bot, str) else list(bot)
     if not argv:
-        raise ValueError("no bot command given")
+        raise ValueError("no bot given")
     loaded = specmod.load(Path(spec) if spec is not None else specmod.spec_path_for(game), list(overrides))
     module, rules = specmod.bind(loaded)
     bot_env = process.controlled_env({"PATH": os.environ.get("PATH", os.defpath), **(env or {})})
     options = options or Options()
     options.mode = choose_mode(loaded, mode)
     options.max_plies = max_plies
-    return Campaign(Target(loaded, rules, module, argv, bot_env, time_scale), options)
+    return Campaign(Target(loaded, rules, module, argv, bot_env, time_scale, cwd=cwd,
+                           stop_when_idle=stop_when_idle), options)

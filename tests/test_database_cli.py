@@ -188,23 +188,23 @@ def test_a_server_lost_during_the_run_is_said_once_and_the_run_goes_on():
 
 # -- prototest.testing.fuzz_test under a Hypothesis settings profile -------------------------------
 
-def _pytest_with_profile(folder: Path, port: int, key_prefix: bytes, *, examples: int = 1, seed: int = 3,
+def _pytest_with_profile(folder: Path, port: int, key_prefix: bytes, *, examples: int = 1, seed: int = 4,
                          budget: float = 3):
     """pytest in a bot's repository whose conftest.py loads a profile with Hypothesis's
-    Redis database; Hypothesis's seed fixed."""
+    Redis database; Hypothesis's seed fixed (fuzz_test's seed), `examples` examples."""
     folder.mkdir(parents=True)
     (folder / "conftest.py").write_text(
         "import redis\n"
         "from hypothesis import settings\n"
         "from hypothesis.extra.redis import RedisExampleDatabase\n"
         f"database = RedisExampleDatabase(redis.Redis(host='127.0.0.1', port={port}, db=0), key_prefix={key_prefix!r})\n"
-        f"settings.register_profile('shared', max_examples={examples}, database=database)\n"
+        "settings.register_profile('shared', database=database)\n"
         "settings.load_profile('shared')\n")
     (folder / "test_bot.py").write_text(
         "from prototest.testing import fuzz_test\n"
-        f"test_protocol = fuzz_test([{BOT!r}], game='loa', mode='game', seed=4, budget={budget})\n")
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", f"--hypothesis-seed={seed}",
-                           "test_bot.py"], capture_output=True, text=True, cwd=folder, env=bot_env(),
+        f"test_protocol = fuzz_test([{BOT!r}], game='loa', mode='game', seed={seed}, budget={budget},\n"
+        f"                          examples={examples})\n")
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "test_bot.py"], capture_output=True, text=True, cwd=folder, env=bot_env(),
                           timeout=300, stdin=subprocess.DEVNULL, check=False)
     return proc.returncode, proc.stdout + proc.stderr
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import typer
 
-from .. import exampledb, fixtures, pool, process, report, settings
+from .. import detect, exampledb, fixtures, pool, process, report, settings
 from ..fuzz import Campaign, choose_mode
 from ..fuzzrun import FuzzRun, Options, Target
 from ..interrupts import signals
@@ -46,12 +46,19 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, budget:
         if path is not None:
             check_output(option, path, folder=True)
     _reachable(where)
-    target = Target(spec, rules, module, argv, env, s.time_scale, start_delay, cwd=s.bot_cwd)
+    # Nobody chose the game: a bot idle in a read of its input at its first answer is given
+    # up on early, and the failure names the game it looks like (as check does).
+    target = Target(spec, rules, module, argv, env, s.time_scale, start_delay, cwd=s.bot_cwd,
+                    stop_when_idle=not s.game_chosen)
     options = Options(mode=mode, examples=examples, budget_s=budget_s, seed=s.seed,
                       jobs=jobs or pool.default_jobs(), max_plies=max_plies,
                       database=where, shrink_examples=shrink_examples, shard=part)
     ticker = _Ticker(quiet)
     run = _execute(target, options, ticker)
+    run.config = s.config.where if s.config else None
+    run.game_source = s.game_source
+    if not s.game_chosen:
+        run.hints = list(dict.fromkeys(h for f in run.failures if (h := detect.hint(f.example.report))))
     ticker.done(run)
     signals.armed = False  # the verdict is complete: a late signal is ignored
     if save is not None:
@@ -100,7 +107,6 @@ class _Ticker:
         self.quiet = quiet
         self.tty = sys.stderr.isatty()
         self.last = time.monotonic()
-        self.shown = False
         self.kinds = 0
 
     def __call__(self, run: FuzzRun) -> None:
@@ -114,15 +120,20 @@ class _Ticker:
         if self.tty:
             sys.stderr.write("\r" + line + "\x1b[K")
             sys.stderr.flush()
-            self.shown = True
         else:
             typer.echo(line, err=True)
 
     def done(self, run: FuzzRun) -> None:
-        """The last progress line says that the run has ended (it said "searching")."""
-        if self.shown:
-            sys.stderr.write("\r" + report.fuzz_progress(run, ended=True) + "\x1b[K\n")
+        """The last progress line says that the run has ended (it said "searching"): in
+        place on a terminal, a line of its own otherwise."""
+        if self.quiet:
+            return
+        line = report.fuzz_progress(run, ended=True)
+        if self.tty:
+            sys.stderr.write("\r" + line + "\x1b[K\n")
             sys.stderr.flush()
+        else:
+            typer.echo(line, err=True)
 
 
 def _save_reproducers(run: FuzzRun, folder: Path) -> None:
