@@ -16,6 +16,11 @@ from .referee import Referee
 from .spec import Spec
 
 
+#: Games a timing kind must come back in, played alone, before later games that show it
+#: beside others are no longer played again alone.
+RECHECKS = 2
+
+
 def game_seed(seed: int, index: int) -> int:
     """Each game's own seed: the same run seed gives the same games."""
     return seed * 1_000_003 + index
@@ -84,8 +89,33 @@ def run_check(
             if not run.skipped:
                 keep(report)
 
+    #: timing kind -> the games where it came back when played alone
+    came_back: dict[str, list[int]] = {}
+    told: list[int] = []
+
+    def again(report: GameReport) -> bool:
+        """Whether to play this game again alone: a timing finding made while other games
+        ran, unless each of its kinds already came back alone in RECHECKS games of this
+        run (the bot's own fault, shown: a bot that hangs in every game must not pay
+        every clock twice)."""
+        kinds = {f.kind for f in report.findings if _timing(f)}
+        if not kinds:
+            return False
+        shown = [came_back[k][:RECHECKS] for k in sorted(kinds) if len(came_back.get(k, ())) >= RECHECKS]
+        if len(shown) < len(kinds):
+            return True
+        if note is not None and not told:
+            told.append(report.index)  # said once: the games after it are not re-checked either
+            games_ = sorted({g for gs in shown for g in gs})
+            note(f"game {report.index}: {first_timing(report)} with {jobs} games at once; not re-checked alone, "
+                 f"nor are later games with the same fault: it came back alone in games "
+                 f"{', '.join(map(str, games_))}")
+        return False
+
     def done(position: int, report: GameReport, first: GameReport | None) -> bool:
         if first is not None:  # a timing finding while other games ran: this is the game alone
+            for kind in {f.kind for f in report.findings if _timing(f)}:
+                came_back.setdefault(kind, []).append(report.index)
             report.rechecked = first_timing(first)
             if note is not None:
                 outcome = "the same" if timing_bound(report) else "no timing finding alone"
@@ -99,13 +129,13 @@ def run_check(
     tasks = [config(i) for i in indices]
     # With a stop (nobody chose the game), the first `jobs` games are played, re-checks
     # alone included, before any other starts: a game held back for its re-check (a bot
-    # waiting for a CodinGame board times out) is only decided once every game of its
-    # play_all is played, and the stop must come before the other games are.
+    # waiting for a CodinGame board times out) is decided only once the games beside it
+    # end, and the stop must come before the other games are.
     first = len(tasks) if stop is None else max(1, jobs)
-    pool.play_all(tasks[:first], play_game, jobs, done, again=timing_bound)
+    pool.play_all(tasks[:first], play_game, jobs, done, again=again)
     if tasks[first:] and not (run.skipped or run.interrupted):
         pool.play_all(tasks[first:], play_game, jobs,
-                      lambda position, report, alone: done(first + position, report, alone), again=timing_bound)
+                      lambda position, report, alone: done(first + position, report, alone), again=again)
     if stop is not None:
         keep_in_order(in_order.rest())
     run.games.sort(key=lambda g: g.index)

@@ -146,6 +146,19 @@ def test_a_timing_fault_while_games_run_at_once_is_re_checked_alone(tmp_path):
     assert alone.code == 0, alone.stdout
 
 
+def test_a_timing_fault_that_came_back_alone_twice_is_not_re_checked_in_every_game(tmp_path):
+    """A bot that hangs in every game: games 1 and 2 (and a game held beside them) are
+    played again alone and time out again; later games are not, and the run says so once,
+    rather than paying every clock twice over check's 24 games."""
+    result = run_cli("check", "--jobs", "2", *CHESS_FAST, "--games", "8", str(CHESS / "hangs.py"),
+                     tmp_path=tmp_path)
+    assert result.code == 1 and result.kinds("fail") == {"timeout"}, result.stdout
+    rechecked = [g["game"] for g in result.report["games"] if g["rechecked_alone"]]
+    assert len(rechecked) <= 3 and {1, 2} <= set(rechecked), result.report["games"]
+    assert result.stderr.count("nor are later games with the same fault: it came back alone in games 1, 2") == 1, \
+        result.stderr
+
+
 def fixture_entries(path: Path) -> list[dict]:
     """A replay report's fixtures without what depends on the moment (the resources used)."""
     entries = json.loads(path.read_text())["fixtures"]
