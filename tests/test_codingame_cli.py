@@ -335,7 +335,7 @@ def test_a_node_bot_computing_on_its_event_loop_is_too_slow_not_unflushed(tmp_pa
     # Without the accounting: on a loaded machine the waits of its clock-timed busy loop would
     # excuse it (busy_machine) or extend the read past its answer, and this test is about what
     # the late answer is blamed on.
-    result = run_cli("check", "--game", "impasse", "--seed", "1", "--seat", "w", "--",
+    result = run_cli("check", "--game", "impasse", "--seed", "1", "--seat", "w", "--games", "1", "--",
                      NODE or "node", str(IMPASSE / "slow_event_loop.js"), tmp_path=tmp_path,
                      env={"PROTOTEST_NO_ACCOUNTING": "1"})
     [f] = result.findings("fail")
