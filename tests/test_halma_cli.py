@@ -117,7 +117,11 @@ REFUSED_FIRST = {"answers_again_after_echo.py": {("illegal_move", "fail")}}
 @pytest.mark.parametrize("bot,seat,kind,severity,phrases,turn,forfeit", BROKEN,
                          ids=[b[0] + (f"-seat{b[1]}" if b[1] else "") for b in BROKEN])
 def test_broken_bot_is_caught(tmp_path, bot, seat, kind, severity, phrases, turn, forfeit):
-    result = check(tmp_path, bot, *(["--seat", seat] if seat else []))
+    # slow_warn.py sleeps 70 ms of its 100: under a loaded suite, Proglad's 0.3 CPU quota,
+    # spent before that turn, was seen to hold it back 44 ms more (cpu_share, FAIL), once in
+    # a full suite run. Its subject is the statement's 50 ms: the envelope is not part of it.
+    envelope = ["--platform", "none"] if bot == "slow_warn.py" else []
+    result = check(tmp_path, bot, *(["--seat", seat] if seat else []), *envelope)
     assert result.report is not None, result.stderr
     games = result.report["games"]
     assert [g["seat"] for g in games] == ([seat] if seat else ["1", "2"])
