@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 import re
+import shlex
 import statistics
 import textwrap
 import xml.etree.ElementTree as ET
@@ -480,6 +481,21 @@ def _situation_lines(run: FuzzRun) -> list[str]:
     lines = ["  situations reached (examples): " + (", ".join(reached) if reached else "none")]
     if missed:
         lines.append("  not reached: " + ", ".join(missed))
+    notes = getattr(run.target.module, "SITUATION_NOTES", {})
+    for name in missed:
+        if name in notes:
+            lines.extend(_situation_note(run, name, *notes[name]))
+    return lines
+
+
+def _situation_note(run: FuzzRun, name: str, why: str, checks: Sequence[tuple[str, Sequence[str]]]) -> list[str]:
+    """Why a situation that the rules module knows to be rare was not reached, and the
+    `prototest check` command lines that put this bot in it directly."""
+    lines = [f"    {name}: {why}"]
+    for what, options in checks:
+        command = shlex.join(["prototest", "check", "--game", run.target.spec.name, *options,
+                              "--", *run.target.argv])
+        lines.append(f"      {what}: {command}")
     return lines
 
 

@@ -27,6 +27,10 @@ Optional, for `prototest fuzz` and the reports:
     situations(position, move=None) -> list[str]
         names of the rare situations `position` puts to the side to move ("en passant
         capture available", "pass"), or, given a move, that playing it makes;
+    SITUATION_NOTES: dict[str, tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]]
+        for a situation a run may well not reach: why (with figures), and `prototest check`
+        options (`--seat`, `--position`, `--moves` ...) that put a bot in it directly, each
+        with what the bot then meets; the summary prints them beside "not reached";
     measures(position) -> dict[str, float]
         numbers that `hypothesis.target()` raises, one label each: where the rules
         refuse what a simpler reading allows, where a rarely used rule applies, how few

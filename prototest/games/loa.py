@@ -594,6 +594,31 @@ SITUATIONS = ("pass", "capture available", "four or fewer checkers to move", "co
               "ply 120 or later", "capture")
 
 
+#: A position where Black (to move) has no move: a1 and h8 are boxed in by White. After
+#: Black's pass, White is told the last move was `pass`.
+PASS_POSITION = "......wb/......ww/......../......../......../......../ww....../bw...... b 0"
+
+#: Why a run may not reach a situation, and `prototest check` options that put a bot in
+#: it directly (see games/base.py). Measured with the bundled bot (seeds 1000-1999):
+#: a pass came in none of 1,000 games against the swarm opponent drawn as `check` draws
+#: it, in 8 of 1,000 against the smothering style alone (always the bot's: boxed in on an
+#: edge file), in none of 1,000 games of the random style against itself. Fuzz runs of
+#: 60 s reached none: 5 seeds with --jobs 1 (461 to 580 examples each), 2 with 2 jobs
+#: (about 1,340 examples each). The bot connects its checkers within about 30 plies, before
+#: any opponent style boxes them in; in an offline model of a run's kept games and
+#: branches, measures of how many of the bot's checkers are boxed in and of how few moves
+#: the opponent has reached a pass in 1 run of 12 (none without them): not worth their
+#: share of the branches.
+SITUATION_NOTES = {
+    "pass": ("a side with no legal move is rare in play (measured with the bundled bot: no pass in 1,000 "
+             "games against the swarm opponent, 8 in 1,000 against the smothering style alone, none in "
+             "1,000 random games), too rare for a run to reach; put the bot there directly",
+             (("it must answer pass", ("--seat", "b", "--games", "1", "--position", PASS_POSITION)),
+              ("it is told the opponent passed", ("--seat", "w", "--games", "1", "--position", PASS_POSITION,
+                                                  "--moves", "pass")))),
+}
+
+
 def situations(position: LoaPosition, move: str | None = None) -> list[str]:
     if move is not None:
         if move == PASS:
