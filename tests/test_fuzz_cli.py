@@ -111,6 +111,22 @@ def test_a_stateless_bot_s_crash_in_a_position_reached_by_legal_play_is_a_failur
     assert replayed.code == 1 and [x["kind"] for x in replayed.findings("fail")] == ["crash"], replayed.stdout
 
 
+def test_a_halma_reproducer_s_opponent_moves_are_shortened(tmp_path):
+    """Halma sends no position: the reproducer is a game, and its opponent moves shrink.
+    short_move_buffer.py (a jump chain of four hops crashes it) fails at ply 34 of seed 1's
+    first failing game (17 opponent moves, unshortened with --shrink-examples 0); the default
+    80 shortening runs bring it to 20 plies or fewer, and the replay fails the same way."""
+    result = fuzz(tmp_path, "halma", *SEEDED, "--seed", "1", "--examples", "10",
+                  str(BOTS / "halma/short_move_buffer.py"))
+    assert result.code == 1, result.stdout + result.stderr
+    [f] = result.findings("fail")
+    r = f["reproducer"]
+    assert f["kind"] == "crash" and r["mode"] == "game" and r["plies"] <= 20, r
+    assert len(r["opponent_moves"]) <= 10 and "--opponent-moves" in r["command"], r
+    replayed = replay(r["command"], tmp_path)
+    assert replayed.code == 1 and [x["kind"] for x in replayed.findings("fail")] == ["crash"], replayed.stdout
+
+
 @pytest.mark.parametrize("game", ["chess", "impasse", "loa", "halma"])
 def test_a_correct_bot_passes_whole_games_against_many_styles(tmp_path, game):
     result = fuzz(tmp_path, game, *SEEDED, "--examples", "12", "--", *REFERENCE[game])
