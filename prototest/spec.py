@@ -63,6 +63,15 @@ def _nonempty_str(v: Any) -> str:
     return v
 
 
+def _game_name(v: Any) -> str:
+    """A game's name: it names files and folders (transcripts, fixtures), so letters, digits,
+    - and _ only, as --game takes (a spec may come from someone else: `../..` must never
+    put a transcript outside its folder)."""
+    if not isinstance(v, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", v):
+        raise ValueError(f"expected a game name (letters, digits, - and _, a letter or digit first), got {v!r}")
+    return v
+
+
 def _bool(v: Any) -> bool:
     if not isinstance(v, bool):
         raise ValueError(f"expected true or false, got {v!r}")
@@ -236,7 +245,7 @@ _severity = _choice(*SEVERITIES)
 
 SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
     "game": {
-        "name": (_nonempty_str, REQUIRED),
+        "name": (_game_name, REQUIRED),
         "title": (_str, ""),
         "rules": (_nonempty_str, REQUIRED),
         "seats": (_list_of(_nonempty_str, min_len=2), REQUIRED),

@@ -381,6 +381,22 @@ def test_spec_that_is_not_text(tmp_path):
     _one_line_error(run_cli("moves", "--spec", str(spec)), str(spec), "not UTF-8")
 
 
+@pytest.mark.parametrize("name", ["../../../../rt_escape", "chess\\u0000x", "", "-x", "a b"])
+def test_a_spec_s_game_name_is_checked_as_game_is(tmp_path, name):
+    """A spec file may come from someone else: its name, which names the transcripts'
+    folder, must never lead out of it (issue 21: `../../../../rt_escape` wrote a folder four
+    levels up) nor be an internal error (a NUL byte was exit 3). One line, status 2, and
+    nothing written."""
+    text = (ROOT / "specs" / "chess.toml").read_text()
+    assert 'name = "chess"' in text
+    spec = tmp_path / "named.toml"
+    spec.write_text(text.replace('name = "chess"', f'name = "{name}"'))
+    transcripts = tmp_path / "deep" / "a" / "b" / "c" / "transcripts"
+    result = run_cli("check", "--spec", str(spec), "--transcripts", str(transcripts), *REFERENCE)
+    _one_line_error(result, str(spec), "game.name", "letters, digits")
+    assert not any(p.name.startswith("rt_escape") for p in tmp_path.rglob("*")), list(tmp_path.rglob("*"))
+
+
 @pytest.mark.parametrize("edit,key,phrase", [
     (("send = [\"{seat}\"]", "send = [\"{seat!r}\"]"), "start.send", "no conversion or format spec"),
     (("send = [\"{seat}\"]", "send = [\"{}\"]"), "start.send", "name the field"),
