@@ -97,7 +97,7 @@ def _play_forked(tasks, play, jobs: int, done, again, guard) -> tuple[dict, dict
         workers.append((worker, recv))
     results: dict[int, Any] = {}
     held: dict[int, Any] = {}
-    queue: list[int] = []  # held tasks not yet played alone
+    queue: list[int] = []  # held tasks not yet played alone, in task order
     alone: dict[int, Any] = {}  # held task -> its first result, once played alone
     received = 0  # results of tasks taken from the list
     error: str | None = None
@@ -148,6 +148,7 @@ def _play_forked(tasks, play, jobs: int, done, again, guard) -> tuple[dict, dict
                 if again is not None and again(value):
                     held[index] = value
                     queue.append(index)
+                    queue.sort()  # the first task first, whichever finished first
                     with taken.get_lock():
                         go.clear()
                     next_alone()
