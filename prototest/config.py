@@ -78,11 +78,13 @@ class Config:
 # --- the schema ---------------------------------------------------------------------------
 
 def _game(v: Any) -> str:
-    if not isinstance(v, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", v):
-        raise ValueError(f"expected a game name (letters, digits, - and _), got {v!r}")
-    known = specmod.builtin_games()
-    if v not in known:
-        raise ValueError(f"unknown game {v!r} (known: {', '.join(known)}; a spec of your own goes to spec)")
+    from . import games
+
+    problem = games.name_problem(v)
+    if problem:
+        raise ValueError(f"{problem}; got {games.shown(v)}")
+    if v not in games.names():
+        raise ValueError(f"unknown game {v!r} (known: {games.known()}; a spec of your own goes to spec)")
     return v
 
 

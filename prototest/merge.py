@@ -116,10 +116,11 @@ def _spec(data: dict[str, Any]):
     """The spec the shards played: its file where it was, else the bundled one of that name."""
     path = Path(data["spec"]) if data.get("spec") else None
     if path is None or not path.exists():
-        path = specmod.spec_path_for(data["game"])
-        if not path.exists():
+        try:
+            path = specmod.spec_path_for(data["game"])
+        except specmod.SpecError:
             raise MergeError(f"{data['_path']}: the spec {data.get('spec')!r} is not here, and "
-                             f"{data['game']!r} is not a bundled game")
+                             f"{data['game']!r} is not an installed game") from None
     try:
         return specmod.load(path, list(data.get("overrides") or []))
     except specmod.SpecError as exc:

@@ -18,7 +18,6 @@ import stat
 import string
 import tomllib
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
@@ -64,11 +63,14 @@ def _nonempty_str(v: Any) -> str:
 
 
 def _game_name(v: Any) -> str:
-    """A game's name: it names files and folders (transcripts, fixtures), so letters, digits,
-    - and _ only, as --game takes (a spec may come from someone else: `../..` must never
-    put a transcript outside its folder)."""
-    if not isinstance(v, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", v):
-        raise ValueError(f"expected a game name (letters, digits, - and _, a letter or digit first), got {v!r}")
+    """A game's name: it names files and folders (transcripts, fixtures), so the rule
+    --game applies (a spec may come from someone else: `../..` must never put a
+    transcript outside its folder)."""
+    from .games.base import name_problem, shown
+
+    problem = name_problem(v)
+    if problem:
+        raise ValueError(f"{problem}; got {shown(v)}")
     return v
 
 
@@ -440,6 +442,12 @@ class Spec:
         return self.turn.answer_format.format(move=move)
 
     @property
+    def sends_board(self) -> bool:
+        """Whether a template sends `{board}` (the rules' positions then need board_lines)."""
+        templates = [*self.start.send, *self.turn.first_send, *self.turn.send]
+        return any("{board}" in t for t in templates)
+
+    @property
     def sends_position(self) -> bool:
         """Whether the dialogue tells the bot the position (so it can start from any)."""
         templates = [*self.start.send, *self.turn.first_send, *self.turn.send]
@@ -510,6 +518,13 @@ def _cross_check(spec: Spec) -> None:
         raise SpecError(spec.path, "turn.comment_max", "a comment needs read.comment_separator")
     if any(c in "\r\n" for c in read.referee_line_ends):
         raise SpecError(spec.path, "read.referee_line_ends", "\\r and \\n are read.line_end's business")
+
+
+def _has_board(rules: Any) -> bool:
+    try:
+        return bool(rules.initial().board_lines())
+    except NotImplementedError:
+        return False
 
 
 def check_answer_format(spec: Spec, move: str) -> None:
@@ -588,20 +603,21 @@ def load(path: str | Path, overrides: list[str] | None = None) -> Spec:
     return dataclasses.replace(_validate(path, data), overrides=tuple(overrides or ()))
 
 
-def builtin_dir() -> Path:
-    """Where the bundled specs live: the package data once installed, `specs/` in a checkout."""
-    packaged = resources.files("prototest") / "specs"
-    if packaged.is_dir() and any(p.name.endswith(".toml") for p in packaged.iterdir()):
-        return Path(str(packaged))
-    return Path(__file__).resolve().parent.parent / "specs"
+def game_names() -> list[str]:
+    """The registered games' names (`prototest.games`)."""
+    from . import games
 
-
-def builtin_games() -> list[str]:
-    return sorted(p.stem for p in builtin_dir().glob("*.toml") if not p.name.startswith("_"))
+    return games.names()
 
 
 def spec_path_for(game: str) -> Path:
-    return builtin_dir() / f"{game}.toml"
+    """The spec of a registered game; SpecError (the game as its path) when there is none."""
+    from . import games
+
+    try:
+        return games.game(game).spec
+    except games.GameError as exc:
+        raise SpecError(game, "", str(exc).removeprefix(f"game {game!r}: ")) from None
 
 
 def bind(spec: Spec) -> tuple[ModuleType, Any]:
@@ -609,6 +625,7 @@ def bind(spec: Spec) -> tuple[ModuleType, Any]:
     the key of a bad rules module, rules option or opponent style."""
     from . import opponents
     from .games import OptionError, rules_module
+    from .games.base import rules_problem
 
     try:
         module = rules_module(spec.game.rules)
@@ -617,6 +634,11 @@ def bind(spec: Spec) -> tuple[ModuleType, Any]:
         raise SpecError(spec.path, f"rules.{exc.key}", exc.problem) from None
     except ValueError as exc:
         raise SpecError(spec.path, "game.rules", str(exc)) from None
+    problem = rules_problem(rules)
+    if not problem and spec.sends_board and not _has_board(rules):
+        problem = "its positions lack board_lines(), and the spec sends {board}"
+    if problem:
+        raise SpecError(spec.path, "game.rules", f"{spec.game.rules}: {problem}")
     problem = opponents.check_style(module, spec.opponent.style)
     if problem:
         raise SpecError(spec.path, "opponent.style", problem)

@@ -240,9 +240,10 @@ def _config(config: str | Path | bool | None, start: Path) -> configmod.Config |
 
 def _spec(s: settingsmod.Settings) -> specmod.Spec:
     """The spec with every override; a bad one from the config file is named as its."""
-    path = s.spec_path or specmod.spec_path_for(s.game)
-    if s.spec_path is None and not path.exists():
-        raise UsageError(f"fuzz_test: unknown game {s.game!r} (known: {', '.join(specmod.builtin_games())})")
+    try:
+        path = s.spec_path or specmod.spec_path_for(s.game)
+    except specmod.SpecError as exc:
+        raise UsageError(f"fuzz_test: {exc.problem}") from None
     if s.config_overrides and s.config is not None:
         try:
             specmod.load(path, s.overrides[:s.config_overrides])

@@ -17,16 +17,23 @@ from .exits import UsageProblem
 
 def load_spec(game: str, spec_path: Path | None, overrides: list[str]):
     """The spec of --game (or --spec) with the --set overrides, its rules module and rules."""
-    if spec_path is None and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", game):
-        raise UsageProblem(f"--game {game!r}: a game name is letters, digits, - and _ "
-                           f"(a spec file of your own goes to --spec)")
-    path = spec_path or specmod.spec_path_for(game)
-    if spec_path is None and not path.exists():
-        known = ", ".join(specmod.builtin_games())
-        raise UsageProblem(f"unknown game {game!r} (known: {known})")
+    path = spec_path or game_spec(game)
     spec = specmod.load(path, overrides)
     module, rules = specmod.bind(spec)
     return spec, module, rules
+
+
+def game_spec(game: str, option: str = "--game") -> Path:
+    """The spec of a registered game; a usage problem names a bad or unknown one."""
+    from .. import games
+
+    problem = games.name_problem(game)
+    if problem:
+        raise UsageProblem(f"{option} {games.shown(game)}: {problem} (a spec file of your own goes to --spec)")
+    try:
+        return games.game(game).spec
+    except games.GameError as exc:
+        raise UsageProblem(str(exc)) from None
 
 
 def parse_env(pairs: list[str]) -> dict[str, str]:

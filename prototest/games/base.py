@@ -1,26 +1,46 @@
-"""The small interface every rules module implements.
+"""What a game provides: its rules module, its `Rules` and its `Position`s.
 
-A rules module is pure: no I/O, no clocks, no randomness of its own. The referee
-(`prototest.referee`) joins a rules module to a spec and a bot process; the CLI's
-`moves` and `perft` commands call the same module, so what a bot author sees at the
-command line is exactly what the judge accepts.
+A game is one rules module and one spec, registered in the entry-point group
+`prototest.games` (see `games/__init__.py`). A rules module is pure: no I/O, no clocks,
+no randomness of its own. The referee (`prototest.referee`) joins it to a spec and a
+bot process; `moves` and `perft` call the same module, so what a bot author sees at the
+command line is exactly what the judge accepts. `games.game(name)` checks a module when
+it is loaded, and `prototest.conformance` tests a game whole: every game, built in or
+not, passes the same suite.
 
-Opponents (`prototest.opponents`; both `check` and `fuzz` draw one per game):
+The rules module
+
+    make_rules(options) -> Rules                                    required
+        the rules, configured by the spec's `[rules]` table (`take_options` checks it);
+    SPEC: str | Path                                                required to register
+        the game's spec file, relative to the module's folder;
+    BOT: str                                                        required to register
+        a module that plays the game over its protocol, run as `python -m BOT`: the
+        conformance suite plays it in each seat, `record` records prototest's fixtures.
+
+Opponents (`prototest.opponents`; `check` and `fuzz` draw one per game). All optional:
+without them the opponent plays uniformly random legal moves.
 
     STYLES: tuple[str, ...]
         the opponent's styles, "random" first (random, greedy, smothering, passive ...);
     MOVE_CLASSES: tuple[str, ...]
         classes of moves a swarm opponent may be told never to play ("capture", "jump");
-    opponent_moves(position, style, omit) -> (allowed, preferred)
-        `allowed`: the legal moves of no class in `omit` (all of them when every legal
-        move is of an omitted class); `preferred`: those of `allowed` that `style` would
-        play (all of `allowed` when the style finds none). Both are in a fixed order and
-        never empty while the game goes on;
-    move_text(position, move) -> str (optional)
-        the move string of an element of those lists, when they hold something else
+    move_kinds(position, move) -> Collection[str]                   with MOVE_CLASSES
+        the classes of a candidate move;
+    prefer(position, style, moves) -> list                          with STYLES
+        those of `moves` that `style` would play, in their order (empty: no preference;
+        "random" never reaches it); an unknown style raises ValueError;
+    opponent_candidates(position) -> Sequence
+        the moves an opponent chooses from, in a fixed order (default: `legal_moves()`);
+    move_text(position, move) -> str
+        the move string of a candidate, when candidates are something else
         (python-chess's moves: only the one played is written out).
 
-Optional, for `prototest fuzz` and the reports:
+    `opponents.candidates` does the rest once for every game: moves of an omitted
+    class left out (all of them when every move is of one), the style's preference,
+    all allowed moves when it has none; never empty while the game goes on.
+
+For `prototest fuzz` and the reports, all optional:
 
     SITUATIONS: tuple[str, ...]
         every name `situations` can give (the summary lists those a run never met);
@@ -39,13 +59,16 @@ Optional, for `prototest fuzz` and the reports:
     diagram(position) -> list[str]
         the board with its coordinates, as findings and reproducers show it.
 
-Moves are strings exactly as the real referee writes them (`e2e4`, `O-O`, `a1h8c7`,
-`pass`, `1 3 3 5`). Positions are immutable: `play` returns a new position.
+`Rules` and `Position` below say what the rules and a position provide; subclass them
+for the defaults (a generic perft and divide). Moves are strings exactly as the real
+referee writes them (`e2e4`, `O-O`, `a1h8c7`, `pass`, `1 3 3 5`). Positions are
+immutable: `play` returns a new position.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
@@ -130,24 +153,84 @@ class Position(Protocol):
         """The one-line position notation (FEN for chess)."""
 
     def board_lines(self) -> list[str]:
-        """The board as the protocol sends it (CodinGame: eight lines, rank 8 first)."""
+        """The board as the protocol sends it, one line per row (CodinGame: rank 8
+        first). Needed only where the spec sends `{board}`; its length is the number of
+        rows a bot reads."""
+        raise NotImplementedError
 
 
 class Rules(Protocol):
     """A game's rules, configured by the `[rules]` table of its spec."""
 
-    name: str
+    #: the game's own turn limit in plies (the game ends there), None without one;
+    #: `fuzz` sizes its opponent's moves and its start positions by it
+    max_plies: int | None = None
 
-    def initial(self) -> Position: ...
+    def initial(self) -> Position:
+        """The position every game starts from."""
 
     def parse(self, notation: str) -> Position:
         """Read a one-line notation; raise PositionError naming what is wrong."""
 
     def perft(self, position: Position, depth: int) -> int:
         """Leaf count at `depth` (perft, as engine authors know it)."""
+        return generic_perft(position, depth)
 
     def divide(self, position: Position, depth: int) -> list[tuple[str, int]]:
         """Perft split by first move, in listing order."""
+        return generic_divide(self, position, depth)
+
+
+#: What `rules_problem` checks: the members a game's rules and positions must have.
+RULES_MEMBERS = ("initial", "parse", "perft", "divide")
+POSITION_MEMBERS = ("turn", "ply", "legal_moves", "judge", "play", "outcome", "notation")
+#: A game's name: it names files and folders (transcripts, fixtures), so letters,
+#: digits, - and _ only, a letter or digit first, and not too long for a file name.
+NAME = r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}"
+
+
+def bundled_spec(filename: str) -> Path:
+    """A spec prototest bundles: the package data once installed, `specs/` in a checkout
+    (the built-in games' SPEC)."""
+    packaged = Path(__file__).resolve().parent.parent / "specs" / filename
+    return packaged if packaged.is_file() else Path(__file__).resolve().parents[2] / "specs" / filename
+
+
+def name_problem(name: object) -> str:
+    """Why `name` cannot be a game's name ("" when it can): `--game`, a spec's
+    `game.name` and a plugin's entry point all follow this rule, so nothing prototest
+    writes under a game's name lands outside the folder it was meant for."""
+    import re
+
+    if isinstance(name, str) and re.fullmatch(NAME, name):
+        return ""
+    return "a game name is letters, digits, - and _, a letter or digit first, at most 64 characters"
+
+
+def shown(text: object, limit: int = 80) -> str:
+    """`repr(text)`, cut short: a hostile name in a one-line error stays one short line."""
+    r = repr(text)
+    return r if len(r) <= limit else r[:limit - 4] + "...'"
+
+
+def rules_problem(rules: object) -> str:
+    """What a rules object (or its initial position) lacks, in words ("" when nothing)."""
+    missing = [m for m in RULES_MEMBERS if not callable(getattr(rules, m, None))]
+    if missing:
+        hint = " (subclass prototest.games.base.Rules for the generic perft and divide)" \
+            if set(missing) <= {"perft", "divide"} else ""
+        return f"its rules lack {', '.join(m + '()' for m in missing)}{hint}"
+    limit = getattr(rules, "max_plies", None)
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+        return f"its rules' max_plies is {limit!r}: a number of plies (at least 1) or None"
+    try:
+        position = rules.initial()  # type: ignore[attr-defined]
+    except Exception as exc:  # noqa: BLE001 - said in one line by the caller
+        return f"its rules' initial() raised {type(exc).__name__}: {exc}"
+    missing = [m for m in POSITION_MEMBERS if not callable(getattr(position, m, None))]
+    if missing:
+        return f"its positions lack {', '.join(m + '()' for m in missing)}"
+    return ""
 
 
 def generic_perft(position: Position, depth: int) -> int:

@@ -14,7 +14,12 @@ from typing import Any, Mapping, Sequence
 
 import chess
 
-from .base import IllegalMove, Judged, OptionError, Outcome, PositionError, best_scored, take_options
+from .base import (IllegalMove, Judged, OptionError, Outcome, PositionError, best_scored, bundled_spec,
+                   take_options)
+
+#: The game's spec and the bot that plays it (see base.py: a registered game's module).
+SPEC = bundled_spec("chess.toml")
+BOT = "prototest.bots.chess_bot"
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "en_passant": "always",

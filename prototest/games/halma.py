@@ -76,7 +76,12 @@ from .base import (
     generic_divide,
     generic_perft,
     take_options,
+    bundled_spec,
 )
+
+#: The game's spec and the bot that plays it (see base.py: a registered game's module).
+SPEC = bundled_spec("halma.toml")
+BOT = "prototest.bots.halma_bot"
 
 DEFAULT_OPTIONS: dict[str, Any] = {"max_plies": 1998, "blocker_from_ply": 200}
 

@@ -69,7 +69,12 @@ from .base import (
     PositionError,
     generic_perft,
     take_options,
+    bundled_spec,
 )
+
+#: The game's spec and the bot that plays it (see base.py: a registered game's module).
+SPEC = bundled_spec("impasse.toml")
+BOT = "prototest.bots.impasse_bot"
 
 DEFAULT_OPTIONS: dict[str, Any] = {"max_plies": 250}
 

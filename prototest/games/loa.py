@@ -58,7 +58,12 @@ from .base import (
     PositionError,
     generic_perft,
     take_options,
+    bundled_spec,
 )
+
+#: The game's spec and the bot that plays it (see base.py: a registered game's module).
+SPEC = bundled_spec("loa.toml")
+BOT = "prototest.bots.loa_bot"
 
 DEFAULT_OPTIONS: dict[str, int] = {"max_plies": 150}
 
