@@ -23,6 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from prototest import games
+
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "tests" / "bots"
 PLANTED = [
@@ -55,8 +57,8 @@ def main() -> None:
         folder = Path(tmp)
         if not args.skip_reference:
             print("reference bots, default budget (100 examples, default mode):")
-            for game in ("chess", "impasse", "loa", "halma"):
-                data, wall = fuzz(game, [sys.executable, "-m", f"prototest.bots.{game}_bot"], 1, folder)
+            for game in games.names():
+                data, wall = fuzz(game, [sys.executable, "-m", games.game(game).bot], 1, folder)
                 print(f"  {game:8} {data['mode']:8} {data['examples']:4} examples in {wall:5.1f} s "
                       f"= {data['examples_per_s']:5.1f} examples/s; findings: {len(data['findings'])}")
         print("planted bugs (find + shrink, default budget):")

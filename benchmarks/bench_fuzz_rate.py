@@ -26,8 +26,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from prototest import games
+
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = ("chess", "impasse", "loa", "halma")
+GAMES = tuple(games.names())
 
 
 def _env() -> dict[str, str]:
@@ -47,7 +49,7 @@ def _run(args: list[str], folder: Path) -> float:
 def check_rate(game: str, games: int, folder: Path) -> tuple[float, float]:
     report = folder / "check.json"
     wall = _run(["check", "--game", game, "--games", str(games), "--start-delay", "0", "--json", str(report),
-                 "--transcripts", str(folder / "t"), "-q", "--", sys.executable, "-m", f"prototest.bots.{game}_bot"],
+                 "--transcripts", str(folder / "t"), "-q", "--", sys.executable, "-m", games.game(game).bot],
                 folder)
     data = json.loads(report.read_text())
     answers = data["timing"]["answers"] + sum(1 for g in data["games"] if g["startup_ms"] is not None)
@@ -57,7 +59,7 @@ def check_rate(game: str, games: int, folder: Path) -> tuple[float, float]:
 def fuzz_rate(game: str, seconds: float, jobs: int, folder: Path) -> float:
     report = folder / f"fuzz{jobs}.json"
     _run(["fuzz", "--game", game, "--budget", f"{seconds}s", "--jobs", str(jobs), "--no-database",
-          "--json", str(report), "-q", "--", sys.executable, "-m", f"prototest.bots.{game}_bot"], folder)
+          "--json", str(report), "-q", "--", sys.executable, "-m", games.game(game).bot], folder)
     return json.loads(report.read_text())["answers_per_s"]
 
 

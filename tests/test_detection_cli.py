@@ -41,8 +41,8 @@ def test_a_halma_bot_is_named_and_the_other_games_skipped(tmp_path):
     assert (r["game"], r["game_source"], r["skipped"], len(r["games"])) == ("chess", "default", 23, 1)
     [f] = result.findings()
     assert (f["kind"], f["got"]) == ("early_output", "ready")
-    assert r["hints"] == ["its first line was 'ready', the greeting of Halma (Proglad): it looks like a "
-                          "Halma bot: choose it with --game halma"]
+    assert r["hints"] == ["its first line was 'ready', the greeting of Halma 16x16 (Proglad): it looks like a "
+                          "bot of that game: choose it with --game halma"]
     assert DEFAULTED in result.stdout and "hint: its first line was 'ready'" in result.stdout
     assert "not played: 23 more games" in result.stdout
 
@@ -123,8 +123,8 @@ def test_an_answer_like_a_halma_move_is_named(tmp_path):
     assert result.code == 1 and len(result.report["games"]) == 1
     [f] = result.findings()
     assert (f["kind"], f["got"]) == ("malformed", "move 1 3 3 5")
-    assert result.report["hints"] == ["it answered 'move 1 3 3 5', a Halma move: it looks like a Halma bot: "
-                                      "choose it with --game halma"]
+    assert result.report["hints"] == ["it answered 'move 1 3 3 5', a move of Halma 16x16 (Proglad): it looks "
+                                      "like a bot of that game: choose it with --game halma"]
 
 
 def test_a_chosen_game_gets_no_hint_and_plays_every_game(tmp_path):

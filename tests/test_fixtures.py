@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, run_cli
-from prototest import fixtures, process, spec as specmod
+from prototest import fixtures, games, process, spec as specmod
 from prototest.games import rules_module
 from prototest.referee import GameReport
 from prototest.transcript import Transcript
@@ -53,8 +53,8 @@ def test_every_game_and_seat_has_a_whole_game():
         if h.position is None and not h.moves and not h.opponent_given and h.max_plies is None:
             assert any(line.startswith("# game over after ") for line in body), path.name
             whole.add((h.game, h.seat))
-    wanted = {(game, seat) for game in fixtures.REFERENCE_BOTS
-              for seat in specmod.load(specmod.spec_path_for(game)).game.seats}
+    builtin = [name for name in games.names() if games.game(name).source == "prototest"]
+    wanted = {(game, seat) for game in builtin for seat in specmod.load(specmod.spec_path_for(game)).game.seats}
     assert wanted <= whole, f"missing: {sorted(wanted - whole)}"
 
 
@@ -102,8 +102,9 @@ def _codingame_turns(path: Path, game: str):
     seat = fixtures.load(path).header.seat
     for request, answer in _answers(path):
         lines = request[1:] if request[0] in ("w", "b") else request
-        rows, count = lines[:8], int(lines[9])
-        yield rules.parse("/".join(rows) + f" {seat} 0"), lines[10:10 + count], answer
+        height = len(rules.initial().board_lines())
+        rows, count = lines[:height], int(lines[height + 1])
+        yield rules.parse("/".join(rows) + f" {seat} 0"), lines[height + 2:height + 2 + count], answer
 
 
 def test_impasse_fixture_holds_crowning_and_impasse():

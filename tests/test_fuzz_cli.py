@@ -22,9 +22,10 @@ from pathlib import Path
 import pytest
 
 from conftest import BOTS, ROOT, RUN_TOKEN, bot_env, run_cli
+from prototest import games
 
-REFERENCE = {game: [sys.executable, "-m", f"prototest.bots.{game}_bot"]
-             for game in ("chess", "impasse", "loa", "halma")}
+#: every installed game's reference bot (a plugin's game too)
+REFERENCE = {name: [sys.executable, "-m", games.game(name).bot] for name in games.names()}
 #: One campaign, a fixed number of examples and no time limit: the same examples on any
 #: machine, however loaded (a time budget is tested on its own below).
 SEEDED = ("--jobs", "1", "--budget", "0", "--no-database")
@@ -127,7 +128,7 @@ def test_a_halma_reproducer_s_opponent_moves_are_shortened(tmp_path):
     assert replayed.code == 1 and [x["kind"] for x in replayed.findings("fail")] == ["crash"], replayed.stdout
 
 
-@pytest.mark.parametrize("game", ["chess", "impasse", "loa", "halma"])
+@pytest.mark.parametrize("game", games.names())
 def test_a_correct_bot_passes_whole_games_against_many_styles(tmp_path, game):
     result = fuzz(tmp_path, game, *SEEDED, "--examples", "12", "--", *REFERENCE[game])
     assert result.code == 0, result.stdout + result.stderr

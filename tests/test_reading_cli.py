@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BOTS, one_per_seat, run_cli
+from prototest import games
 
 LOA, IMPASSE, HALMA = BOTS / "loa", BOTS / "impasse", BOTS / "halma"
 
@@ -201,15 +202,12 @@ def test_reading_rules_are_checked_when_the_spec_is_loaded(game, override, key, 
     assert "Traceback" not in result.stderr
 
 
-@pytest.mark.parametrize("name", ["_codingame", "impasse", "loa", "halma", "chess"])
-def test_each_bundled_spec_states_its_reading_rules(name):
-    """The rules come from the file (or its base), not from defaults: each bundled spec
-    says every one of them."""
-    import tomllib
-    from conftest import ROOT
-    data = tomllib.loads((ROOT / "specs" / f"{name}.toml").read_text())
-    if name in ("impasse", "loa"):
-        data = tomllib.loads((ROOT / "specs" / "_codingame.toml").read_text())
+@pytest.mark.parametrize("name", games.names())
+def test_each_game_s_spec_states_its_reading_rules(name):
+    """The rules come from the file (or its base), not from defaults: each installed
+    game's spec says every one of them."""
+    from prototest.spec import _read
+    data = _read(str(games.game(name).spec))
     stated = set(data["read"])
     assert {"line_end", "max_bytes", "over_max", "decode", "comment_separator", "between_turns"} <= stated
     assert ("strip_cr" in stated) == (data["read"]["line_end"] == "lf")

@@ -3,7 +3,8 @@
 Over stdin/stdout, as prototest's judge (and CodinGame's referees) speak it:
 
 * the bot's first turn only: its colour on one line (`w` or `b`);
-* every turn: 8 board lines (rank 8 first), the opponent's last move (`null` before
+* every turn: the board's lines (rank 8 first: as many as the game's `board_lines()`
+  gives, 8 for Impasse and LOA), the opponent's last move (`null` before
   any move; LOA may send `pass`), the number of legal moves, then the legal moves one
   a line in ASCII order;
 * the answer: one line, a move (optionally a space and a comment), flushed at once;
@@ -27,7 +28,7 @@ class Turn:
     """One turn as the judge sent it."""
 
     colour: str  # `w` or `b`: the bot's own colour (sent on its first turn only)
-    rows: tuple[str, ...]  # the 8 board lines, rank 8 first
+    rows: tuple[str, ...]  # the board lines, rank 8 first
     last_move: str  # `null` before any move
     moves: tuple[str, ...]  # the legal moves, in the judge's order
 
@@ -51,14 +52,15 @@ def _line(stdin: TextIO) -> str:
     return line.rstrip("\r\n")
 
 
-def read_turn(stdin: TextIO, colour: Optional[str]) -> Turn:
-    """Read one turn; `colour` is None on the first turn (the colour line comes first).
+def read_turn(stdin: TextIO, colour: Optional[str], height: int = 8) -> Turn:
+    """Read one turn of a board of `height` rows; `colour` is None on the first turn (the
+    colour line comes first).
 
     Raises _EndOfInput when stdin ends, ValueError when the count is not a number.
     """
     if colour is None:
         colour = _line(stdin).strip()
-    rows = tuple(_line(stdin).strip() for _ in range(8))
+    rows = tuple(_line(stdin).strip() for _ in range(height))
     last_move = _line(stdin).strip()
     count = int(_line(stdin).strip())
     moves = tuple(_line(stdin).strip() for _ in range(count))
@@ -76,12 +78,13 @@ def safe_choice(turn: Turn, choose: Callable[[Turn], str]) -> str:
     return turn.moves[0]
 
 
-def run(choose: Callable[[Turn], str], stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
-    """Play turns until stdin ends; returns the exit status (0)."""
+def run(choose: Callable[[Turn], str], stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
+        height: int = 8) -> int:
+    """Play turns of a board of `height` rows until stdin ends; returns the exit status (0)."""
     colour: Optional[str] = None
     try:
         while True:
-            turn = read_turn(stdin, colour)
+            turn = read_turn(stdin, colour, height)
             colour = turn.colour
             stdout.write(safe_choice(turn, choose) + "\n")
             stdout.flush()
@@ -95,20 +98,22 @@ def run(choose: Callable[[Turn], str], stdin: TextIO = sys.stdin, stdout: TextIO
         return 0
 
 
-def greedy_chooser(game: str) -> Callable[[Turn], str]:
-    """`choose` for a rules module under prototest.games: its greedy opponent's move."""
-    import importlib
+def greedy_chooser(game: str) -> tuple[Callable[[Turn], str], int]:
+    """`choose` for a registered game whose rules module has `choose_move`: its greedy
+    opponent's move; and the height of the game's board (the rows a turn sends)."""
+    from prototest import games
 
-    module = importlib.import_module(f"prototest.games.{game}")
+    module = games.game(game).module
     rules = module.make_rules({})
 
     def choose(turn: Turn) -> str:
         position = rules.parse(turn.notation())
         return module.choose_move(position, turn.rng(), "greedy")
 
-    return choose
+    return choose, len(rules.initial().board_lines())
 
 
 def main_for(game: str) -> None:
     """Entry point of a reference bot: play `game` and exit with status 0."""
-    sys.exit(run(greedy_chooser(game)))
+    choose, height = greedy_chooser(game)
+    sys.exit(run(choose, height=height))

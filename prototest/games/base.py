@@ -165,6 +165,9 @@ class Rules(Protocol):
     #: the game's own turn limit in plies (the game ends there), None without one;
     #: `fuzz` sizes its opponent's moves and its start positions by it
     max_plies: int | None = None
+    #: "" when perft counts the judge's listed moves (checked against the generic
+    #: version); else what it counts instead, for a bot author (chess: every promotion)
+    perft_counts: str = ""
 
     def initial(self) -> Position:
         """The position every game starts from."""
@@ -173,11 +176,13 @@ class Rules(Protocol):
         """Read a one-line notation; raise PositionError naming what is wrong."""
 
     def perft(self, position: Position, depth: int) -> int:
-        """Leaf count at `depth` (perft, as engine authors know it)."""
+        """Leaf count at `depth` (perft, as engine authors know it): the game's tree as the
+        judge lists its moves (an ended game has none), unless `perft_counts` says what
+        it counts instead."""
         return generic_perft(position, depth)
 
     def divide(self, position: Position, depth: int) -> list[tuple[str, int]]:
-        """Perft split by first move, in listing order."""
+        """Perft split by first move (each legal move once, in the module's order)."""
         return generic_divide(self, position, depth)
 
 
