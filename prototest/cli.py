@@ -55,7 +55,7 @@ _TYPED: List[str] = []
 @app.command("check")
 def check_command(
     bot: List[str] = typer.Argument(None, metavar="BOT...", help="The bot: an executable path, or a command line after --."),
-    game: Optional[str] = typer.Option(None, "--game", "-g", help="The protocol: a spec under specs/ (default: the config file's, else chess)."),
+    game: Optional[str] = typer.Option(None, "--game", "-g", help="The game: one `prototest games` lists (default: the config file's, else chess)."),
     spec_path: Optional[Path] = typer.Option(None, "--spec", help="A spec file of your own instead of the bundled one."),
     games: int = typer.Option(0, "--games", "-n", min=0, max=configmod.MAX_GAMES, show_default=False, help=f"Games to play, the seats in turn; default {DEFAULT_CHECK_GAMES} (one per seat after --moves, --position or --opponent-moves)."),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", help="The same seed gives the same games and opponent moves (default 1)."),
@@ -113,7 +113,7 @@ def perft_command(
 @app.command("fuzz")
 def fuzz_command(
     bot: List[str] = typer.Argument(None, metavar="BOT...", help="The bot: an executable path, or a command line after --."),
-    game: Optional[str] = typer.Option(None, "--game", "-g", help="The protocol: a spec under specs/ (default: the config file's, else chess)."),
+    game: Optional[str] = typer.Option(None, "--game", "-g", help="The game: one `prototest games` lists (default: the config file's, else chess)."),
     spec_path: Optional[Path] = typer.Option(None, "--spec", help="A spec file of your own instead of the bundled one."),
     budget: str = typer.Option("60s", "--budget", "-b", help="Time for the whole run, shrinking included: 90s, 5m, 1h30m, or 0 for no limit (default 60s)."),
     examples: Optional[int] = typer.Option(None, "--examples", "-n", min=1, max=10_000_000, help="Stop after this many examples (each is one game of a fresh bot); default: as many as the budget allows."),
@@ -159,7 +159,7 @@ def games_command() -> None:
 @app.command("record")
 def record_command(
     bot: List[str] = typer.Argument(None, metavar="BOT... | --update FIXTURE...", help="The bot: an executable path, or a command line after --; with --update, fixture files or folders."),
-    game: Optional[str] = typer.Option(None, "--game", "-g", help="The protocol: a spec under specs/ (default: the config file's, else chess)."),
+    game: Optional[str] = typer.Option(None, "--game", "-g", help="The game: one `prototest games` lists (default: the config file's, else chess)."),
     spec_path: Optional[Path] = typer.Option(None, "--spec", help="A spec file of your own instead of the bundled one."),
     games: int = typer.Option(0, "--games", "-n", min=0, max=configmod.MAX_GAMES, help="Games to record; default: one per seat."),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", help="The games of `prototest check --seed S` (default 1)."),

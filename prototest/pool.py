@@ -164,8 +164,20 @@ def _play_forked(tasks, play, jobs: int, done, again, guard) -> tuple[dict, dict
                 interrupt = exc
                 forward(getattr(exc, "signum", signal.SIGINT), pending.values())
     if error is not None:
-        raise WorkerError(error.strip().splitlines()[-1])
+        raise WorkerError(root_cause(error))
     return results, held, stop.is_set()
+
+
+def root_cause(trace: str) -> str:
+    """The line of a worker's traceback that names what went wrong: the first exception
+    of a chain (Python prints the cause first), not the wrapper a library added last
+    ("while generating 'Draw 1 (plan)' from plans()" hides a rules module's own error)."""
+    lines = trace.strip().splitlines()
+    for line in lines:
+        if line and not line[0].isspace() and not line.startswith(("Traceback", "The above", "During handling")) \
+                and not line.startswith("+") and ":" in line:
+            return line
+    return lines[-1] if lines else "no traceback"
 
 
 def forward(signum: int, workers) -> None:

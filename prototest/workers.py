@@ -223,7 +223,7 @@ def _merge(main: Campaign, results: dict[int, Any]) -> FuzzRun:
     run.workers = len(results)
     errors = [value for kind, value in results.values() if kind == "error"]
     if errors:
-        raise RuntimeError(errors[0].strip().splitlines()[-1])
+        raise RuntimeError(pool.root_cause(errors[0]))
     parts: list[FuzzRun] = [value for _, (kind, value) in sorted(results.items())]
     run.runs = sum(p.runs for p in parts)
     run.probe = next((p.probe for p in parts if p.probe is not None), None)
