@@ -262,6 +262,7 @@ class Referee(Dialogue, Judging, Accounting):
         self._stopped_mid_answer = stop.mid_answer
         self.report.result = "stopped"
         self.report.reason = stop.reason
+        self.report.usage_error = stop.usage
         self.report.transcript.note(f"game stopped after {self.position.ply()} plies: {stop.reason}")
 
     def _moves(self) -> None:
