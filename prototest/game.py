@@ -24,11 +24,14 @@ class StopGame(Exception):
     """Raised by a forced opponent (fuzzing, replays) to end the game early: the judge
     closes the bot's input as after a real end, and the result is "stopped"."""
 
-    def __init__(self, reason: str, *, mid_answer: bool = False) -> None:
+    def __init__(self, reason: str, *, mid_answer: bool = False, usage: str | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
         #: stopped while the bot was thinking: its answer may still come, and is no finding
         self.mid_answer = mid_answer
+        #: the user's input cannot be played (a move given with --opponent-moves is not
+        #: legal where it comes): the command ends as a usage error, with this line
+        self.usage = usage
 
 
 class Forfeit(Exception):
@@ -115,6 +118,8 @@ class GameReport:
     opponent: str | None = None
     #: The signal number that stopped this game (Ctrl-C, SIGTERM), if one did.
     interrupted: int | None = None
+    #: The game stopped where the user's input could not be played (StopGame.usage).
+    usage_error: str | None = None
     #: With GameConfig.log_exchanges: every request and answer, in order, and the
     #: position before each move and after the last (positions[i] is where moves[i] was played).
     exchanges: list[Exchange] = field(default_factory=list)
@@ -161,6 +166,8 @@ class CheckRun:
     interrupted: signal.Signals | None = None
     #: Output that could not be written (one line each); the verdicts still stand.
     write_errors: list[str] = field(default_factory=list)
+    #: Games stopped where a given move was not legal (GameReport.usage_error), one line each.
+    usage_errors: list[str] = field(default_factory=list)
     #: Where the run's settings came from (see prototest.settings, prototest.detect).
     config: str | None = None
     game_source: str = "--game"

@@ -54,6 +54,8 @@ class Referee(Dialogue, Judging, Accounting):
         #: the game was stopped while the bot was thinking (the machine kept it from a CPU)
         self._stopped_mid_answer = False
         self.last_sent = "(nothing yet)"
+        #: Lines written to the bot since its last answer was read (see Dialogue._send).
+        self.sent_since_answer = 0
         #: The time of the answer being judged, for every finding about it (None between answers).
         self.answer_ms: float | None = None
         t = cfg.spec.time
@@ -260,6 +262,7 @@ class Referee(Dialogue, Judging, Accounting):
         self._stopped_mid_answer = stop.mid_answer
         self.report.result = "stopped"
         self.report.reason = stop.reason
+        self.report.usage_error = stop.usage
         self.report.transcript.note(f"game stopped after {self.position.ply()} plies: {stop.reason}")
 
     def _moves(self) -> None:

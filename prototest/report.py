@@ -113,7 +113,7 @@ def _ms(value: float | None) -> str:
 def verdict(game: GameReport) -> str:
     if game.failed:
         return "FAIL"
-    if game.interrupted is not None:
+    if game.interrupted is not None or game.usage_error is not None:
         return "STOP"
     return "WARN" if game.warned else "pass"
 
@@ -181,6 +181,10 @@ def summary(run: CheckRun) -> str:
                      + (f", {fails} failed" if fails else "") + "; no verdict on the rest")
     elif fails:
         lines.append(f"FAIL: {fails} of {len(run.games)} games failed" + _per_seat(run.games, lambda g: g.failed))
+    elif run.usage_errors:
+        lines.append(f"ERROR: {len(run.usage_errors)} of {len(run.games)} games stopped at an --opponent-moves move "
+                     f"that is not legal there (the error below); no verdict on the rest of "
+                     f"{'that game' if len(run.usage_errors) == 1 else 'those games'}")
     elif warns:
         lines.append(f"PASS with warnings: {warns} of {len(run.games)} games warned"
                      + _per_seat(run.games, lambda g: g.warned))

@@ -11,11 +11,13 @@ from typing import Callable, Sequence
 from . import opponents, pool
 from .findings import TIMING_KINDS, Finding
 from .game import CheckRun, GameConfig, GameReport, StopGame
-from .games.base import Position, Rules
+from .games.base import IllegalMove, Position, Rules
 from .referee import Referee
 from .spec import Spec
 
 
+#: The option that gives the opponent's moves (see ForcedOpponent).
+GIVEN_OPTION = "--opponent-moves"
 #: Games a timing kind must come back in, played alone, before later games that show it
 #: beside others are no longer played again alone.
 RECHECKS = 2
@@ -53,12 +55,15 @@ def run_check(
     indices = list(indices) if indices is not None else list(range(1, games + 1))
 
     def config(index: int) -> GameConfig:
-        return GameConfig(spec=spec, rules=rules, rules_module=module, argv=argv, seat=seats[(index - 1) % len(seats)],
+        seat = seats[(index - 1) % len(seats)]
+        forced = None
+        if opponent_moves:
+            forced = ForcedOpponent(opponent_moves, builtin_opponent(module, spec, game_seed(seed, index)),
+                                    given=f"game {index}, the bot as {spec.game.seats[seat]}")
+        return GameConfig(spec=spec, rules=rules, rules_module=module, argv=argv, seat=seat,
                           seed=game_seed(seed, index), index=index, time_scale=time_scale,
                           start_delay_ms=start_delay_ms, env=env, start_position=start_position,
-                          start_moves=start_moves, cwd=cwd, stop_when_idle=stop_when_idle,
-                          opponent=ForcedOpponent(opponent_moves, builtin_opponent(module, spec, game_seed(seed, index)))
-                          if opponent_moves else None)
+                          start_moves=start_moves, cwd=cwd, stop_when_idle=stop_when_idle, opponent=forced)
 
     in_order = pool.InOrder()
 
@@ -139,6 +144,8 @@ def run_check(
     if stop is not None:
         keep_in_order(in_order.rest())
     run.games.sort(key=lambda g: g.index)
+    run.usage_errors = [g.usage_error + (f"; the game so far: {g.transcript_path}" if g.transcript_path else "")
+                        for g in run.games if g.usage_error]
     return run
 
 
@@ -170,16 +177,19 @@ def first_timing(report: GameReport) -> str:
 
 class ForcedOpponent:
     """The opponent plays the given moves in order (a replay); then `then` chooses, or,
-    without it, the game stops. A given move that is not legal when its turn comes means
-    the game went another way than the one recorded: the game stops there."""
+    without it, the game stops. A recorded move that is not legal when its turn comes
+    means the game went another way than the one recorded: the game stops there. Moves
+    the user gave (`given`: --opponent-moves, and which game this is) stop the game too,
+    as a usage error: the game cannot go on as asked."""
 
     def __init__(self, moves: Sequence[str], then: Callable[[Position], str] | None = None, *,
-                 soft: bool = False) -> None:
+                 soft: bool = False, given: str | None = None) -> None:
         self.moves = list(moves)
         self.then = then
         self.played = 0
         #: a move that is no longer legal hands over to `then` instead of stopping the game
         self.soft = soft
+        self.given = given
 
     def __call__(self, position: Position) -> str:
         if self.played >= len(self.moves):
@@ -192,9 +202,21 @@ class ForcedOpponent:
             if self.soft and self.then is not None:
                 self.played = len(self.moves)
                 return self.then(position)
+            if self.given is not None:
+                return self._given(position, move)
             raise StopGame(f"the opponent's recorded move {self.played} {move!r} is not legal here: "
                            f"the game went another way than the one recorded")
         return move
+
+    def _given(self, position: Position, move: str) -> str:
+        """A given move not listed here: played as the referee would judge it (a form it
+        accepts), else the game stops, the rules' reason given."""
+        try:
+            return position.judge(move).move
+        except IllegalMove as exc:
+            where = f"move {self.played} {move!r} is not legal on ply {position.ply() + 1}"
+            raise StopGame(f"the opponent's given {where}: {exc.reason}",
+                           usage=f"{GIVEN_OPTION}: {where} ({self.given}): {exc.reason}") from None
 
 
 def builtin_opponent(module: ModuleType, spec: Spec, seed: int) -> Callable[[Position], str]:
@@ -208,7 +230,8 @@ def _signal_of(exc: KeyboardInterrupt) -> signal.Signals:
 
 def _keep_transcript(run: CheckRun, report: GameReport, folder: Path, write_all: bool) -> None:
     """Write the game's transcript when it is wanted; a write error is kept, not raised."""
-    if not (write_all or report.failed or report.warned or report.interrupted is not None):
+    if not (write_all or report.failed or report.warned or report.interrupted is not None
+            or report.usage_error is not None):
         return
     name = f"{_slug(run.spec.name)}-{report.index:03d}-{_slug(report.seat_name)}.txt"
     try:

@@ -62,8 +62,8 @@ BROKEN = [
     ("says_bye.py", "unexpected_output", "warn", "wrote 'bye' after the game ended", []),
     ("closes_stdin.py", "crash", "fail", "closed its input (stdin) but still runs", []),
     ("half_flushed.py", "timeout", "fail", "arrived only when its input was closed", ["--time-scale", "0.1"]),
-    ("waits_for_more.py", "timeout", "fail", "either it expects more (or other) input than the judge sends, "
-     "or its answer is stuck in an output buffer it never flushes", ["--time-scale", "0.1"]),
+    ("waits_for_more.py", "timeout", "fail", "then waited for more input that the protocol does not send: when "
+     "the judge sent its request again", ["--time-scale", "0.1"]),
 ]
 
 
@@ -151,15 +151,89 @@ def test_sigterm_ignoring_bot_and_its_child_are_killed(tmp_path):
 
 
 def test_no_missing_flush_claimed_without_evidence(tmp_path):
-    """waits_for_more.py is asleep in a read and nothing comes out when its input is closed
-    (it does not exit): both causes are named, neither is claimed; no_flush.py's answer
-    does come out, and only that is called a missing flush."""
-    [waiting] = check(tmp_path / "wait", "waits_for_more.py", "--time-scale", "0.1").findings()
+    """A bot asleep in a read of its input may wait for more input than the judge sends,
+    or hold its answer in a buffer: the judge sends it its request again (the turn line).
+    waits_for_more.py then answers, and reads on: it is told it reads one line more, not
+    to flush. With MORE=2 it reads that line and waits again, and nothing comes out when
+    its input is closed (it does not exit): both causes are named, neither is claimed.
+    no_flush.py reads the line and waits again too, and its answer comes out when its
+    input is closed: only that is called a missing flush."""
+    [more] = check(tmp_path / "more", "waits_for_more.py", "--time-scale", "0.1").findings()
+    assert "flush" not in more["message"], more["message"]
+    assert re.search(r"; it read all 2 lines the judge sent since the start, then waited for more input that the "
+                     r"protocol does not send: when the judge sent its request again \(one line\), it answered "
+                     r"'\w{4}' [\d.]+ ms later and read on: it reads one line more than the judge sends$",
+                     more["message"]), more["message"]
+    transcript = Path(more["transcript"]).read_text().splitlines()
+    probe = next(i for i, line in enumerate(transcript) if "the request again, its first line alone first" in line)
+    assert transcript[probe + 1].split(">  ")[1] == transcript[probe - 1].split(">  ")[1], transcript[probe - 1:]
+    [waiting] = [f for f in check(tmp_path / "wait", "waits_for_more.py", "--time-scale", "0.1", "--env", "MORE=2")
+                 .findings() if f["kind"] == "timeout"]
     assert "probably does not flush" not in waiting["message"]
-    assert waiting["message"].endswith("(closing its input brought nothing out)"), waiting["message"]
+    assert waiting["message"].endswith(
+        "; it read all 2 lines the judge sent since the start and is waiting for more input; sent its request again "
+        "(one line), it wrote nothing: either it expects more (or other) input than the judge sends, or its answer "
+        "is stuck in an output buffer it never flushes (closing its input brought nothing out)"), waiting["message"]
     [buffered] = check(tmp_path / "buffered", "no_flush.py", "--time-scale", "0.1").findings()
-    assert re.search(r"the answer '\w{4}' arrived only when its input was closed: the bot probably does not "
-                     r"flush its output", buffered["message"]), buffered["message"]
+    assert re.search(r"; it read all 2 lines the judge sent since the start and waited for more; sent its request "
+                     r"again \(one line\), it wrote nothing; the answer '\w{4}' arrived only when its input was "
+                     r"closed: the bot probably does not flush its output", buffered["message"]), buffered["message"]
+
+
+#: A bot that holds its answer (no flush), and exits when the same turn line comes twice:
+#: its exit flushes the answer, so the answer that comes then proves nothing either way.
+HOLDS_THEN_EXITS = """\
+#!/usr/bin/env python3
+import io, sys
+sys.stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False)))
+sys.stdin.readline()  # the colour
+turn = sys.stdin.readline()
+print("e2e4")  # held in the buffer
+if sys.stdin.readline() == turn:
+    sys.exit(3)
+"""
+
+#: A bot that waits for one more line, then thinks 450 ms before it answers (flushed):
+#: still busy when the judge stops watching what one more line does (300 ms).
+MORE_THEN_THINKS = """\
+#!/usr/bin/env python3
+import sys, time
+sys.stdin.readline()  # the colour
+sys.stdin.readline()  # the turn line
+sys.stdin.readline()  # one more, never sent
+time.sleep(0.45)
+print("e2e4", flush=True)
+sys.stdin.read()
+"""
+
+
+def test_an_answer_that_comes_with_an_exit_names_both_causes(tmp_path):
+    """Sent one more line, the bot writes its answer and exits: an exit flushes a held
+    answer, so it may hold it or wait for more input; both are named, more input first."""
+    bot = tmp_path / "bot.py"
+    bot.write_text(HOLDS_THEN_EXITS)
+    bot.chmod(0o755)
+    [f] = [f for f in check(tmp_path, str(bot), "--time-scale", "0.1", "--seat", "white").findings()
+           if f["kind"] == "timeout"]
+    assert re.search(r"; it read all 2 lines the judge sent since the start and waited for more input; sent its "
+                     r"request again \(one line\), it wrote 'e2e4' and exited with status 3: either it "
+                     r"reads more input than the judge sends, or it held its answer in an output buffer it does not "
+                     r"flush \(an exit flushes it\)$", f["message"]), f["message"]
+
+
+def test_an_answer_after_one_more_line_and_the_end_of_input_names_both_causes(tmp_path):
+    """Still busy when the judge stops watching what one more line does, the bot answers
+    after its input was closed: no evidence either way, both causes are named."""
+    bot = tmp_path / "bot.py"
+    bot.write_text(MORE_THEN_THINKS)
+    bot.chmod(0o755)
+    [f] = [f for f in check(tmp_path, str(bot), "--time-scale", "0.1", "--seat", "white").findings()
+           if f["kind"] == "timeout"]
+    assert f["message"].endswith(
+        "; it read all 2 lines the judge sent since the start and waited for more input; its answer 'e2e4' came "
+        "only after the judge sent its request again (one line) and closed its input: either it reads more input "
+        "than the judge sends, or it held its answer in an output buffer it does not flush (an exit flushes it)"), \
+        f["message"]
 
 
 def test_half_flushed_answer_is_quoted_once(tmp_path):

@@ -101,6 +101,7 @@ BROKEN = [
     ("loa", "jumps_enemy.py", "illegal_move", "fail", "blocked by an enemy checker", None, []),
     ("loa", "junk_suffix.py", "malformed", "warn", "(it compares prefixes)", 1, []),
     ("loa", "too_slow.py", "timeout", "fail", "no answer within 150 ms (the answer limit)", 3, []),
+    ("loa", "reads_one_too_many.py", "timeout", "fail", "it reads one line more than the judge sends", 1, []),
 ]
 
 
@@ -316,15 +317,37 @@ def test_a_node_stack_trace_shows_its_error_line(tmp_path):
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_a_bot_waiting_for_more_input_is_not_said_to_miss_a_flush(tmp_path):
-    """reads_one_too_many.js waits for a line the judge never sends; when its input is
-    closed it exits without an answer, so no answer was ever stuck in a buffer."""
+    """reads_one_too_many.js waits for a line the judge never sends: sent one more line
+    (the first of its request again), it answers and reads on, so no answer was stuck in
+    a buffer."""
     result = check(tmp_path, "impasse", node_bot("reads_one_too_many.js"), "--seed", "1", "--seat", "w")
     [f] = result.findings()
     assert (f["kind"], f["turn"]) == ("timeout", 1)
     assert "flush" not in f["message"], f["message"]
-    assert f["message"] == ("no answer within 1000 ms (the first answer limit); it read the whole request and "
-                            "waited for more input, and when its input was closed it exited with status 0 "
-                            "without an answer: it expects more (or other) input than the judge sends")
+    assert re.fullmatch(r"no answer within 1000 ms \(the first answer limit\); it read all 33 lines the judge sent "
+                        r"since the start, then waited for more input that the protocol does not send: when the "
+                        r"judge sent one more line \(the first of its request again\), it answered 'c7a5' [\d.]+ ms "
+                        r"later and read on: it reads one line more than the judge sends", f["message"]), f["message"]
+
+
+def test_a_python_bot_that_reads_one_line_too_many_is_not_said_to_miss_a_flush(tmp_path):
+    """reads_one_too_many.py reads the line after the last legal move as a C++ getline
+    loop does: at the end of input that read gives an empty line and it answers, flushed,
+    so closing its input brings its answer out as it would a held one (it was told it does
+    not flush). One more line (the first of its request again) brings the answer out while
+    it runs on: it reads one line too many."""
+    result = check(tmp_path, "loa", "reads_one_too_many.py", "--seed", "1", "--seat", "b")
+    assert result.code == 1, result.stdout + result.stderr
+    [f] = result.findings("fail")
+    assert (f["kind"], f["turn"]) == ("timeout", 1)
+    assert re.fullmatch(r"no answer within 1000 ms \(the first answer limit\); it read all 47 lines the judge sent "
+                        r"since the start, then waited for more input that the protocol does not send: when the "
+                        r"judge sent one more line \(the first of its request again\), it answered '\w{4}' "
+                        r"[\d.]+ ms later and read on: it reads one line more than the judge sends",
+                        f["message"]), f["message"]
+    transcript = Path(f["transcript"]).read_text().splitlines()
+    probe = next(i for i, line in enumerate(transcript) if "the request again, its first line alone first" in line)
+    assert transcript[probe + 1].endswith(">  .bbbbbb.") and "<  " in transcript[probe + 2], transcript[probe:]
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")

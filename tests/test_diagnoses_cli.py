@@ -93,9 +93,11 @@ def test_a_typescript_bot_that_holds_its_answers_until_its_input_ends_does_not_f
     """Node's main thread waits in epoll on a set that holds the stdin pipe."""
     result = check(tmp_path, "loa", "--seat", "b", "--", NODE, str(ts_bots / "keeps_answers_until_eof.js"))
     message = the_timeout(result, 1)
-    assert re.fullmatch(r"no answer within 1000 ms \(the first answer limit\); the answer '\w+' arrived only when "
-                        r"its input was closed: the bot probably does not flush its output \(a terminal would have "
-                        r"shown it\): flush after every line", message), message
+    assert re.fullmatch(r"no answer within 1000 ms \(the first answer limit\); it read all \d+ lines the judge sent "
+                        r"since the start and waited for more; sent its request again \(\d+ lines\), it wrote "
+                        r"nothing; the answer '\w+' arrived only when its input was closed: the bot probably does "
+                        r"not flush its output \(a terminal would have shown it\): flush after every line", message), \
+        message
 
 
 def java(java_bots: Path, name: str) -> list[str]:

@@ -385,11 +385,15 @@ def test_check_plays_the_given_opponent_moves(tmp_path):
     assert game["result"] in ("win", "loss", "draw"), game  # the built-in opponent took over
 
 
-def test_check_stops_when_the_recorded_moves_no_longer_fit(tmp_path):
+def test_check_refuses_given_moves_that_do_not_fit(tmp_path):
+    """Player 1 moves first: its given first move must be legal on the start position
+    ((2,4) holds one of its own pieces), or no game is played (README: a usage error)."""
     result = run_cli("check", "--game", "halma", "--seat", "2", "--games", "1",
                      "--opponent-moves", "1 3 2 4", "--", *REFERENCE["halma"], tmp_path=tmp_path)
-    [game] = result.report["games"]
-    assert game["result"] == "stopped" and "not legal here" in game["reason"], game
+    assert result.code == 2, result.stdout + result.stderr
+    assert result.stderr.startswith("prototest: error: --opponent-moves: move 1 '1 3 2 4' is not legal on ply 1, "
+                                    "where the opponent moves first (the bot as 2): "), result.stderr
+    assert result.report is None
 
 
 def test_check_draws_an_opponent_style_per_game(tmp_path):

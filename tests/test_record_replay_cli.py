@@ -137,7 +137,9 @@ def test_opponent_moves_that_do_not_fit_the_game_write_nothing(tmp_path):
     result = run_cli("record", *CHESS, "--seat", "white", "--opponent-moves", "e7e5,a1a1", "-o", "fx",
                      "--env", RUN_TOKEN, *CHESS_BOT, tmp_path=tmp_path)
     assert result.code == 2, result.stdout + result.stderr
-    assert "prototest: error: --opponent-moves: game 1 stopped: the opponent's recorded move 2 'a1a1' is not legal here" in result.stderr
+    assert re.search(r"prototest: error: --opponent-moves: move 2 'a1a1' is not legal on ply 4 \(game 1, the bot as "
+                     r"white\): no piece of yours on a1 \(black to move; that is the opponent's rook\); "
+                     r"chess-seed4-game1-white.txt not written", result.stderr), result.stderr
     assert result.stdout.splitlines()[-1] == "ERROR: 1 of 1 game not recorded"
     assert not list((tmp_path / "fx").glob("*.txt"))
 

@@ -12,8 +12,8 @@ import typer
 from .. import detect, pool, process, report, runner, settings
 from ..game import CheckRun
 from .bot import bot_argv
-from .common import (check_output, check_time_scale, game_start, in_shard, load_settings, load_spec,
-                     parse_position, parse_shard, resolve_settings, shard_text, split_moves)
+from .common import (check_output, check_time_scale, game_start, given_opponent_moves, in_shard, load_settings,
+                     load_spec, parse_position, parse_shard, resolve_settings, shard_text)
 from .exits import conclude
 
 
@@ -72,7 +72,7 @@ def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts,
     argv = bot_argv(s.bot, env, cwd=s.bot_cwd)
     seats, start_moves = game_start(spec, rules, seat, position, moves)
     start = parse_position(rules, position) if position is not None else None
-    forced = split_moves(opponent_moves, spec) if opponent_moves is not None else None
+    forced = given_opponent_moves(opponent_moves, spec, rules, seats, position, start_moves) or None
     count = game_count(s, seats, forced=_forced_start(position, moves, opponent_moves))
     for option, path in (("--json", json_path), ("--junit", junit_path)):
         if path is not None:

@@ -109,6 +109,40 @@ def move_list(option: str, text: str | None, position, spec=None) -> list[str]:
     return played
 
 
+def given_opponent_moves(text: str | None, spec, rules, seats: list[int], position: str | None,
+                         start_moves: list[str]) -> list[str]:
+    """--opponent-moves, refused before any game where it cannot be played: a move that is
+    not a move at all (IllegalMove.malformed, judged on the start position), or a first
+    move not legal on the start position in a game where the opponent moves first. The
+    later moves come after the bot's own, which the game decides: one not legal there
+    stops that game, and the command ends as a usage error (runner.ForcedOpponent)."""
+    moves = split_moves(text, spec) if text is not None else []
+    if not moves:
+        return []
+    start = parse_position(rules, position) if position is not None else rules.initial()
+    for move in start_moves:
+        start = start.play(move)
+    for number, move in enumerate(moves, 1):
+        try:
+            start.judge(move)
+        except IllegalMove as exc:
+            if exc.malformed:
+                raise UsageProblem(f"--opponent-moves: move {number} {move!r} is not a move: {exc.reason}") from None
+    first_seats = [seat for seat in seats if start.turn() == seat]
+    for seat in seats:
+        if seat in first_seats:
+            continue  # the bot moves first: the opponent's first move answers its own
+        try:
+            start.judge(moves[0])
+        except IllegalMove as exc:
+            hint = (f" (--seat {spec.game.seats[first_seats[0]]} plays only the games where the bot moves first)"
+                    if first_seats else "")
+            raise UsageProblem(f"--opponent-moves: move 1 {moves[0]!r} is not legal on ply {start.ply() + 1}, where "
+                               f"the opponent moves first (the bot as {spec.game.seats[seat]}): {exc.reason}{hint}") \
+                from None
+    return moves
+
+
 def parse_position(rules, position: str | None):
     if position is None:
         return rules.initial()

@@ -27,7 +27,8 @@ class UsageProblem(Exception):
 
 def conclude(run, writers, summary, quiet: bool, progress: str) -> None:
     """The end of a command that ran a bot: reports written (a write error is kept, not
-    raised), the summary, and the exit status: 128 + signal, 1 failed, 2 unwritable, 0."""
+    raised), the summary, and the exit status: 128 + signal, 1 failed, 2 unwritable or a
+    given move not legal where it came (each one line on stderr), 0."""
     signals.armed = False  # the verdict is complete: a late signal is ignored
     for option, path, write in writers:
         if path is None:
@@ -38,7 +39,8 @@ def conclude(run, writers, summary, quiet: bool, progress: str) -> None:
             run.write_errors.append(f"{option} {path}: cannot write: {exc.strerror or exc}")
     text = summary(run)
     typer.echo(text if not quiet else text.splitlines()[-1])
-    for line in run.write_errors:
+    usage_errors = getattr(run, "usage_errors", [])  # check: a given move not legal where it came
+    for line in [*run.write_errors, *usage_errors]:
         typer.echo(f"prototest: error: {line}", err=True)
     if run.interrupted:
         signals.told = True
@@ -48,7 +50,7 @@ def conclude(run, writers, summary, quiet: bool, progress: str) -> None:
     if run.failed:
         raise typer.Exit(EXIT_FAIL)
     incomplete = getattr(run, "incomplete", False)  # fuzz: no answer judged within the budget
-    raise typer.Exit(EXIT_USAGE if run.write_errors or incomplete else EXIT_PASS)
+    raise typer.Exit(EXIT_USAGE if run.write_errors or usage_errors or incomplete else EXIT_PASS)
 
 
 def plural(n: int, noun: str) -> str:

@@ -13,8 +13,8 @@ from .. import fixtures, pool, process, report
 from ..interrupts import signals
 from .bot import bot_argv
 from ..runner import timing_bound
-from .common import (check_output, check_time_scale, fixtures_report, game_start, in_shard, load_fixtures,
-                     load_settings, parse_env, parse_shard, resolve_settings, split_moves, write_fixture_reports)
+from .common import (check_output, check_time_scale, fixtures_report, game_start, given_opponent_moves, in_shard,
+                     load_fixtures, load_settings, parse_env, parse_shard, resolve_settings, write_fixture_reports)
 from .exits import UsageProblem, fixture_exit, plural
 
 
@@ -53,13 +53,13 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, games: 
     env = process.controlled_env(s.env)
     argv = bot_argv(s.bot, env, cwd=s.bot_cwd)
     seats, start_moves = game_start(spec, rules, seat, position, moves)
+    given = given_opponent_moves(opponent_moves, spec, rules, seats, position, start_moves)
     folder = output if output is not None else Path(s.bot_cwd or ".") / "fixtures"
     check_output("--output", folder, folder=True)
     setups = [fixtures.Setup(spec=spec, rules=rules, module=module, argv=argv, cwd=s.bot_cwd, env=env,
                              seat=seats[(index - 1) % len(seats)], seed=s.seed, index=index,
                              time_scale=s.time_scale, start_delay_ms=start_delay, position=position,
-                             start_moves=start_moves,
-                             given_moves=split_moves(opponent_moves, spec) if opponent_moves else [],
+                             start_moves=start_moves, given_moves=given, given_by_user=True,
                              max_plies=max_plies)
               for index in range(1, (s.games or len(seats)) + 1)]
     _record_all(setups, folder, quiet, jobs or pool.default_jobs())
@@ -80,6 +80,9 @@ def _record_all(setups: list, folder: Path, quiet: bool, jobs: int = 1) -> None:
 
     def write(setup, header, body, game) -> int:
         name = f"{setup.spec.name}-seed{setup.seed}-game{setup.index}-{setup.spec.game.seats[setup.seat]}.txt"
+        if game.usage_error is not None:  # the game could not go on as asked: no fixture of it
+            errors.append(f"{game.usage_error}; {name} not written")
+            return 0
         if game.result == "stopped" and len(header.opponent_moves) < len(setup.given_moves):
             errors.append(f"--opponent-moves: game {setup.index} stopped: {game.reason}; {name} not written")
             return 0
