@@ -24,7 +24,7 @@ def rules_module(name: str) -> ModuleType:
         if exc.name == f"{__name__}.{name}":
             raise ValueError(f"no rules module prototest/games/{name}.py") from None
         raise
-    for attr in ("make_rules", "opponent_moves"):
+    for attr in ("make_rules",):
         if not hasattr(module, attr):
             raise ValueError(f"prototest/games/{name}.py has no {attr}()")
     return module

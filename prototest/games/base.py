@@ -5,20 +5,31 @@ A rules module is pure: no I/O, no clocks, no randomness of its own. The referee
 `moves` and `perft` commands call the same module, so what a bot author sees at the
 command line is exactly what the judge accepts.
 
-Opponents (`prototest.opponents`; both `check` and `fuzz` draw one per game):
+Opponents (`prototest.opponents`; both `check` and `fuzz` draw one per game). A module
+says what its moves are and what its styles like; `opponents.candidates` does the rest
+once for every game: (allowed, preferred), where `allowed` is the moves of no omitted
+class (all of them when every move is of an omitted class) and `preferred` those of
+`allowed` the style prefers (all of `allowed` when it prefers none, for "random", and
+when only one move is allowed), both in the listing's order and never empty while the
+game goes on.
 
     STYLES: tuple[str, ...]
         the opponent's styles, "random" first (random, greedy, smothering, passive ...);
     MOVE_CLASSES: tuple[str, ...]
         classes of moves a swarm opponent may be told never to play ("capture", "jump");
-    opponent_moves(position, style, omit) -> (allowed, preferred)
-        `allowed`: the legal moves of no class in `omit` (all of them when every legal
-        move is of an omitted class); `preferred`: those of `allowed` that `style` would
-        play (all of `allowed` when the style finds none). Both are in a fixed order and
-        never empty while the game goes on;
+    move_kinds(position, move) -> Set[str]
+        the classes a listed move is of (needed when MOVE_CLASSES is not empty). Only
+        `isdisjoint(omit)` is asked of it: a Set that works a class out when asked (chess's,
+        where a check costs a move played) spares the classes not omitted;
+    prefer(position, style, moves) -> list
+        the moves of `moves` (two or more, in order) that `style` plays, in their order;
+        empty when it finds none. Never asked about "random"; an unknown style raises
+        ValueError (needed when STYLES has more than "random");
+    opponent_candidates(position) -> list (optional)
+        the moves to choose from, in a fixed order (default: `position.legal_moves()`);
     move_text(position, move) -> str (optional)
-        the move string of an element of those lists, when they hold something else
-        (python-chess's moves: only the one played is written out).
+        the move string of one of those, when they are something else (python-chess's
+        moves: only the one played is written out).
 
 Optional, for `prototest fuzz` and the reports:
 
