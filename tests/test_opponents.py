@@ -135,3 +135,9 @@ def test_chess_works_out_only_the_classes_it_is_asked_about(monkeypatch):
             assert every == {n for n, t in tests.items() if t(position.board, move)}
             assert len(kinds) == len(every) and all(n in kinds for n in every) and "jump" not in kinds
 
+
+@pytest.mark.parametrize("game,limit", [("chess", None), ("impasse", 250), ("loa", 150), ("halma", 1998)])
+def test_every_rules_object_says_its_turn_limit(game, limit):
+    assert make_rules(game, {}).max_plies == limit
+    if limit is not None:
+        assert make_rules(game, {"max_plies": 12}).max_plies == 12

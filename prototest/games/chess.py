@@ -337,6 +337,9 @@ def _what_moved(before: chess.Board, after: chess.Board, side: chess.Color, corn
 
 class ChessRules:
     name = "chess"
+    #: No turn limit: a game ends by mate, stalemate, the 75-move rule, fivefold repetition
+    #: or lack of material (python-chess's automatic draws).
+    max_plies: int | None = None
 
     def __init__(self, options: Mapping[str, Any]) -> None:
         self.options = options

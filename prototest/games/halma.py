@@ -509,6 +509,8 @@ class HalmaRules:
 
     def __init__(self, config: _Config) -> None:
         self.config = config
+        #: The turn limit (a draw at this ply), which also sizes fuzz's games.
+        self.max_plies = config.max_plies
 
     def initial(self) -> HalmaPosition:
         board = _empty_board()
