@@ -119,7 +119,7 @@ def fuzz_command(
     examples: Optional[int] = typer.Option(None, "--examples", "-n", min=1, max=10_000_000, help="Stop after this many examples (each is one game of a fresh bot); default: as many as the budget allows."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, max=256, help="Bots fuzzed at once, each in its own worker (default: the number of cores)."),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", help="The same seed gives the same examples (default 1)."),
-    max_plies: Optional[int] = typer.Option(None, "--max-plies", min=1, max=20_000, help="Stop every game after this many plies (default: the game's own end and turn limit)."),
+    max_plies: Optional[int] = typer.Option(None, "--max-plies", min=1, max=20_000, help="Stop every game after this many plies (default: the game's own end and its turn limit, the spec's rules.max_plies)."),
     mode: Optional[str] = typer.Option(None, "--mode", help="game: every example a game from the start; position: the bot starts cold in a generated deep position and plays on; mixed: either, example by example. Default: mixed when the protocol sends the position, else game."),
     save: Optional[Path] = typer.Option(None, "--save", help="Write each minimal failing example's transcript to this folder."),
     database: str = typer.Option(".hypothesis/prototest", "--database", metavar="DIR|redis://HOST:PORT/N", help="Hypothesis example database, a folder or a Redis server shared between machines (redis://host:port/n): failures found there are replayed first next time."),

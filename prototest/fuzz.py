@@ -357,7 +357,7 @@ class Campaign:
         path: tuple[str, ...] = ()
         path_style = None
         if mode == "position":
-            limit = t.ply_limit
+            limit = t.rules.max_plies
             start_plies = min(DEFAULT_START_PLIES, max(0, limit - 10)) if limit else DEFAULT_START_PLIES
             path_style = opponents.draw_style(t.module, rng)
             sides = (path_style, style) if plan.seat == 0 else (style, path_style)
@@ -436,7 +436,7 @@ class Campaign:
         a seeded draw spreads the configurations evenly, as swarm testing wants."""
         t = self.target
         seats = range(len(t.spec.game.seats))
-        limit = t.ply_limit
+        limit = t.rules.max_plies
         script_len = min(1000, limit // 2 + 1) if limit else DEFAULT_SCRIPT
         start_plies = min(DEFAULT_START_PLIES, max(0, limit - 10)) if limit else DEFAULT_START_PLIES
 
@@ -507,7 +507,7 @@ class Campaign:
         database, t = self.database(), self.target
         if database is None or example.start_moves:
             return
-        limit = t.ply_limit
+        limit = t.rules.max_plies
         script_len = min(1000, limit // 2 + 1) if limit else DEFAULT_SCRIPT
         report, plain = example.report, Style("random")
         values = []

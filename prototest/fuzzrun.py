@@ -47,14 +47,6 @@ class Target:
     #: answer is given up on early, as `check` does (GameConfig.stop_when_idle)
     stop_when_idle: bool = False
 
-    @property
-    def ply_limit(self) -> int | None:
-        """The game's own turn limit, when its rules have one."""
-        limit = getattr(self.rules, "max_plies", None)
-        if limit is None:
-            limit = getattr(getattr(self.rules, "config", None), "max_plies", None)
-        return limit
-
 
 @dataclass
 class Options:

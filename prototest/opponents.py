@@ -8,11 +8,12 @@ the positions they lead to are far apart: extreme positions (a side with no move
 board emptied of pieces, a game at its turn limit) arise routinely, without steering
 towards any particular fault.
 
-Each rules module names its styles and move classes and says which moves a style prefers
-(see `games/base.py`); this module draws configurations and turns them into opponents:
-`Opponent` for `prototest check` (one configuration per game, from the game's seed) and
-`ScriptedOpponent` for `prototest fuzz` (Hypothesis draws the configuration and every
-move choice, so examples shrink).
+Each rules module names its styles and move classes, says which classes a move is of
+(`move_kinds`) and which moves a style prefers (`prefer`); see `games/base.py`. This
+module writes the contract once (`candidates`: the classes left out, the fallbacks), draws
+configurations and turns them into opponents: `Opponent` for `prototest check` (one
+configuration per game, from the game's seed) and `ScriptedOpponent` for `prototest fuzz`
+(Hypothesis draws the configuration and every move choice, so examples shrink).
 """
 
 from __future__ import annotations
@@ -80,19 +81,43 @@ def path(rules: Any, module: ModuleType, *, seat: int, depth: int, styles: tuple
     return moves[:kept]
 
 
-def candidates(module: ModuleType, position: Position, style: Style) -> tuple[Sequence[str], Sequence[str]]:
-    """(allowed, preferred) moves of `position` for an opponent of `style` (both non-empty
-    while the game goes on); see `games/base.py`."""
-    return module.opponent_moves(position, style.name, style.omit)
+def listing(module: ModuleType, position: Position) -> Sequence[Any]:
+    """The moves an opponent chooses from, in the module's fixed order: its
+    `opponent_candidates(position)`, or the position's `legal_moves()`."""
+    listed = getattr(module, "opponent_candidates", None)
+    return listed(position) if listed is not None else position.legal_moves()
+
+
+def candidates(module: ModuleType, position: Position, style: Style) -> tuple[Sequence[Any], Sequence[Any]]:
+    """(allowed, preferred) moves of `position` for an opponent of `style`, both in the
+    listing's order and never empty while the game goes on.
+
+    `allowed`: the moves of no class in `style.omit` (all of them when every move is of an
+    omitted class); `preferred`: those of `allowed` that the module's `prefer` gives for
+    the style (all of `allowed` when it gives none, for "random", and when only one move
+    is allowed: LOA's lone `pass` has no squares to score)."""
+    moves = listing(module, position)
+    allowed = moves
+    if style.omit:
+        kinds, omit = module.move_kinds, style.omit
+        # isdisjoint asks a lazy Set (chess's) only for the omitted classes
+        allowed = [m for m in moves if kinds(position, m).isdisjoint(omit)] or moves
+    if style.name == "random" or len(allowed) <= 1:
+        return allowed, allowed
+    return allowed, module.prefer(position, style.name, allowed) or allowed
+
+
+def move_text(module: ModuleType, position: Position, move: Any) -> str:
+    """The move string of an element of `candidates`' lists (see `games/base.py`)."""
+    text = getattr(module, "move_text", None)
+    return text(position, move) if text is not None else move
 
 
 def pick(module: ModuleType, position: Position, style: Style, choice: int) -> str:
     """The move that choice `choice` (0 <= choice < CHOICES) names for this style."""
     allowed, preferred = candidates(module, position, style)
     moves = allowed if choice >= OFF_STYLE else preferred
-    move = moves[choice % len(moves)]
-    text = getattr(module, "move_text", None)
-    return text(position, move) if text is not None else move
+    return move_text(module, position, moves[choice % len(moves)])
 
 
 class Opponent:

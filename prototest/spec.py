@@ -365,10 +365,6 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
         # module's STYLES; a style's name fixes it (checked against the module at load).
         "style": (_nonempty_str, "swarm"),
     },
-    "fuzz": {
-        # `prototest fuzz`: the longest game (game mode) or move list (position mode)
-        "max_plies": (_int_at_least(1, 20_000), 60),
-    },
 }
 
 
@@ -377,6 +373,20 @@ MOVED = {
     ("game", "max_line_bytes"): "read.max_bytes (the line end included: one more byte)",
     ("game", "cr_ends_line"): 'read.line_end = "cr_lf"',
 }
+#: Keys that are gone, and what to use instead (a spec of one's own may still have them).
+REMOVED = {
+    ("fuzz", "max_plies"): "a fuzz game ends at the game's end or turn limit (rules.max_plies), or after "
+                           "fuzz --max-plies N plies (this key never changed a run); delete the [fuzz] table",
+}
+
+
+def _retired(path: str, section: str, keys: Any) -> None:
+    """A SpecError for the first key of `keys` that moved or was removed, if any."""
+    for key in sorted(keys):
+        if (section, key) in MOVED:
+            raise SpecError(path, f"{section}.{key}", f"moved: write {MOVED[section, key]}")
+        if (section, key) in REMOVED:
+            raise SpecError(path, f"{section}.{key}", f"removed: {REMOVED[section, key]}")
 
 
 #: Section's attribute reading needs it (see there).
@@ -412,7 +422,6 @@ class Spec:
     end: Section
     severity: Section
     opponent: Section
-    fuzz: Section
     envelope: Section
     #: The `--set` overrides applied over the file, as given: a recorded fixture names
     #: them so that it can be replayed against the same spec.
@@ -464,9 +473,7 @@ def _validate(path: str, data: dict[str, Any]) -> Spec:
             sections[section] = dict(raw)
             continue
         unknown = sorted(set(raw) - set(keys))
-        moved = [key for key in unknown if (section, key) in MOVED]
-        if moved:
-            raise SpecError(path, f"{section}.{moved[0]}", f"moved: write {MOVED[section, moved[0]]}")
+        _retired(path, section, unknown)
         if unknown:
             known = ", ".join(sorted(keys))
             raise SpecError(path, f"{section}.{unknown[0]}", f"unknown key (known: {known})")
@@ -483,6 +490,9 @@ def _validate(path: str, data: dict[str, Any]) -> Spec:
                 raise SpecError(path, f"{section}.{key}", str(exc)) from None
         sections[section] = values
     unknown_sections = sorted(set(data) - set(SCHEMA))
+    for section in unknown_sections:
+        if isinstance(data[section], dict):
+            _retired(path, section, data[section])
     if unknown_sections:
         known = ", ".join(SCHEMA)
         raise SpecError(path, unknown_sections[0], f"unknown section (known: {known})")

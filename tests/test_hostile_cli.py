@@ -82,7 +82,7 @@ BIG = "1" + "0" * 400
     ("time.first_answer_ms", "must be at most 86,400,000, got a 401-digit number"),
     ("start.silent_ms", "must be at most 86,400,000, got a 401-digit number"),
     ("read.max_bytes", "must be at most 67,108,864, got a 401-digit number"),
-    ("fuzz.max_plies", "must be at most 20,000, got a 401-digit number"),
+    ("envelope.pids", "must be at most 4,194,304, got a 401-digit number"),
 ])
 def test_an_integer_too_large_for_a_float_is_a_usage_error(tmp_path, key, phrase):
     """Once an OverflowError (internal error, status 3): now the file and the key are named."""

@@ -93,7 +93,7 @@ def test_the_passive_style_holds_a_racing_bot_back():
     assert passive[5] > greedy[5] + 20, (passive, greedy)
     # what it prefers: the moves whose own progress plus the bot's best reply is lowest
     position = IMPASSE.initial()
-    allowed, preferred = impasse.opponent_moves(position, "passive")
+    allowed, preferred = opponents.candidates(impasse, position, Style("passive"))
     table = position._table()
     cost = {m: impasse._stall_cost(position.board, table[m], 0) for m in allowed}
     assert preferred == [m for m in allowed if cost[m] == min(cost.values())]

@@ -192,6 +192,8 @@ def test_output_after_the_last_move_is_one_verdict_whatever_the_timing(tmp_path)
      "writes the move '1 3 3 5' as 'mv 1 3 3 5', which turn.answer does not read back"),
     ("halma", "turn.answer_format=move", "turn.answer_format", "needs the field {move} exactly once"),
     ("chess", "game.max_line_bytes=100", "game.max_line_bytes", "moved: write read.max_bytes"),
+    ("halma", "fuzz.max_plies=220", "fuzz.max_plies",
+     "removed: a fuzz game ends at the game's end or turn limit (rules.max_plies), or after fuzz --max-plies N"),
     ("chess", "read.size=3", "read.size", "unknown key"),
 ])
 def test_reading_rules_are_checked_when_the_spec_is_loaded(game, override, key, phrase):

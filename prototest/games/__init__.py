@@ -115,8 +115,6 @@ def module_problem(module: ModuleType) -> str:
     opponents' hooks that must come together."""
     if not callable(getattr(module, "make_rules", None)):
         return f"its rules module {module.__name__} has no make_rules()"
-    if hasattr(module, "opponent_moves"):  # MERGE-TODO: gone once the swarm is written once
-        return ""
     if tuple(getattr(module, "MOVE_CLASSES", ())) and not callable(getattr(module, "move_kinds", None)):
         return f"its rules module {module.__name__} names MOVE_CLASSES but has no move_kinds()"
     styles = tuple(getattr(module, "STYLES", ("random",)))

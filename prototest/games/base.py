@@ -19,26 +19,30 @@ The rules module
         conformance suite plays it in each seat, `record` records prototest's fixtures.
 
 Opponents (`prototest.opponents`; `check` and `fuzz` draw one per game). All optional:
-without them the opponent plays uniformly random legal moves.
+without them the opponent plays uniformly random legal moves. A module says what its
+moves are and what its styles like; `opponents.candidates` does the rest once for every
+game: (allowed, preferred), where `allowed` is the moves of no omitted class (all of them
+when every move is of an omitted class) and `preferred` those of `allowed` the style
+prefers (all of `allowed` when it prefers none, for "random", and when only one move is
+allowed), both in the listing's order and never empty while the game goes on.
 
     STYLES: tuple[str, ...]
         the opponent's styles, "random" first (random, greedy, smothering, passive ...);
     MOVE_CLASSES: tuple[str, ...]
         classes of moves a swarm opponent may be told never to play ("capture", "jump");
-    move_kinds(position, move) -> Collection[str]                   with MOVE_CLASSES
-        the classes of a candidate move;
+    move_kinds(position, move) -> Set[str]                          with MOVE_CLASSES
+        the classes a listed move is of (needed when MOVE_CLASSES is not empty). Only
+        `isdisjoint(omit)` is asked of it: a Set that works a class out when asked (chess's,
+        where a check costs a move played) spares the classes not omitted;
     prefer(position, style, moves) -> list                          with STYLES
-        those of `moves` that `style` would play, in their order (empty: no preference;
-        "random" never reaches it); an unknown style raises ValueError;
-    opponent_candidates(position) -> Sequence
-        the moves an opponent chooses from, in a fixed order (default: `legal_moves()`);
+        the moves of `moves` (two or more, in order) that `style` plays, in their order;
+        empty when it finds none. Never asked about "random"; an unknown style raises
+        ValueError (needed when STYLES has more than "random");
+    opponent_candidates(position) -> list
+        the moves to choose from, in a fixed order (default: `position.legal_moves()`);
     move_text(position, move) -> str
-        the move string of a candidate, when candidates are something else
-        (python-chess's moves: only the one played is written out).
-
-    `opponents.candidates` does the rest once for every game: moves of an omitted
-    class left out (all of them when every move is of one), the style's preference,
-    all allowed moves when it has none; never empty while the game goes on.
+        the move string of one of those, when they are something else (python-chess's
+        moves: only the one played is written out).
 
 For `prototest fuzz` and the reports, all optional:
 

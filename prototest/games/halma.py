@@ -514,6 +514,8 @@ class HalmaRules:
 
     def __init__(self, config: _Config) -> None:
         self.config = config
+        #: The turn limit (a draw at this ply), which also sizes fuzz's games.
+        self.max_plies = config.max_plies
 
     def initial(self) -> HalmaPosition:
         board = _empty_board()
@@ -632,7 +634,7 @@ def _hole_approach(board: bytes, seat: int, move: _Candidate) -> int:
 
 def choose_move(position: HalmaPosition, rng: random.Random, style: str = "greedy") -> str:
     """The bundled reference bot's play: "random" (uniform) or "greedy"; the judge's
-    opponents are in `opponent_moves` (see prototest.opponents).
+    opponents are in `prefer` (see prototest.opponents).
 
     Greedy maximises `_progress`, then `_hole_approach`, and breaks remaining ties with `rng`;
     deterministic for a given `rng` state.
@@ -704,22 +706,18 @@ def move_kinds(position: HalmaPosition, move: str) -> frozenset[str]:
     return frozenset(kinds)
 
 
-def opponent_moves(position: HalmaPosition, style: str, omit: frozenset[str] = frozenset()
-                   ) -> tuple[list[str], list[str]]:
-    """(allowed, preferred) as games/base.py describes, in listing order.
-
-    greedy: progress on a fixed potential, leaving the own zone before the blocker check;
-    racing: the longest strides towards home (long chains); wandering: steps only;
-    crowding: moves that land beside the most enemy pieces (bridges for long chains,
-    on both sides); stalling: the least progress (a stalling side may stay a blocker)."""
-    moves = list(position._moves())
-    allowed = [m for m in moves if not move_kinds(position, m) & omit] if omit else moves
-    allowed = allowed or moves
-    return allowed, _prefer(position, style, allowed) or allowed
+def opponent_candidates(position: HalmaPosition) -> list[str]:
+    """The opponent's moves in listing order."""
+    return list(position._moves())
 
 
-def _prefer(position: HalmaPosition, style: str, moves: list[str]) -> list[str]:
-    if style in ("random", "stalling", "greedy"):  # greedy heads out of its zone by itself
+def prefer(position: HalmaPosition, style: str, moves: list[str]) -> list[str]:
+    """The moves a style prefers (see games/base.py). greedy: progress on a fixed potential,
+    leaving the own zone before the blocker check; racing: the longest strides towards home
+    (long chains); wandering: steps only; crowding: moves that land beside the most enemy
+    pieces (bridges for long chains, on both sides); stalling: the least progress (a
+    stalling side may stay a blocker)."""
+    if style in ("stalling", "greedy"):  # greedy heads out of its zone by itself
         return _style_moves(position, style, moves)
     # The other styles move their pieces out of their own zone before the blocker check,
     # as a player that means to win does, so that games go on past it.
@@ -733,8 +731,6 @@ def _prefer(position: HalmaPosition, style: str, moves: list[str]) -> list[str]:
 
 
 def _style_moves(position: HalmaPosition, style: str, moves: list[str]) -> list[str]:
-    if style == "random":
-        return moves
     listing, seat = position._moves(), position.turn()
     if style == "greedy":
         scored = [(_progress(position, seat, listing[m]), m) for m in moves]

@@ -673,7 +673,7 @@ def make_rules(options: Mapping[str, Any]) -> ImpasseRules:
 
 def choose_move(position: ImpassePosition, rng: random.Random, style: str = "greedy") -> str:
     """The bundled reference bots' play: "random", or "greedy" (most progress, rng ties);
-    the judge's opponents are in `opponent_moves` (see prototest.opponents).
+    the judge's opponents are in `prefer` (see prototest.opponents).
 
     Greedy drives games to their late phases (crowns, bear-offs, impasses) so that seeded
     games exercise every rule and mostly finish inside the turn limit.
@@ -725,24 +725,13 @@ def move_kinds(position: ImpassePosition, move: str) -> frozenset[str]:
     return frozenset(kinds)
 
 
-def opponent_moves(position: ImpassePosition, style: str, omit: frozenset[str] = frozenset()
-                   ) -> tuple[list[str], list[str]]:
-    """(allowed, preferred) as games/base.py describes, in listing order.
-
-    greedy: the most progress (checkers off, then distance left); racing: the singles'
-    longest forward slides; smothering: the moves that leave the bot the fewest moves
-    (towards its impasse); passive: the least progress, counting as its own the most
-    progress its move leaves the bot for its next move (it blocks the bot: towards the
-    turn limit); transposing: transposes; bearing off: bear-offs and crowns."""
-    moves = position.legal_moves()
-    allowed = [m for m in moves if not move_kinds(position, m) & omit] if omit else moves
-    allowed = allowed or moves
-    return allowed, _prefer(position, style, allowed) or allowed
-
-
-def _prefer(position: ImpassePosition, style: str, moves: list[str]) -> list[str]:
-    if style == "random":
-        return moves
+def prefer(position: ImpassePosition, style: str, moves: list[str]) -> list[str]:
+    """The moves a style prefers (see games/base.py). greedy: the most progress (checkers
+    off, then distance left); racing: the singles' longest forward slides; smothering: the
+    moves that leave the bot the fewest moves (towards its impasse); passive: the least
+    progress, counting as its own the most progress its move leaves the bot for its next
+    move (it blocks the bot: towards the turn limit); transposing: transposes; bearing off:
+    bear-offs and crowns."""
     table, side, board = position._table(), position.turn(), position.board
     if style == "greedy":
         return best_scored(moves, lambda m: _progress(apply(board, table[m]), side))
@@ -892,5 +881,6 @@ __all__ = [
     "ImpassePosition",
     "ImpasseRules",
     "make_rules",
-    "opponent_moves",
+    "move_kinds",
+    "prefer",
 ]

@@ -496,7 +496,7 @@ def make_rules(options: Mapping[str, object]) -> LoaRules:
 
 def choose_move(position: LoaPosition, rng: random.Random, style: str = "greedy") -> str:
     """The bundled reference bots' play, deterministic for a given rng state; the judge's
-    opponents are in `opponent_moves` (see prototest.opponents).
+    opponents are in `prefer` (see prototest.opponents).
 
     "random" picks uniformly. "greedy" scores each move by one-ply lookahead: a win
     first, then avoiding a move that hands the opponent the win, then fewer own
@@ -558,25 +558,12 @@ def _shape_of(move: str) -> tuple[int, frozenset[str]]:
     return dst, frozenset(kinds)
 
 
-def opponent_moves(position: LoaPosition, style: str, omit: frozenset[str] = frozenset()
-                   ) -> tuple[list[str], list[str]]:
-    """(allowed, preferred) as games/base.py describes, in listing order.
-
-    greedy: one-ply lookahead (a win, not handing over the win, fewer groups, a capture,
-    a tighter cluster); capturing: captures; smothering: the moves that leave the bot the
+def prefer(position: LoaPosition, style: str, moves: list[str]) -> list[str]:
+    """The moves a style prefers (see games/base.py; never asked about a lone `pass`).
+    greedy: one-ply lookahead (a win, not handing over the win, fewer groups, a capture, a
+    tighter cluster); capturing: captures; smothering: the moves that leave the bot the
     fewest moves (towards a pass); scattering: the moves that leave the most groups (long
     games, towards the turn limit); edge: moves onto the edge, corners first."""
-    moves = position.legal_moves()
-    allowed = [m for m in moves if not move_kinds(position, m) & omit] if omit else moves
-    allowed = allowed or moves
-    if allowed == [PASS]:
-        return allowed, allowed
-    return allowed, _prefer(position, style, allowed) or allowed
-
-
-def _prefer(position: LoaPosition, style: str, moves: list[str]) -> list[str]:
-    if style == "random":
-        return moves
     own, enemy = position.own_enemy()
     if style == "greedy":
         return best_scored(moves, lambda m: _greedy_key(own, enemy, m))
@@ -695,4 +682,4 @@ def _spread(board: int) -> int:
                for sq in squares)
 
 
-__all__ = ["DEFAULT_OPTIONS", "LoaPosition", "LoaRules", "make_rules", "opponent_moves"]
+__all__ = ["DEFAULT_OPTIONS", "LoaPosition", "LoaRules", "make_rules", "move_kinds", "prefer"]
