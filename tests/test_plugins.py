@@ -156,11 +156,11 @@ def test_a_plugin_bot_s_illegal_move_is_a_verdict(tmp_path):
     env = plugin(tmp_path)
     bot = tmp_path / "greedy.py"
     bot.write_text("import sys\nsys.stdin.readline()\nfor line in sys.stdin:\n    print(2, flush=True)\n")
-    checked = cli(tmp_path, env, "check", "--game", "nim", "--games", "2", "--", sys.executable, str(bot))
-    assert checked.code == 1
-    kinds = {f["kind"] for f in checked.findings("fail")}
-    assert kinds == {"illegal_move"}, checked.stdout
-    assert any("only 1 left" in f["message"] for f in checked.findings("fail")), checked.stdout
+    checked = cli(tmp_path, env, "check", "--game", "nim", "--seat", "first", "--games", "1", "--set", "rules.heap=1",
+                  "--", sys.executable, str(bot))  # one stone left: taking 2 is illegal
+    assert checked.code == 1, checked.stdout + checked.stderr
+    [fail] = checked.findings("fail")
+    assert fail["kind"] == "illegal_move" and "only 1 left" in fail["message"], checked.stdout
 
 
 @pytest.mark.parametrize("ep_name", ["../../evil", "a/b", "x" * 65, "-x"])
