@@ -341,7 +341,6 @@ def _what_moved(before: chess.Board, after: chess.Board, side: chess.Color, corn
 
 
 class ChessRules:
-    name = "chess"
     #: The judge lists a promotion once (its 4-character moves promote to a queen); the
     #: perft engine authors compare with counts all four, past draws by rule too.
     perft_counts = "python-chess's legal moves, every promotion counted, as published perft figures count"

@@ -510,8 +510,6 @@ def _parse(config: _Config, text: str) -> HalmaPosition:
 class HalmaRules:
     """Halma 16x16 rules configured by a spec's `[rules]` table."""
 
-    name = "halma"
-
     def __init__(self, config: _Config) -> None:
         self.config = config
         #: The turn limit (a draw at this ply), which also sizes fuzz's games.

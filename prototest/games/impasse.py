@@ -636,8 +636,6 @@ def _check_side(board: str, side: int) -> None:
 class ImpasseRules:
     """Impasse configured by a spec's `[rules]` table."""
 
-    name = "impasse"
-
     def __init__(self, max_plies: int) -> None:
         self.max_plies = max_plies
 

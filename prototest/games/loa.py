@@ -464,8 +464,6 @@ def _parse_board(text: str) -> tuple[int, int]:
 class LoaRules:
     """Lines of Action rules, configured by the spec's `[rules]` table."""
 
-    name = "loa"
-
     def __init__(self, max_plies: int) -> None:
         self.max_plies = max_plies
 
