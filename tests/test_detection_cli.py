@@ -7,6 +7,7 @@ as the start of its board and waits, silent. Either way the first game says whic
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -15,6 +16,9 @@ import pytest
 
 from conftest import BOTS, CHESS_FAST, run_cli
 
+#: The end of a CodinGame bot's hint: every installed game that sends its board every turn
+#: (a plugin's too, such as examples/connect4, named first), Impasse and LOA among them.
+CODINGAME = re.compile(r"choose it with (--game [\w-]+, )*--game impasse or --game loa$")
 DEFAULTED = "game: chess, the default: no --game, --spec or config file chose one"
 #: The default 10 s clock, a short silence before the colour line: a bot waiting for its
 #: CodinGame board must be concluded on long before the clock runs out.
@@ -56,7 +60,7 @@ def test_a_codingame_bot_is_named_and_not_said_to_miss_a_flush(tmp_path, module)
     [f] = result.findings()
     assert (f["kind"], f["turn"]) == ("timeout", 1) and "flush" not in f["message"], f["message"]
     [hint] = r["hints"]
-    assert "waited silently for more input" in hint and hint.endswith("--game impasse or --game loa")
+    assert "waited silently for more input" in hint and CODINGAME.search(hint)
 
 
 @pytest.mark.skipif(shutil.which("javac") is None, reason="javac is not installed")
@@ -69,7 +73,7 @@ def test_a_java_codingame_bot_is_named(tmp_path):
                      tmp_path=tmp_path)
     assert result.code == 1 and len(result.report["games"]) == 1
     [hint] = result.report["hints"]
-    assert hint.endswith("--game impasse or --game loa")
+    assert CODINGAME.search(hint)
     concluded_early(result)
 
 
@@ -78,7 +82,7 @@ def test_a_javascript_codingame_bot_is_named(tmp_path):
     shim, bot = BOTS / "impasse" / "_codingame_readline.js", BOTS / "impasse" / "readline_bot.js"
     result = run_cli("check", *FULL_CLOCK, "--", "node", "-r", str(shim), str(bot), tmp_path=tmp_path)
     assert result.code == 1 and len(result.report["games"]) == 1
-    assert result.report["hints"][0].endswith("--game impasse or --game loa")
+    assert CODINGAME.search(result.report["hints"][0])
     concluded_early(result)
 
 
