@@ -88,6 +88,25 @@ def listing(module: ModuleType, position: Position) -> Sequence[Any]:
     return listed(position) if listed is not None else position.legal_moves()
 
 
+def allowed_moves(module: ModuleType, position: Position, style: Style) -> Sequence[Any]:
+    """The moves of no class in `style.omit`, in the listing's order (all of them when
+    every move is of an omitted class)."""
+    moves = listing(module, position)
+    if not style.omit:
+        return moves
+    kinds, omit = module.move_kinds, style.omit
+    # isdisjoint asks a lazy Set (chess's) only for the omitted classes
+    return [m for m in moves if kinds(position, m).isdisjoint(omit)] or moves
+
+
+def preferred_moves(module: ModuleType, position: Position, style: Style, allowed: Sequence[Any]) -> Sequence[Any]:
+    """Those of `allowed` the style prefers (all of them when it prefers none, for
+    "random", and when only one move is allowed)."""
+    if style.name == "random" or len(allowed) <= 1:
+        return allowed
+    return module.prefer(position, style.name, allowed) or allowed
+
+
 def candidates(module: ModuleType, position: Position, style: Style) -> tuple[Sequence[Any], Sequence[Any]]:
     """(allowed, preferred) moves of `position` for an opponent of `style`, both in the
     listing's order and never empty while the game goes on.
@@ -96,15 +115,8 @@ def candidates(module: ModuleType, position: Position, style: Style) -> tuple[Se
     omitted class); `preferred`: those of `allowed` that the module's `prefer` gives for
     the style (all of `allowed` when it gives none, for "random", and when only one move
     is allowed: LOA's lone `pass` has no squares to score)."""
-    moves = listing(module, position)
-    allowed = moves
-    if style.omit:
-        kinds, omit = module.move_kinds, style.omit
-        # isdisjoint asks a lazy Set (chess's) only for the omitted classes
-        allowed = [m for m in moves if kinds(position, m).isdisjoint(omit)] or moves
-    if style.name == "random" or len(allowed) <= 1:
-        return allowed, allowed
-    return allowed, module.prefer(position, style.name, allowed) or allowed
+    allowed = allowed_moves(module, position, style)
+    return allowed, preferred_moves(module, position, style, allowed)
 
 
 def move_text(module: ModuleType, position: Position, move: Any) -> str:
@@ -114,9 +126,11 @@ def move_text(module: ModuleType, position: Position, move: Any) -> str:
 
 
 def pick(module: ModuleType, position: Position, style: Style, choice: int) -> str:
-    """The move that choice `choice` (0 <= choice < CHOICES) names for this style."""
-    allowed, preferred = candidates(module, position, style)
-    moves = allowed if choice >= OFF_STYLE else preferred
+    """The move that choice `choice` (0 <= choice < CHOICES) names for this style (the
+    style's preference is worked out only when the choice is one of its moves)."""
+    moves = allowed_moves(module, position, style)
+    if choice < OFF_STYLE:
+        moves = preferred_moves(module, position, style, moves)
     return move_text(module, position, moves[choice % len(moves)])
 
 

@@ -167,3 +167,24 @@ def test_bad_positions_are_refused():
         RULES.parse("nonsense")
     with pytest.raises(PositionError, match="not a legal chess position"):
         RULES.parse("8/8/8/8/8/8/8/8 w - - 0 1")
+
+
+def test_the_opponents_gives_check_is_python_chess_s_on_every_legal_move():
+    """chess.gives_check answers without playing the move; on every legal move of random
+    games (castling, en passant and promotions among them) it is python-chess's answer."""
+    import random
+
+    import chess
+
+    from prototest.games.chess import gives_check
+
+    rng, compared, checks = random.Random(3), 0, 0
+    for _ in range(40):
+        board = chess.Board()
+        while not board.is_game_over() and board.ply() < 250:
+            for move in board.legal_moves:
+                expected = board.gives_check(move)
+                assert gives_check(board, move) == expected, (board.fen(), move.uci())
+                compared, checks = compared + 1, checks + expected
+            board.push(rng.choice(list(board.legal_moves)))
+    assert compared > 100_000 and checks > 1000, (compared, checks)
