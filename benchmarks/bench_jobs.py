@@ -1,12 +1,13 @@
-"""Chess plies per second with `check --jobs 1` and `--jobs 2`, beside two anchors, same run.
+"""Chess plies per second with `check --jobs 1` and `--jobs 2`, beside two anchors and fastchess.
 
-Not a test: it prints figures. Run: `python benchmarks/bench_jobs.py [--games 40] [--rounds 3]`.
+Not a test: it prints figures. Run: `python benchmarks/bench_jobs.py [--games 40] [--rounds 3]
+[--fastchess PATH] [--fastchess-restart]`.
 
 One bot answers at once in every variant: it parses the FEN of each turn line with
 python-chess and plays a random legal move (seeded by the FEN, so a position always gets
 the same answer and a seed always gives the same games). Each variant plays `--games`
-whole games, one bot process per game, the bot's seats alternating (white first), one
-game at a time (jobs 1) and two at once (jobs 2):
+whole games, one bot process per game (fastchess: see 4), the bot's seats alternating
+(white first), one game at a time (jobs 1) and two at once (jobs 2):
 
 1. prototest: `prototest check BOT --game chess --games N --seed S --start-delay 0
    --jobs J --json F -q` (`--start-delay 0`: no silence before the colour line, which the
@@ -23,14 +24,61 @@ game at a time (jobs 1) and two at once (jobs 2):
    it applies only the new moves of each `position`), `engine.play(board,
    Limit(nodes=1))` for its side and the same seeded random opponent for the other; run
    as `--driver engine`, two at once as two forked processes.
+4. fastchess (https://github.com/Disservin/fastchess, a C++ tournament runner for UCI
+   engines), when an executable is found: `--fastchess PATH`, or else `fastchess` on PATH
+   (shutil.which); without one its rows are left out. Build it with
+   `git clone https://github.com/Disservin/fastchess && make -C fastchess -j2` (the binary
+   is `fastchess/fastchess`; never commit its code here). It plays the UCI engine of 3
+   (run with this interpreter, which has python-chess) against itself:
+   `fastchess -engine cmd=PY args=instant_uci.py dir=RUN name=a option.Seed=<seed>a
+   -engine ... name=b option.Seed=<seed>b -each nodes=1 restart=off -rounds N/2 -games 2
+   -concurrency J -force-concurrency -pgnout file=RUN/games.pgn append=false
+   -autosaveinterval 0 -ratinginterval 0` (odd N: `-rounds N -games 1`). The plies are
+   the PGN's PlyCount tags (checked against the moves counted in each game).
+   `-force-concurrency`: fastchess refuses a concurrency above the hardware threads
+   without it (not the case at 2 on this 2-core machine; given so jobs 2 runs anywhere).
+   `-autosaveinterval 0 -ratinginterval 0`: no config.json every 20 games, no rating
+   report every 10 (bookkeeping prototest does not do). Fair terms:
+   - No opening book (fastchess warns, and plays every game from the start position) and
+     no adjudication (no -draw, -resign, -maxmoves, -tb): games end by the rules alone.
+     fastchess's rules end a game at the 50-move rule and threefold repetition, prototest's
+     (python-chess's automatic draws) at the 75-move rule and fivefold repetition, so
+     games of random movers are not of the same length; plies per second is compared.
+   - `nodes=1`, no clock: the engine hears `go nodes 1`, as from chess.engine in 3, and a
+     slow answer on a busy machine cannot lose a game on time and shorten it.
+   - Seeds: the engine, seeded by the FEN alone, would play the very same game every time
+     (both sides the same function of the position). fastchess passes options per engine,
+     not per game, so each engine gets a `Seed` (`<seed>a`, `<seed>b`) and numbers its
+     games itself at each `ucinewgame` (a locked counter file in RUN): every game differs,
+     the same games at jobs 1 every run; at jobs 2 which engine copy takes which game
+     number depends on timing, so the games (and total plies) may vary from run to run.
+     The summary prints how many games were distinct.
+   - Engine processes: fastchess does NOT restart engines between games by default
+     (`restart=off`): it starts each engine once per concurrent slot (2 processes at jobs
+     1, up to 4 at jobs 2) and sends `ucinewgame` + `isready` before each game; prototest
+     starts one bot process per game (40 Python start-ups with `import chess`, some 50 ms
+     of CPU each). So the fastchess row pays far fewer Python start-ups than prototest's:
+     it is fastchess as it is used, and the harder bar.
+     `--fastchess-restart` adds a row with `restart=on`: two new engine processes every
+     game (twice prototest's one), started one after the other, and each one's exit waited
+     for in 100 ms steps (fastchess polls waitpid every 100 ms): some 0.2 s idle a game.
+   - Both sides of a fastchess game are Python engine processes; in prototest only the bot
+     is, and the judge plays the other side in its own process. CPU per ply is thus not
+     like for like. `busy` is low for fastchess mostly because it idles at the end: its
+     main thread checks for the end of the match once a second (the run ends up to 1 s,
+     0.5 s on average, after its last game), and each engine's exit costs about 0.1 s
+     (the waitpid polling above): a fixed cost per command, some 0.7 s at jobs 1, that
+     weighs on short runs (`--games 8`) and less on the default 40 games. It is part of
+     what a fastchess user waits for, so it stays in the figure.
 
 Plies per second: the total plies of all games (both sides' moves) over the wall time of
 the whole command, timed from outside, so every figure includes the start of its own
 Python process and of each game's bot. The variants alternate within each round; the
 table shows the medians of `--rounds` rounds and the ratio jobs 2 / jobs 1 (the aim for
-prototest: at least 1.6 on two cores). The anchors play their own random games (another
-opponent than prototest's seeded styles), so their total plies differ from prototest's;
-plies per second is the figure compared.
+prototest: at least 1.6 on two cores), then prototest's figure over each other variant's
+at jobs 1 and jobs 2 (the aim against fastchess: at least 1.0 at both). The anchors and
+fastchess play their own random games (another opponent than prototest's seeded styles),
+so their total plies differ from prototest's; plies per second is the figure compared.
 
 Beside each figure: the CPU time (user + system) of the command and all its descendants
 per ply, and `busy`, that CPU time over the wall time (the cores in use: at most 1 for one
@@ -40,7 +88,9 @@ per run, the CPU the machine spent on processes other than this benchmark's (fro
 /proc/stat, over the run's wall time): figures taken while that is high say little. At
 the end: the per-game plies of prototest's jobs 1 and jobs 2 runs, and whether every
 prototest run (both job counts, every round) gave the same moves, plies, results and
-checks, and how many games a jobs 2 run re-checked alone (a timing finding).
+checks, and how many games a jobs 2 run re-checked alone (a timing finding); for fastchess,
+its version, the per-game plies of its first runs, how many of its games were distinct, the
+total plies of every run and how its games ended.
 """
 
 from __future__ import annotations
@@ -50,7 +100,9 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -94,12 +146,32 @@ while True:
     flush()
 """
 
-#: The instant UCI engine: a random legal move at once, whatever `go` asks.
+#: The instant UCI engine: a random legal move at once, whatever `go` asks. Seeded by the
+#: FEN alone unless its `Seed` option is set (fastchess sets it): then by the seed, this
+#: game's number for that seed (a counter in the file `games-<seed>` in its working folder,
+#: taken at each `ucinewgame`, so it counts on across engine restarts and concurrent
+#: copies) and the FEN, so every game differs.
 INSTANT_UCI = r"""
 import random, sys
 import chess
 read, write, flush = sys.stdin.readline, sys.stdout.write, sys.stdout.flush
 board, start, played = chess.Board(), chess.STARTING_FEN, []
+seed, game = "off", 0
+
+
+def next_game():
+    import fcntl, os
+    fd = os.open(f"games-{seed}", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        count = int(os.read(fd, 32) or b"0") + 1
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.write(fd, str(count).encode())
+    finally:
+        os.close(fd)
+    return count
+
+
 while True:
     line = read()
     if not line:
@@ -109,11 +181,15 @@ while True:
         continue
     cmd = words[0]
     if cmd == "uci":
-        write("id name instant\nid author prototest benchmarks\nuciok\n")
+        write("id name instant\nid author prototest benchmarks\noption name Seed type string default off\nuciok\n")
     elif cmd == "isready":
         write("readyok\n")
+    elif cmd == "setoption" and len(words) >= 5 and words[2] == "Seed":
+        seed = " ".join(words[4:]) or "off"
     elif cmd == "ucinewgame":
         board, start, played = chess.Board(), chess.STARTING_FEN, []
+        if seed != "off":
+            game = next_game()
     elif cmd == "position":
         at = words.index("moves") if "moves" in words else len(words)
         fen = chess.STARTING_FEN if words[1] == "startpos" else " ".join(words[2:at])
@@ -125,7 +201,8 @@ while True:
         played = moves
     elif cmd == "go":
         legal = list(board.legal_moves)
-        write(f"bestmove {random.Random(board.fen()).choice(legal).uci() if legal else '0000'}\n")
+        rng = random.Random(board.fen() if seed == "off" else f"{seed} {game} {board.fen()}")
+        write(f"bestmove {rng.choice(legal).uci() if legal else '0000'}\n")
     elif cmd == "quit":
         break
     flush()
@@ -299,13 +376,73 @@ def run_anchor(kind: str, jobs: int, games: int, seed: int, folder: Path) -> tup
     return wall, cpu, json.loads(out)
 
 
+# ---------------------------------------------------------------- the fastchess variant
+
+def find_fastchess(given: str | None) -> str | None:
+    """The fastchess executable: `--fastchess PATH` if given (it must be executable), else `fastchess` on PATH."""
+    if given:
+        path = shutil.which(given) or (given if os.access(given, os.X_OK) and Path(given).is_file() else None)
+        if not path:
+            sys.exit(f"--fastchess {given}: not an executable file")
+        return str(Path(path).resolve())
+    return shutil.which("fastchess")
+
+
+def _pgn_games(text: str) -> list[tuple[int, str, str]]:
+    """(plies, how it ended, the moves) of each game of a fastchess PGN file, in file order."""
+    games = []
+    for chunk in re.split(r"\n\s*\n(?=\[Event )", text.strip()):
+        if not chunk.strip():
+            continue
+        tags, _, body = chunk.partition("\n\n")
+        end = re.search(r"\{(?:[^{}]*, )?([^{},]*)\}\s*(?:1-0|0-1|1/2-1/2|\*)\s*$", body)
+        moves = [w for w in re.sub(r"\{[^{}]*\}", " ", body).split()
+                 if not re.fullmatch(r"\d+\.(\.\.)?|1-0|0-1|1/2-1/2|\*", w)]
+        count = re.search(r'\[PlyCount "(\d+)"\]', tags)
+        plies = int(count.group(1)) if count else len(moves)
+        if plies != len(moves):
+            sys.exit(f"fastchess PGN: PlyCount {plies} but {len(moves)} moves in a game")
+        games.append((plies, end.group(1).strip() if end else "?", " ".join(moves)))
+    return games
+
+
+def run_fastchess(exe: str, jobs: int, games: int, seed: int, folder: Path,
+                  restart: bool) -> tuple[float, float, list[tuple[int, str, str]]]:
+    """Wall time, CPU time and (plies, ending, moves) per game of one fastchess match of INSTANT_UCI against itself."""
+    run = folder / f"fastchess-j{jobs}"
+    shutil.rmtree(run, ignore_errors=True)  # the PGN, config.json and the engines' game counters of the last run
+    run.mkdir()
+    rounds, per_round = (games // 2, 2) if games % 2 == 0 else (games, 1)
+    engine = [f"cmd={sys.executable}", f"args={folder / 'instant_uci.py'}", f"dir={run}"]
+    wall, cpu, _ = _timed([exe, "-engine", *engine, "name=a", f"option.Seed={seed}a",
+                           "-engine", *engine, "name=b", f"option.Seed={seed}b",
+                           "-each", "nodes=1", f"restart={'on' if restart else 'off'}",
+                           "-rounds", str(rounds), "-games", str(per_round),
+                           "-concurrency", str(jobs), "-force-concurrency",
+                           "-pgnout", f"file={run / 'games.pgn'}", "append=false",
+                           "-autosaveinterval", "0", "-ratinginterval", "0"], run)
+    played = _pgn_games((run / "games.pgn").read_text())
+    if len(played) != games:
+        sys.exit(f"fastchess played {len(played)} games, not {games} (see {run})")
+    return wall, cpu, played
+
+
+def _fastchess_version(exe: str) -> str:
+    done = subprocess.run([exe, "-version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
+    return done.stdout.strip().splitlines()[0] if done.stdout.strip() else "version unknown"
+
+
 # ---------------------------------------------------------------- the table
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40, help="games per variant and run (default 40)")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds of all six runs; medians reported (default 3)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of all the runs; medians reported (default 3)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--fastchess", metavar="PATH",
+                        help="the fastchess executable (default: `fastchess` on PATH; without one, no fastchess rows)")
+    parser.add_argument("--fastchess-restart", action="store_true",
+                        help="also run fastchess with restart=on (two new engine processes every game)")
     parser.add_argument("--driver", choices=("raw", "engine"), help=argparse.SUPPRESS)  # one anchor run
     parser.add_argument("--jobs", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
@@ -316,6 +453,13 @@ def main() -> None:
 
     variants = [("prototest check", "prototest"), ("raw pipe (os.write/os.read)", "raw"),
                 ("chess.engine (SimpleEngine)", "engine")]
+    fastchess = find_fastchess(args.fastchess)
+    if fastchess:
+        variants.append(("fastchess", "fastchess"))
+        if args.fastchess_restart:
+            variants.append(("fastchess restart=on", "fastchess-restart"))
+    else:
+        print("fastchess: not on PATH and no --fastchess PATH given; its rows are left out", file=sys.stderr)
     keys = [(kind, j) for _, kind in variants for j in (1, 2)]
     rates: dict[tuple[str, int], list[float]] = {key: [] for key in keys}
     cpus: dict[tuple[str, int], list[float]] = {key: [] for key in keys}  # CPU us per ply
@@ -323,6 +467,7 @@ def main() -> None:
     others: dict[tuple[str, int], list[float]] = {key: [] for key in keys}  # other processes' CPU / wall
     plies: dict[tuple[str, int], int] = {}
     games_seen: dict[int, list[list[tuple]]] = {1: [], 2: []}
+    fastchess_seen: dict[tuple[str, int], list[list[tuple]]] = {key: [] for key in keys if key[0].startswith("fast")}
     load_before = Path("/proc/loadavg").read_text().split()[:3]
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="prototest-bench-") as tmp:
@@ -335,6 +480,11 @@ def main() -> None:
                     if kind == "prototest":
                         wall, cpu, per_game = run_prototest(jobs, args.games, args.seed, folder)
                         games_seen[jobs].append(per_game)
+                        total = sum(g[0] for g in per_game)
+                    elif kind.startswith("fastchess"):
+                        wall, cpu, per_game = run_fastchess(fastchess, jobs, args.games, args.seed, folder,
+                                                            restart=kind == "fastchess-restart")
+                        fastchess_seen[(kind, jobs)].append(per_game)
                         total = sum(g[0] for g in per_game)
                     else:
                         wall, cpu, counts = run_anchor(kind, jobs, args.games, args.seed, folder)
@@ -385,6 +535,14 @@ def main() -> None:
           f"{'yes' if same else 'NO'}; games re-checked alone: {rechecked}; "
           f"every check passed: {'yes' if all(v == 'pass' for g in first for _, v in g[3]) else 'NO'}")
     print(f"results: {', '.join(verdicts)}")
+    if fastchess:
+        print(f"fastchess: {fastchess} ({_fastchess_version(fastchess)})")
+    for (kind, jobs), runs in fastchess_seen.items():
+        every = [g for run in runs for g in run]
+        print(f"{kind} per-game plies, jobs {jobs} (round 1, PGN order): {' '.join(str(g[0]) for g in runs[0])}")
+        print(f"{kind} jobs {jobs}: distinct games {len({g[2] for g in every})} of {len(every)} played in "
+              f"{len(runs)} runs; total plies per run: {' '.join(str(sum(g[0] for g in run)) for run in runs)}; "
+              f"endings: {', '.join(sorted({g[1] for g in every}))}")
 
 
 if __name__ == "__main__":
