@@ -112,6 +112,8 @@ class GameReport:
     findings: list[Finding] = field(default_factory=list)
     answer_ms: list[float] = field(default_factory=list)
     startup_ms: float | None = None
+    #: The bot was started this long before its game (spec start.ahead; see runner.Ahead).
+    started_ahead_ms: float | None = None
     transcript: Transcript = field(default_factory=Transcript)
     transcript_path: str | None = None
     #: The built-in opponent's style ("smothering, never capture"), when it played.
@@ -132,6 +134,8 @@ class GameReport:
     #: Played again alone after a timing finding while other games ran at once: the
     #: first finding ("timeout (812 ms)"); this report is the game played alone.
     rechecked: str | None = None
+    #: What ran beside the game that was re-checked alone.
+    rechecked_while: str = "other games ran at once"
     #: The platform's envelope ("Proglad: memory 128 MB, ..."; "" without limits), how it
     #: was held ("cgroup v1", "measured", "none") and why not by a cgroup; what each answer
     #: used (CPU time, run-queue delay, both in ms, the first answer included), the time a

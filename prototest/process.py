@@ -33,6 +33,7 @@ import subprocess
 import time
 from collections import deque
 from dataclasses import dataclass
+from collections.abc import Set as AbstractSet
 from typing import Sequence
 
 import pexpect
@@ -301,6 +302,7 @@ class Bot:
                 self.enforced = "measured"
                 self._memory_limit = e.memory_bytes if e is not None else None
             self.proc = started.proc
+            _live.add(self.proc.pid)
             self.pid = started.bot_pid
             self.keeper_pid = started.proc.pid
             self._report_fd = started.report_fd
@@ -321,6 +323,7 @@ class Bot:
             if held:
                 signal.pthread_sigmask(signal.SIG_BLOCK, interrupts.HELD)
         self.pid = self.proc.pid
+        _live.add(self.pid)
         self.file_watch_missing = "no keeper on this system" if watch_files else "not asked for"
         if self.envelope is not None:
             self.enforced, self.enforced_missing = "measured", "no keeper on this system"
@@ -960,7 +963,7 @@ class Bot:
         escaped = [e["pid"] for e in self._killed if e.get("pgid") != self.pid]
         dropped = self._dropped
         if _subreaper:  # the keeper's own orphans, if it was killed before it could finish
-            for pid, _parent in _descendants(os.getpid(), self.pid):
+            for pid, _parent in _descendants(os.getpid(), self.pid, _live - {self.proc.pid}):
                 try:
                     os.kill(pid, signal.SIGKILL)
                 except OSError:
@@ -974,7 +977,7 @@ class Bot:
 
     def _kill(self) -> None:
         # Orphans of the bot are re-parented to this process when it is a subreaper.
-        escaped = _descendants(os.getpid() if _subreaper else self.pid, self.pid)
+        escaped = _descendants(os.getpid() if _subreaper else self.pid, self.pid, _live - {self.proc.pid})
         self._term_then_kill_group()
         if self.returncode is None:  # before any reaping below, which must not take the bot's status
             self.returncode = self.proc.wait()
@@ -982,7 +985,7 @@ class Bot:
         # Kill what left the group, then look again: a process can fork while it dies
         # (a SIGTERM handler that spawns), and its orphans come to us as the subreaper.
         if _subreaper:  # look again: orphans born while the group died have come to us
-            escaped = _descendants(os.getpid(), self.pid)
+            escaped = _descendants(os.getpid(), self.pid, _live - {self.proc.pid})
         killed: list[int] = []
         for _ in range(20):
             if not escaped:
@@ -994,7 +997,7 @@ class Bot:
                     pass
             killed += [pid for pid, _ in escaped if pid not in killed]
             reap_orphans(1.0)  # so the dead are not found again
-            escaped = _descendants(os.getpid(), self.pid) if _subreaper else []
+            escaped = _descendants(os.getpid(), self.pid, _live - {self.proc.pid}) if _subreaper else []
         self._close_up(killed)
 
     def _term_then_kill_group(self) -> None:
@@ -1029,10 +1032,15 @@ class Bot:
         if self._pidfd is not None:
             os.close(self._pidfd)
             self._pidfd = None
+        _live.discard(self.proc.pid)
         reap_orphans()
 
 
 _subreaper = False
+#: The children of this process that are bots (or their keepers) not yet killed: a bot
+#: started ahead of its game (runner.Ahead) lives beside the one playing, and the sweeps
+#: after a kill (descendants outside the group, dead orphans) must leave it alone.
+_live: set[int] = set()
 
 
 def reap_orphans(wait_s: float = 0.0) -> None:
@@ -1043,6 +1051,23 @@ def reap_orphans(wait_s: float = 0.0) -> None:
         return
     deadline = time.monotonic() + wait_s
     while True:
+        if _live:  # one by one, past the live bots' own processes (their status is theirs)
+            children = keeper._children(os.getpid())
+            if children is None:
+                return
+            waiting = False
+            for child in children:
+                if child in _live:
+                    continue
+                try:
+                    pid, _ = os.waitpid(child, os.WNOHANG)
+                except ChildProcessError:
+                    continue
+                waiting = waiting or pid == 0
+            if not waiting or time.monotonic() >= deadline:
+                return
+            time.sleep(0.005)
+            continue
         try:
             pid, _ = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
@@ -1208,7 +1233,7 @@ def _group_members(group: int) -> list[int]:
     return members
 
 
-def _descendants(root: int, group: int) -> list[tuple[int, int]]:
+def _descendants(root: int, group: int, others: AbstractSet[int] = frozenset()) -> list[tuple[int, int]]:
     """(pid, parent) of the processes descended from `root` (by parent links in /proc)
     outside process group `group`: those a group kill would miss. Empty without /proc.
     Along the children files where the kernel has them (a few reads, not all of /proc)."""
@@ -1218,8 +1243,10 @@ def _descendants(root: int, group: int) -> list[tuple[int, int]]:
         parent = stack.pop()
         children = keeper._children(parent)
         if children is None:
-            return _descendants_by_walk(root, group)
+            return _descendants_by_walk(root, group, others)
         for pid in children:
+            if parent == os.getpid() and pid in others:
+                continue  # another bot, alive (started ahead of its game), and all of its own
             fields = keeper._stat_fields(pid)
             if fields and len(fields) > 2 and int(fields[2]) != group and pid != os.getpid():
                 found.append((pid, parent))
@@ -1227,7 +1254,7 @@ def _descendants(root: int, group: int) -> list[tuple[int, int]]:
     return found
 
 
-def _descendants_by_walk(root: int, group: int) -> list[tuple[int, int]]:
+def _descendants_by_walk(root: int, group: int, others: AbstractSet[int] = frozenset()) -> list[tuple[int, int]]:
     children: dict[int, list[int]] = {}
     groups: dict[int, int] = {}
     parents: dict[int, int] = {}
@@ -1253,7 +1280,7 @@ def _descendants_by_walk(root: int, group: int) -> list[tuple[int, int]]:
         groups[pid] = int(fields[2])
         parents[pid] = parent
     found: list[tuple[int, int]] = []
-    stack = list(children.get(root, []))
+    stack = [pid for pid in children.get(root, []) if not (root == os.getpid() and pid in others)]
     while stack:
         pid = stack.pop()
         if groups.get(pid) != group and pid != os.getpid():

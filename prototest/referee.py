@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 import signal
 import time
-from typing import Any
+from typing import Any, Callable
 
 from . import conduct, opponents, process
 from .accounting import Accounting
@@ -61,6 +61,10 @@ class Referee(Dialogue, Judging, Accounting):
         t = cfg.spec.time
         self.clock_ns = [self._scaled(t.clock_ms)] * 2 if t.clock_ms else None
         self.bot: process.Bot | None = None
+        self._launched = False
+        #: Called once, when the bot's first answer line is read (runner.Ahead starts the
+        #: next game's bot then: its start-up does not compete with this one's).
+        self.after_first_answer: Callable[[], object] | None = None
         self.opponent = cfg.opponent
         self._diagram = getattr(cfg.rules_module, "diagram", None)
         #: The rest of an answer that the referee's own reader left for its next read
@@ -114,7 +118,12 @@ class Referee(Dialogue, Judging, Accounting):
         self._note(self._finding(kind, severity, message, **evidence))
 
     # -- the game -------------------------------------------------------------------------
-    def run(self) -> GameReport:
+    def launch(self) -> bool:
+        """Start the bot (run() does, unless it was started ahead: see runner.Ahead);
+        False when it could not be started (the report says why)."""
+        if self.bot is not None or self._launched:
+            return self.bot is not None
+        self._launched = True
         report = self.report
         report.transcript.header = [
             f"prototest transcript: game {self.cfg.index}, {self.spec.game.title or self.spec.name}",
@@ -136,10 +145,28 @@ class Referee(Dialogue, Judging, Accounting):
         except OSError as exc:
             self._note(self._finding("crash", "fail", f"the bot could not be started: {exc.strerror or exc}"))
             report.result = "forfeit"
-            return report
+            return False
         except KeyboardInterrupt as exc:  # the Bot killed what it had started
             self.interrupted(exc)
+            return False
+        return True
+
+    def abandon(self) -> None:
+        """A bot started ahead for a game that will not be played: killed."""
+        if self.bot is not None:
+            self.bot.kill()
+
+    def run(self) -> GameReport:
+        report = self.report
+        ahead_ns = None if self.bot is None else time.perf_counter_ns() - self.bot.started_ns
+        if not self.launch():
             return report
+        bot = self.bot
+        assert bot is not None
+        if ahead_ns is not None:
+            report.started_ahead_ms = round(ahead_ns / _MS, 1)
+            report.transcript.note(f"the bot was started {ahead_ns / _MS:.0f} ms before its game "
+                                   f"(start.ahead: while the game before it was played)")
         try:
             with bot:  # leaving it kills the bot, with signals held back until that is done
                 self.bot = bot
@@ -186,8 +213,12 @@ class Referee(Dialogue, Judging, Accounting):
         if start.handshake:
             self._handshake(start.handshake, self._scaled(start.handshake_ms))
         silent_ms = start.silent_ms if self.cfg.start_delay_ms is None else self.cfg.start_delay_ms
-        if silent_ms:
-            self._stay_silent(self._scaled(silent_ms) if self.cfg.start_delay_ms is None else silent_ms * _MS)
+        silent_ns = self._scaled(silent_ms) if self.cfg.start_delay_ms is None else silent_ms * _MS
+        # counted from the bot's start: one started ahead may have been silent long enough
+        # (then only what it wrote meanwhile is looked at)
+        remaining_ns = self.bot.started_ns + silent_ns - time.perf_counter_ns()
+        if silent_ns or self.report.started_ahead_ms is not None:
+            self._stay_silent(max(0, remaining_ns))
         self._say(start.send)
 
     def _handshake(self, expected: str, limit_ns: int) -> None:
@@ -347,6 +378,9 @@ class Referee(Dialogue, Judging, Accounting):
             if attempt == 0:
                 self._mark(t_sent, self.bot_turns, f"on its turn {self.bot_turns}")
             r, text, elapsed_ns = self._read_answer(t_sent, limit_ns, limit_what, before)
+            if self.after_first_answer is not None and r.kind == "line":  # the next game's bot, started ahead
+                start_next, self.after_first_answer = self.after_first_answer, None
+                start_next()
             self._conduct()
             if self.clock_ns is not None:  # less the time the machine kept the bot from a CPU
                 self.clock_ns[self.cfg.seat] -= elapsed_ns - (self.answer_used.excused_ns if self.answer_used else 0)

@@ -157,8 +157,8 @@ def summary(run: CheckRun) -> str:
     rechecked = [g for g in run.games if g.rechecked]
     for g in rechecked[:SHOWN_IN_FULL]:
         alone = "the same alone" if _timing_finding(g) else "none alone: this game stands as played alone"
-        lines.append(f"  re-checked alone: game {g.index} had a timing finding ({g.rechecked}) while other "
-                     f"games ran at once; {alone}")
+        lines.append(f"  re-checked alone: game {g.index} had a timing finding ({g.rechecked}) while "
+                     f"{g.rechecked_while}; {alone}")
     if len(rechecked) > SHOWN_IN_FULL:  # many games (check's default is 24) of a bot that is slow in each
         more = rechecked[SHOWN_IN_FULL:]
         same = sum(1 for g in more if _timing_finding(g))
@@ -375,7 +375,7 @@ def to_json(run: CheckRun) -> dict[str, Any]:
             {
                 "game": g.index, "seat": g.seat_name, "seed": g.seed, "result": g.result,
                 "reason": g.reason, "plies": g.plies, "checks": game_checks(g),
-                "startup_ms": g.startup_ms, "timing": timing([g]), "transcript": g.transcript_path,
+                "startup_ms": g.startup_ms, "started_ahead_ms": g.started_ahead_ms, "timing": timing([g]), "transcript": g.transcript_path,
                 "opponent": g.opponent,
                 "moves": g.moves,
                 "answer_ms": [round(ms, 3) for ms in g.answer_ms],

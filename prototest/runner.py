@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import signal
 from pathlib import Path
 from types import ModuleType
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from . import opponents, pool
 from .findings import TIMING_KINDS, Finding
@@ -137,10 +138,11 @@ def run_check(
     # waiting for a CodinGame board times out) is decided only once the games beside it
     # end, and the stop must come before the other games are.
     first = len(tasks) if stop is None else max(1, jobs)
-    pool.play_all(tasks[:first], play_game, jobs, done, again=again)
-    if tasks[first:] and not (run.skipped or run.interrupted):
-        pool.play_all(tasks[first:], play_game, jobs,
-                      lambda position, report, alone: done(first + position, report, alone), again=again)
+    with Ahead.for_run(spec, tasks, jobs) as play:
+        pool.play_all(tasks[:first], play, jobs, done, again=again)
+        if tasks[first:] and not (run.skipped or run.interrupted):
+            pool.play_all(tasks[first:], play, jobs,
+                          lambda position, report, alone: done(first + position, report, alone), again=again)
     if stop is not None:
         keep_in_order(in_order.rest())
     run.games.sort(key=lambda g: g.index)
@@ -149,14 +151,85 @@ def run_check(
     return run
 
 
-def play_game(cfg: GameConfig) -> GameReport:
+def play_game(cfg: GameConfig, referee: Referee | None = None) -> GameReport:
     """One game; a signal outside the game's own handler still leaves its report (the bot is dead)."""
-    referee = Referee(cfg)
+    referee = referee or Referee(cfg)
     try:
         return referee.run()
     except KeyboardInterrupt as exc:
         referee.interrupted(exc)
         return referee.report
+
+
+class Ahead:
+    """Games played one at a time, each bot started during the game before it.
+
+    A spec with `start.ahead` (the chess judge: its colour line comes "an unspecified
+    time after startup") lets the judge start a bot before its game. When `check` plays
+    one game at a time and a core is to spare, the next game's bot is started as soon as
+    this game's bot has given its first answer (their start-ups never compete), so the
+    run does not wait for a bot's start-up (an interpreter, a JVM) between games, nor,
+    when the game before took long enough, for the spec's silence: the colour line goes
+    once the bot has been silent `start.silent_ms` since its own start. What the bot
+    wrote meanwhile is early output, as ever. The bot's first answer is then timed from
+    the colour line, as the real judge times it, and the transcript says it was started
+    ahead. A bot started for a game that is not played (the run stopped) is killed.
+
+    Two copies of the bot are alive at once, the second idle in its first read: a game
+    with a timing finding that ran beside another copy (started ahead, or starting) is
+    played again alone, as `--jobs 2` re-checks one, until the same kind came back alone
+    in RECHECKS games. `--set start.ahead=false` starts every bot at its game."""
+
+    def __init__(self, tasks: Sequence[GameConfig]) -> None:
+        self.order = {id(cfg): i for i, cfg in enumerate(tasks)}
+        self.tasks = list(tasks)
+        self.waiting: tuple[int, Referee] | None = None
+        #: timing kind -> games where it came back when played alone
+        self.came_back: dict[str, int] = {}
+
+    @classmethod
+    @contextlib.contextmanager
+    def for_run(cls, spec: Spec, tasks: Sequence[GameConfig], jobs: int) -> Iterator[Callable[[GameConfig], GameReport]]:
+        """`play` for pool.play_all: with a bot started ahead when the spec and the run allow it."""
+        if not spec.start.ahead or jobs > 1 or len(tasks) < 2 or pool.default_jobs() < 2:
+            yield play_game
+            return
+        ahead = cls(tasks)
+        try:
+            yield ahead.play
+        finally:
+            ahead.close()
+
+    def play(self, cfg: GameConfig) -> GameReport:
+        i = self.order[id(cfg)]
+        waiting, self.waiting = self.waiting, None
+        referee = waiting[1] if waiting is not None and waiting[0] == i else Referee(cfg)
+        if waiting is not None and waiting[0] != i:
+            waiting[1].abandon()
+        if i + 1 < len(self.tasks):
+            following = Referee(self.tasks[i + 1])
+            self.waiting = (i + 1, following)
+            referee.after_first_answer = following.launch
+        report = play_game(cfg, referee)
+        beside = report.started_ahead_ms is not None or (self.waiting is not None and self.waiting[1].bot is not None)
+        kinds = {f.kind for f in report.findings if _timing(f)}
+        if not (beside and kinds and report.interrupted is None) or all(
+                self.came_back.get(k, 0) >= RECHECKS for k in kinds):
+            return report
+        if self.waiting is not None:  # alone now: the next game's bot starts at its game
+            self.waiting[1].abandon()
+            self.waiting = None
+        alone = play_game(cfg)
+        alone.rechecked = first_timing(report)
+        alone.rechecked_while = "another copy of the bot was alive (started ahead of its game)"
+        for kind in {f.kind for f in alone.findings if _timing(f)}:
+            self.came_back[kind] = self.came_back.get(kind, 0) + 1
+        return alone
+
+    def close(self) -> None:
+        if self.waiting is not None:
+            self.waiting[1].abandon()
+            self.waiting = None
 
 
 def timing_bound(report: GameReport) -> bool:

@@ -281,6 +281,10 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
     "rules": {},  # free-form: checked by the rules module itself
     "start": {
         "silent_ms": (_ms(), 0),
+        # The judge's first line comes an unspecified time after the bot's start-up, so a
+        # bot may be started before its game: `check` starts the next game's bot while a
+        # game is played (one game at a time, a core to spare), its start-up not waited for.
+        "ahead": (_bool, False),
         "handshake": (_str, ""),
         "handshake_ms": (_ms(), 0),
         "send": (_list_of(_template), ()),
@@ -518,6 +522,9 @@ def _cross_check(spec: Spec) -> None:
         )
     if spec.start.handshake and not spec.start.handshake_ms:
         raise SpecError(spec.path, "start.handshake_ms", "a handshake needs a time limit")
+    if spec.start.ahead and spec.start.handshake:
+        raise SpecError(spec.path, "start.ahead", "a bot started ahead of its game cannot be timed to its "
+                                                  "handshake (read when the game starts): not with start.handshake")
     if spec.turn.on_illegal == "forfeit" and not spec.turn.denied and spec.turn.accepted:
         raise SpecError(spec.path, "turn.denied", "accepted replies are sent, so a denied reply is needed too")
     read = spec.read

@@ -23,15 +23,15 @@ STEADY = ("--start-delay", "150")
 
 
 def same_games(data: dict) -> dict:
-    """A check report without what depends on the moment: answer times, the start-up,
-    where the transcripts went."""
+    """A check report without what depends on the moment: answer times, the start-up
+    (one game at a time, a bot is started ahead of its game), where the transcripts went."""
     data = json.loads(json.dumps(data))
     data.pop("timing")
     data.pop("resources")
     data.pop("shard", None)
     for game in data["games"]:
-        for key in ("timing", "startup_ms", "answer_ms", "transcript", "resources", "answer_cpu_ms",
-                    "answer_wait_ms"):
+        for key in ("timing", "startup_ms", "started_ahead_ms", "answer_ms", "transcript", "resources",
+                    "answer_cpu_ms", "answer_wait_ms"):
             game.pop(key)
     for finding in data["findings"]:
         for key in ("elapsed_ms", "transcript", "cpu_ms", "wait_ms"):
@@ -139,7 +139,7 @@ def test_a_timing_fault_while_games_run_at_once_is_re_checked_alone(tmp_path):
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as holder:
         holder.bind("\0" + lock.split("=", 1)[1])
         beside = run_cli("check", "--jobs", "1", "--env", lock, *CHESS_FAST, "--games", "2", bot,
-                         tmp_path=tmp_path / "beside")
+                         tmp_path=tmp_path / "beside")  # (started ahead or not, the copies are never alone)
     assert beside.code == 1 and beside.kinds("fail") == {"timeout"}, beside.stdout
     assert all(g["rechecked_alone"] is None for g in beside.report["games"])
     alone = run_cli("check", "--jobs", "1", "--env", lock, *CHESS_FAST, "--games", "2", bot, tmp_path=tmp_path / "alone")
