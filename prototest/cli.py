@@ -71,6 +71,7 @@ def check_command(
     position: Optional[str] = typer.Option(None, "--position", help="Start every game from this position (the game's one-line notation)."),
     moves: Optional[str] = typer.Option(None, "--moves", help="Moves played from the start position before the bot's first turn, comma-separated (the last one is shown as the opponent's last move)."),
     opponent_moves: Optional[str] = typer.Option(None, "--opponent-moves", help="The judge plays these moves for the opponent, comma-separated, in order; then its own. One not legal where it comes is a usage error (status 2)."),
+    opponent: Optional[str] = typer.Option(None, "--opponent", metavar="CMD", help="Another bot plays the opponent's seat instead of the built-in opponent: one command line, split as a shell would (--opponent 'python3 old_bot.py'). Only BOT is judged; the opponent's faults are listed apart, and its forfeit is a win for BOT."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final verdict line."),
     config_path: Optional[Path] = typer.Option(None, "--config", help="Read this config file (default: prototest.toml or pyproject.toml's [tool.prototest], from here upwards)."),
     no_config: bool = typer.Option(False, "--no-config", help="Read no config file."),
@@ -81,7 +82,7 @@ def check_command(
     check.execute(bot=bot, game=game, spec_path=spec_path, games=games, seed=seed, time_scale=time_scale,
                   start_delay=start_delay, json_path=json_path, junit_path=junit_path,
                   transcripts=transcripts, overrides=_platform(platform, overrides), env_pairs=env_pairs, seat=seat,
-                  position=position, moves=moves, opponent_moves=opponent_moves, quiet=quiet,
+                  position=position, moves=moves, opponent_moves=opponent_moves, opponent=opponent, quiet=quiet,
                   config_path=config_path, no_config=no_config, jobs=jobs, shard=shard)
 
 

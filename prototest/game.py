@@ -82,6 +82,12 @@ class GameConfig:
     #: for when the deadline passes is still judged to its own limit (a budget never turns
     #: a failure into a pass), so a game ends at most one answer's limit after it.
     deadline: float | None = None
+    #: The other seat is played by this bot (see prototest.seat) instead of `opponent`;
+    #: it runs in `opponent_cwd` (default: cwd) and is named `opponent_label` in the
+    #: transcript ("[opponent] ...").
+    opponent_argv: Sequence[str] | None = None
+    opponent_cwd: str | None = None
+    opponent_label: str = "opponent"
 
 
 @dataclass(frozen=True)
@@ -149,6 +155,12 @@ class GameReport:
     throttled_ms: float = 0.0
     peak_memory_mb: float | None = None
     share_worst_ms: float | None = None
+    #: With a bot in the other seat (GameConfig.opponent_argv): its findings (never the
+    #: candidate's: its fault ends the game as a win, "the opponent forfeited: <kind>"),
+    #: its answer times and its start-up.
+    opponent_findings: list[Finding] = field(default_factory=list)
+    opponent_answer_ms: list[float] = field(default_factory=list)
+    opponent_startup_ms: float | None = None
 
     @property
     def failed(self) -> bool:

@@ -27,6 +27,7 @@ from .findings import Finding, fold
 from .game import Exchange, Forfeit, GameConfig, GameReport, StopGame
 from .games.base import IllegalMove, Outcome, Position
 from .judging import Judging
+from .seat import BotSeat, OpponentForfeit
 from .transcript import show
 
 __all__ = ["MAX_PLIES", "Exchange", "Forfeit", "GameConfig", "GameReport", "Referee", "StopGame"]
@@ -78,6 +79,10 @@ class Referee(Dialogue, Judging, Accounting):
         self._marks: list[conduct.Mark] = []
         #: The platform's limits (the spec's [envelope]; see prototest.accounting).
         self.envelope = Envelope.from_spec(cfg.spec)
+        #: The other seat, when a bot plays it (see prototest.seat).
+        self.seat: BotSeat | None = BotSeat(self) if cfg.opponent_argv else None
+        if self.seat is not None:
+            self.report.opponent = "bot: " + " ".join(cfg.opponent_argv or ())
 
     # -- findings -------------------------------------------------------------------------
     def _scaled(self, ms: int | float) -> int:
@@ -157,10 +162,19 @@ class Referee(Dialogue, Judging, Accounting):
             self.bot.kill()
 
     def run(self) -> GameReport:
+        try:
+            return self._run()
+        finally:
+            if self.seat is not None:  # its bot told the game is over, then killed
+                self.seat.close()
+
+    def _run(self) -> GameReport:
         report = self.report
         ahead_ns = None if self.bot is None else time.perf_counter_ns() - self.bot.started_ns
         if not self.launch():
             return report
+        if self.seat is not None:  # started with the bot: their start-ups overlap
+            self.seat.referee.launch()
         bot = self.bot
         assert bot is not None
         if ahead_ns is not None:
@@ -285,9 +299,15 @@ class Referee(Dialogue, Judging, Accounting):
 
     def _play(self) -> None:
         try:
+            if self.seat is not None:
+                self.seat.start()
             self._moves()
         except StopGame as stop:
             self._stopped(stop)
+        except OpponentForfeit as forfeit:  # the other seat's fault: the bot wins
+            self.report.result = "win"
+            self.report.reason = f"the {self.cfg.opponent_label} forfeited: {forfeit.finding.kind}"
+            self.report.transcript.note(f"game over after {self.position.ply()} plies: {self.report.reason}")
 
     def _stopped(self, stop: StopGame) -> None:
         self._stopped_mid_answer = stop.mid_answer
@@ -318,6 +338,12 @@ class Referee(Dialogue, Judging, Accounting):
                 raise StopGame("the time budget ran out")
             if self.position.turn() == cfg.seat:
                 self._bot_turn()
+            elif self.seat is not None:  # a bot in the other seat keeps its own clock
+                move = self.seat.move(self.position, self.report.moves, self.clock_ns)
+                self._played(self.position.play(move), move)
+                if self.spec.after_move.opponent:
+                    self._check_silence(f"after the judge sent {self.last_sent!r}")
+                    self._say(self.spec.after_move.opponent)
             else:
                 t0 = time.perf_counter_ns()
                 move = self._opponent_move()

@@ -172,6 +172,13 @@ def summary(run: CheckRun) -> str:
     if findings:
         lines.append("")
         lines.extend(findings_lines(findings))
+    theirs = [f for g in run.games for f in g.opponent_findings]
+    if theirs:  # check --opponent: the other bot's faults, never the bot's
+        forfeits = sum(1 for g in run.games if g.reason.startswith("the opponent forfeited"))
+        lines.append("")
+        lines.append(f"the opponent's findings (the opponent bot's, not the bot's; {forfeits} game"
+                     f"{'s' if forfeits != 1 else ''} won by its forfeit):")
+        lines.extend("  " + line for line in findings_lines(theirs))
     lines.append("")
     fails = sum(1 for g in run.games if g.failed)
     warns = sum(1 for g in run.games if g.warned and not g.failed)
@@ -389,6 +396,7 @@ def to_json(run: CheckRun) -> dict[str, Any]:
             for g in run.games
         ],
         "findings": [f.to_json() for g in run.games for f in g.findings],
+        "opponent_findings": [f.to_json() for g in run.games for f in g.opponent_findings],
     }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import signal
 from pathlib import Path
@@ -45,6 +46,7 @@ def run_check(
     jobs: int = 1,
     indices: Sequence[int] | None = None,
     note: Callable[[str], None] | None = None,
+    opponent_argv: Sequence[str] | None = None,
 ) -> CheckRun:
     """Play the games, `jobs` at once (see prototest.pool). `stop`, asked after each game
     in game order, ends the run early (the rest are counted in `skipped`); `cwd` is the
@@ -64,7 +66,8 @@ def run_check(
         return GameConfig(spec=spec, rules=rules, rules_module=module, argv=argv, seat=seat,
                           seed=game_seed(seed, index), index=index, time_scale=time_scale,
                           start_delay_ms=start_delay_ms, env=env, start_position=start_position,
-                          start_moves=start_moves, cwd=cwd, stop_when_idle=stop_when_idle, opponent=forced)
+                          start_moves=start_moves, cwd=cwd, stop_when_idle=stop_when_idle, opponent=forced,
+                          opponent_argv=opponent_argv, opponent_cwd=os.getcwd() if opponent_argv else None)
 
     in_order = pool.InOrder()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import signal
 import time
 from pathlib import Path
@@ -14,7 +15,23 @@ from ..game import CheckRun
 from .bot import bot_argv
 from .common import (check_output, check_time_scale, game_start, given_opponent_moves, in_shard, load_settings,
                      load_spec, parse_position, parse_shard, resolve_settings, shard_text)
-from .exits import conclude
+from .exits import UsageProblem, conclude
+
+
+def opponent_command(text: str | None, env: dict[str, str], option: str = "--opponent") -> list[str] | None:
+    """A bot's command line given as one string (split as a shell would), checked as BOT is."""
+    if text is None:
+        return None
+    try:
+        argv = shlex.split(text)
+    except ValueError as exc:
+        raise UsageProblem(f"{option} {text!r}: {exc}") from None
+    if not argv:
+        raise UsageProblem(f"{option}: an empty command")
+    try:
+        return bot_argv(argv, env)
+    except UsageProblem as exc:
+        raise UsageProblem(f"{option}: {exc}") from None
 
 
 def execute(*, bot: list[str], game: str | None, spec_path: Path | None, games: int, seed: int | None,
@@ -22,14 +39,14 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, games: 
             junit_path: Path | None, transcripts: Path | None, overrides: list[str], env_pairs: list[str],
             seat: str | None, position: str | None, moves: str | None, opponent_moves: str | None,
             quiet: bool, config_path: Path | None, no_config: bool, jobs: int | None = None,
-            shard: str | None = None) -> None:
+            shard: str | None = None, opponent: str | None = None) -> None:
     """Play games against BOT as the judge and report every fault."""
     s = resolve_settings(bot, game, spec_path, games, seed, time_scale, overrides, env_pairs, config_path, no_config)
     part = parse_shard(shard)
     loaded: list = []
     try:
         run = _play(s, start_delay, json_path, junit_path, transcripts, seat, position, quiet, loaded,
-                    moves, opponent_moves, jobs or pool.default_jobs(), part)
+                    moves, opponent_moves, jobs or pool.default_jobs(), part, opponent)
     except KeyboardInterrupt as exc:  # before the first game: still leave a report for CI
         if not loaded:
             try:  # later signals do not interrupt: loading the spec again is safe
@@ -63,7 +80,7 @@ def _forced_start(position, moves, opponent_moves) -> bool:
 
 def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts, seat, position, quiet,
           loaded: list, moves=None, opponent_moves=None, jobs: int = 1,
-          shard: tuple[int, int] | None = None) -> CheckRun:
+          shard: tuple[int, int] | None = None, opponent: str | None = None) -> CheckRun:
     """Validate everything, then play the games (the body of `check`)."""
     check_time_scale(s.time_scale)
     spec, module, rules = load_settings(s)
@@ -73,6 +90,9 @@ def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts,
     seats, start_moves = game_start(spec, rules, seat, position, moves)
     start = parse_position(rules, position) if position is not None else None
     forced = given_opponent_moves(opponent_moves, spec, rules, seats, position, start_moves) or None
+    opponent_argv = opponent_command(opponent, env)
+    if opponent_argv is not None and forced:
+        raise UsageProblem("--opponent and --opponent-moves: the opponent bot chooses its own moves; give one of them")
     count = game_count(s, seats, forced=_forced_start(position, moves, opponent_moves))
     for option, path in (("--json", json_path), ("--junit", junit_path)):
         if path is not None:
@@ -100,7 +120,7 @@ def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts,
         start_delay_ms=start_delay, env=env, transcripts=transcript_dir,
         write_all=transcripts is not None, progress=progress, seats=seats, start_position=start,
         start_moves=start_moves, opponent_moves=forced, cwd=s.bot_cwd, stop=stop,
-        stop_when_idle=not s.game_chosen, jobs=jobs, note=note,
+        stop_when_idle=not s.game_chosen, jobs=jobs, note=note, opponent_argv=opponent_argv,
         indices=[i for i in range(1, count + 1) if in_shard(i - 1, shard)],
     )
     run.games_total = count

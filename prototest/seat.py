@@ -1,0 +1,179 @@
+"""A bot in the other seat: the opponent played by a second bot instead of the built-in
+opponent (`check --opponent CMD`, and every game of `prototest match`).
+
+The other seat is a second `Referee` on the same game, driven turn by turn by the first
+one: the same dialogue (`prototest.dialogue`), the same judging of each answer
+(`prototest.judging`), the same accounting of its time (`prototest.accounting`), its own
+`process.Bot`, its own clock and its own findings. Nothing of the referee is copied: the
+seat's referee is told the candidate's moves (`observe`) and asked for its own (`move`),
+and its faults come back as `OpponentForfeit`, which the first referee turns into a win
+of its bot ("the opponent forfeited: <kind>"). The candidate is judged exactly as against
+the built-in opponent.
+
+Both bots' lines go to one transcript: the seat's are marked with a prefix
+(`SEAT_PREFIX`, "[opponent] " by default).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+from .findings import Finding, fold
+from .game import Forfeit, GameConfig, StopGame
+from .games.base import Position
+from .transcript import Transcript
+
+if TYPE_CHECKING:
+    from .referee import Referee
+
+_MS = 1_000_000
+
+
+class OpponentForfeit(Exception):
+    """The bot in the other seat made a fault its judge would end the game for."""
+
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(finding.message)
+        self.finding = finding
+
+
+class SeatTranscript:
+    """The seat's view of the game's transcript: every event goes to the one transcript,
+    its text prefixed (the seat's own lines stay told apart from the candidate's)."""
+
+    def __init__(self, main: Transcript, prefix: str) -> None:
+        self._main = main
+        self._prefix = prefix
+
+    @property
+    def header(self) -> list[str]:
+        return self._main.header
+
+    @header.setter
+    def header(self, lines: list[str]) -> None:
+        self._main.header.extend(f"{self._prefix}{line}" for line in lines)
+
+    @property
+    def t0(self) -> int:
+        return self._main.t0
+
+    def add(self, mark: str, text: str, t_ns: int | None = None) -> None:
+        self._main.add(mark, self._prefix + text, t_ns)
+
+    def sent(self, text: str, t_ns: int) -> None:
+        self._main.sent(self._prefix + text, t_ns)
+
+    def received(self, text: str, t_ns: int, elapsed_ns: int | None = None) -> None:
+        self._main.received(self._prefix + text, t_ns, elapsed_ns)
+
+    def stderr(self, text: str, t_ns: int) -> None:
+        self._main.stderr(self._prefix + text, t_ns)
+
+    def note(self, text: str) -> None:
+        self._main.note(self._prefix + text)
+
+    def mask_sent(self, masked: list[str]) -> None:
+        self._main.mask_sent([self._prefix + m for m in masked])
+
+
+class BotSeat:
+    """The other seat of `referee`'s game, played by the bot `referee.cfg.opponent_argv`."""
+
+    def __init__(self, referee: "Referee") -> None:
+        from .referee import Referee  # the seat's referee is the same class
+
+        cfg = referee.cfg
+        assert cfg.opponent_argv
+        seat_cfg = dataclasses.replace(
+            cfg, argv=list(cfg.opponent_argv), seat=1 - cfg.seat, cwd=cfg.opponent_cwd or cfg.cwd,
+            opponent=None, opponent_argv=None, max_plies=None, max_bot_turns=None, stop_when_idle=False,
+            log_exchanges=False, deadline=None)
+        self.main = referee
+        self.referee = Referee(seat_cfg)
+        self.prefix = f"[{cfg.opponent_label}] "
+        self.referee.report.transcript = SeatTranscript(referee.report.transcript, self.prefix)  # type: ignore[assignment]
+        self.label = cfg.opponent_label
+        #: the seat's bot can still be told the game is over (its exit checked)
+        self.usable = True
+        self.started = False
+        self.forfeited: Finding | None = None
+        self._stopped_mid_answer = False
+
+    # -- the game ---------------------------------------------------------------------------
+    def start(self) -> None:
+        """Start the seat's bot and its dialogue (handshake, silence, first lines)."""
+        r = self.referee
+        if not r.launch():
+            finding = r.report.findings[-1] if r.report.findings else r._finding(
+                "crash", "fail", "the opponent could not be started")
+            self.usable = False
+            self._forfeit(finding)
+        self.started = True
+        self._guarded(r._start)
+
+    def observe(self, position: Position, moves: list[str], clock_ns: list[int] | None) -> None:
+        """The candidate's moves since the seat's last turn, told as its judge tells them."""
+        r = self.referee
+        known = len(r.report.moves)
+        for move in moves[known:]:
+            r._played(r.position.play(move), move)
+            if r.spec.after_move.opponent:
+                self._guarded(lambda: (r._check_silence(f"after the judge sent {r.last_sent!r}"),
+                                       r._say(r.spec.after_move.opponent)))
+        if clock_ns is not None and r.clock_ns is not None:  # the candidate's clock as the judge keeps it
+            r.clock_ns[self.main.cfg.seat] = clock_ns[self.main.cfg.seat]
+
+    def move(self, position: Position, moves: list[str], clock_ns: list[int] | None) -> str:
+        """The seat's move: its bot asked and its answer judged (OpponentForfeit on a fault)."""
+        self.observe(position, moves, clock_ns)
+        r = self.referee
+        self._guarded(r._bot_turn)
+        if clock_ns is not None and r.clock_ns is not None:
+            clock_ns[r.cfg.seat] = r.clock_ns[r.cfg.seat]
+        assert r.last_move is not None
+        return r.last_move
+
+    def _guarded(self, step: Any) -> None:
+        r = self.referee
+        try:
+            step()
+        except Forfeit as forfeit:
+            r._note(forfeit.finding)
+            for finding in forfeit.also:
+                r._note(finding)
+            self.usable = forfeit.bot_usable
+            self._forfeit(forfeit.finding)
+        except StopGame as stop:
+            self._stopped_mid_answer = stop.mid_answer
+            raise StopGame(f"the {self.label}: {stop.reason}", usage=stop.usage) from None
+
+    def _forfeit(self, finding: Finding) -> None:
+        r = self.referee
+        r.report.result, r.report.reason = "forfeit", finding.kind
+        self.forfeited = finding
+        raise OpponentForfeit(finding)
+
+    def close(self) -> None:
+        """The game is over: the seat's bot told so (its input closed, its exit checked,
+        unless it forfeited unusable), then killed; its findings go to the game's report."""
+        r = self.referee
+        bot = r.bot
+        try:
+            if bot is not None:
+                with bot:
+                    if self.started and self.usable:
+                        try:
+                            r._finish(answer_pending=self.forfeited is not None or self._stopped_mid_answer)
+                        except Forfeit as forfeit:  # not raised by _finish; kept safe
+                            r._note(forfeit.finding)
+                r._conduct(final=True)
+                r._envelope_end()
+        finally:
+            report = self.main.report
+            report.opponent_findings = fold(r.report.findings)
+            report.opponent_answer_ms = list(r.report.answer_ms)
+            if r.report.startup_ms is not None:
+                report.opponent_startup_ms = r.report.startup_ms
+            r.report.plies = r.position.ply()
+
