@@ -86,6 +86,36 @@ def check_command(
                   config_path=config_path, no_config=no_config, jobs=jobs, shard=shard)
 
 
+@app.command("match")
+def match_command(
+    bots: List[str] = typer.Argument(None, metavar="BOT_A BOT_B", help="The two bots, each one command line split as a shell would: 'python3 new.py' 'python3 old.py'."),
+    game: Optional[str] = typer.Option(None, "--game", "-g", help="The game: one `prototest games` lists (default: the config file's, else chess)."),
+    spec_path: Optional[Path] = typer.Option(None, "--spec", help="A spec file of your own instead of the bundled one."),
+    games: int = typer.Option(0, "--games", "-n", min=0, max=configmod.MAX_GAMES, help="Games to play, an even number: each opening twice, the seats swapped (default 10)."),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", help="The same seed gives the same openings (default 1)."),
+    openings_plies: Optional[int] = typer.Option(None, "--openings-plies", min=0, max=200, help="Random plies (both seats' moves) drawn from the seed for each opening (default 4 where the protocol sends the position, else 0)."),
+    sprt: Optional[str] = typer.Option(None, "--sprt", metavar="'elo0=0 elo1=5 alpha=0.05 beta=0.05'", help="Stop as soon as the SPRT decides (after each complete pair); model=normalized (default), logistic, bayesian or cutechess."),
+    time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Multiply every time limit (default 1)."),
+    json_path: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report here: games, results, each bot's findings, the statistics."),
+    transcripts: Optional[Path] = typer.Option(None, "--transcripts", help="Write every game's transcript here (default: only games with findings, to ./prototest-transcripts)."),
+    overrides: List[str] = typer.Option([], "--set", help="Override a spec key (repeatable)."),
+    platform: Optional[str] = typer.Option(None, "--platform", metavar="none", help=PLATFORM_HELP),
+    env_pairs: List[str] = typer.Option([], "--env", help="Pass KEY=VALUE to both bots' environment (repeatable)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, max=256, help=JOBS_HELP),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final verdict line."),
+    config_path: Optional[Path] = typer.Option(None, "--config", help="Read this config file (default: prototest.toml or pyproject.toml's [tool.prototest], from here upwards)."),
+    no_config: bool = typer.Option(False, "--no-config", help="Read no config file."),
+) -> None:
+    """Play BOT_A against BOT_B in pairs of games, both judged; results, findings and Elo/LOS/pentanomial/SPRT."""
+    from .commands import match
+
+    match.execute(bots=list(bots or []), game=game, spec_path=spec_path, games=games, seed=seed,
+                  time_scale=time_scale, json_path=json_path, transcripts=transcripts,
+                  overrides=_platform(platform, overrides), env_pairs=env_pairs, jobs=jobs,
+                  opening_plies=openings_plies, sprt=sprt, quiet=quiet, config_path=config_path,
+                  no_config=no_config)
+
+
 @app.command("moves")
 def moves_command(
     position: Optional[str] = typer.Argument(None, help="A position in the game's one-line notation (default: the initial one)."),
