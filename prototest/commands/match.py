@@ -185,7 +185,7 @@ def summary(run: MatchRun) -> str:
     lines.append("")
     lines.append(f"  results for A: {t.wins} W, {t.draws} D, {t.losses} L"
                  + (f", {t.uncounted} without a result" if t.uncounted else "")
-                 + f"; won by the opponent's forfeit: A {t.forfeits[1]}, B {t.forfeits[0]}")
+                 + f"; won by the opponent's forfeit: A {t.forfeits[1]} (B forfeited), B {t.forfeits[0]} (A forfeited)")
     lines.append("")
     title = f"Results of A vs B ({len(run.games)} games, {len(t.complete_pairs())} pairs"
     if run.sprt is not None:
@@ -242,7 +242,7 @@ def to_json(run: MatchRun) -> dict[str, Any]:
             for g in run.games
         ],
         "results": {"wins": t.wins, "draws": t.draws, "losses": t.losses, "without_result": t.uncounted,
-                    "forfeits": {"A": t.forfeits[0], "B": t.forfeits[1]}},
+                    "forfeited_by": {"A": t.forfeits[0], "B": t.forfeits[1]}},
         "findings": {"A": [f.to_json() for g in run.games for f in g.findings],
                      "B": [f.to_json() for g in run.games for f in g.opponent_findings]},
         "statistics": {
