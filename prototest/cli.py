@@ -96,6 +96,7 @@ def match_command(
     openings_plies: Optional[int] = typer.Option(None, "--openings-plies", min=0, max=200, help="Random plies (both seats' moves) drawn from the seed for each opening (default 4 where the protocol sends the position, else 0)."),
     sprt: Optional[str] = typer.Option(None, "--sprt", metavar="'elo0=0 elo1=5 alpha=0.05 beta=0.05'", help="Stop as soon as the SPRT decides (after each complete pair); model=normalized (default), logistic, bayesian or cutechess."),
     time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Multiply every time limit (default 1)."),
+    start_delay: Optional[int] = typer.Option(None, "--start-delay", min=0, max=3_600_000, help="Milliseconds of silence before the judge's first line to each bot (default: the spec's)."),
     json_path: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report here: games, results, each bot's findings, the statistics."),
     transcripts: Optional[Path] = typer.Option(None, "--transcripts", help="Write every game's transcript here (default: only games with findings, to ./prototest-transcripts)."),
     overrides: List[str] = typer.Option([], "--set", help="Override a spec key (repeatable)."),
@@ -110,7 +111,7 @@ def match_command(
     from .commands import match
 
     match.execute(bots=list(bots or []), game=game, spec_path=spec_path, games=games, seed=seed,
-                  time_scale=time_scale, json_path=json_path, transcripts=transcripts,
+                  time_scale=time_scale, start_delay=start_delay, json_path=json_path, transcripts=transcripts,
                   overrides=_platform(platform, overrides), env_pairs=env_pairs, jobs=jobs,
                   opening_plies=openings_plies, sprt=sprt, quiet=quiet, config_path=config_path,
                   no_config=no_config)

@@ -59,7 +59,7 @@ class MatchRun:
 
 
 def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games: int, seed: int | None,
-            time_scale: float | None, json_path: Path | None, transcripts: Path | None, overrides: list[str],
+            time_scale: float | None, start_delay: int | None, json_path: Path | None, transcripts: Path | None, overrides: list[str],
             env_pairs: list[str], jobs: int | None, opening_plies: int | None, sprt: str | None, quiet: bool,
             config_path: Path | None, no_config: bool) -> None:
     if len(bots) != 2:
@@ -104,6 +104,7 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
         moves = run.openings.setdefault(pair, matchmod.opening(rules, opening_plies, s.seed, pair))
         return GameConfig(spec=spec, rules=rules, rules_module=module, argv=argv_a, seat=matchmod.a_seat(index),
                           seed=runner.game_seed(s.seed, index), index=index, time_scale=s.time_scale, env=env,
+                          start_delay_ms=start_delay,
                           start_moves=moves, opponent_argv=argv_b, opponent_cwd=os.getcwd(), opponent_label="opponent")
 
     tasks = [config(i) for i in range(1, count + 1)]

@@ -1,0 +1,176 @@
+"""`prototest match` and `check --opponent` through the real CLI (issue 23): two bundled bots
+per game, a bot against a faulty copy (its forfeits named and counted as its losses), the
+SPRT stopping a match early, and a faulty opponent in `check` that is never the candidate's."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import BOTS, CHESS_FAST, RUN_TOKEN, run_cli
+
+PY = shlex.quote(sys.executable)
+
+
+def bundled(game: str) -> str:
+    return f"{PY} -m prototest.bots.{game}_bot"
+
+
+def faulty(game: str, name: str) -> str:
+    return f"{PY} {shlex.quote(str(BOTS / game / name))}"
+
+
+#: Per game: options that keep its games short, and a faulty bot that faults in every game.
+GAMES = {
+    "chess": ((*CHESS_FAST,), "illegal_move.py", "illegal_move"),
+    "impasse": ((), "impasse_while_slide.py", "illegal_move"),
+    "loa": ((), "too_slow.py", "timeout"),
+    "halma": ((), "moves_opponent_piece.py", "illegal_move"),
+}
+
+
+def match(tmp_path: Path, a: str, b: str, game: str, *extra: str):
+    report = tmp_path / "match.json"
+    result = run_cli("match", a, b, "--game", game, "--env", RUN_TOKEN, "--json", str(report),
+                     "--transcripts", str(tmp_path / "transcripts"), *extra, tmp_path=tmp_path)
+    result.report = json.loads(report.read_text()) if report.exists() else None
+    return result
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_two_bundled_bots(tmp_path, game):
+    fast, _, _ = GAMES[game]
+    result = match(tmp_path, bundled(game), bundled(game), game, "--games", "2", "--jobs", "1", *fast)
+    assert result.code == 0, result.stdout + result.stderr
+    data = result.report
+    assert data["passed"] and data["findings"] == {"A": [], "B": []}
+    games = data["games"]
+    assert [g["pair"] for g in games] == [1, 1]
+    assert games[0]["seats"]["A"] == games[1]["seats"]["B"]  # the seats swapped within the pair
+    assert games[0]["opening"] == games[1]["opening"]
+    for g in games:
+        assert g["result"] in ("win", "loss", "draw"), g
+        assert g["plies"] > 0 and g["reason"]
+    stats = data["statistics"]
+    assert stats["pairs"] == 1 and sum(stats["pentanomial"]) == 1
+    assert sum(stats["wdl"]) == 2
+    assert any(line.startswith("Ptnml(0-2): [") for line in stats["lines"])
+    assert "Results of A vs B (2 games, 1 pairs):" in result.stdout
+    assert "PASS: both bots passed every check" in result.stdout
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_faulty_copy_forfeits_are_its_losses(tmp_path, game):
+    fast, bot, kind = GAMES[game]
+    result = match(tmp_path, bundled(game), faulty(game, bot), game, "--games", "4", "--jobs", "1", *fast)
+    assert result.code == 1, result.stdout + result.stderr
+    data = result.report
+    assert data["findings"]["A"] == []
+    assert [f["kind"] for f in data["findings"]["B"]] == [kind] * 4
+    assert [f["game"] for f in data["findings"]["B"]] == [1, 2, 3, 4]
+    for g in data["games"]:
+        assert g["result"] == "win" and g["score_a"] == 1.0, g
+        assert g["reason"] == f"the opponent forfeited: {kind}"
+        assert g["ended"] == f"A won by B's forfeit: {kind}"
+        assert g["findings"]["A"] == [] and g["findings"]["B"][0]["kind"] == kind
+    assert data["results"] == {"wins": 4, "draws": 0, "losses": 0, "without_result": 0,
+                               "forfeited_by": {"A": 0, "B": 4}}
+    assert data["statistics"]["pentanomial"] == [0, 0, 0, 0, 2]
+    out = result.stdout
+    assert out.count(f"A won by B's forfeit: {kind}") >= 4
+    assert "won by the opponent's forfeit: A 4 (B forfeited), B 0 (A forfeited)" in out
+    assert "A's findings: none" in out
+    assert f"B's findings (4 games with a failure):\n  FAIL {kind} (game 1" in out
+    assert "Games: 4, Wins: 4, Losses: 0, Draws: 0, Points: 4.0 (100.00 %)" in out
+    assert out.rstrip().splitlines()[-1] == "FAIL: B failed a check; A 4 - B 0"
+    # both bots' lines in the one transcript, B's marked
+    transcript = Path(data["games"][0]["transcript"]).read_text()
+    assert "[opponent] FAIL " + kind in transcript
+
+
+def test_faulty_bot_as_a_loses_by_its_forfeit(tmp_path):
+    result = match(tmp_path, faulty("chess", "crash_third_turn.py"), bundled("chess"), "chess",
+                   "--games", "2", "--jobs", "2", *CHESS_FAST)
+    assert result.code == 1, result.stdout + result.stderr
+    data = result.report
+    assert data["findings"]["B"] == []
+    assert [f["kind"] for f in data["findings"]["A"]] == ["crash", "crash"]
+    assert [g["ended"] for g in data["games"]] == ["B won by A's forfeit: crash"] * 2
+    assert data["results"]["losses"] == 2 and data["results"]["forfeited_by"] == {"A": 2, "B": 0}
+    assert "FAIL: A failed a check; A 0 - B 2" in result.stdout
+
+
+def test_sprt_stops_a_clearly_stronger_bot_early(tmp_path):
+    result = match(tmp_path, bundled("chess"), faulty("chess", "random_answers.py"), "chess",
+                   "--games", "200", "--jobs", "2", "--sprt", "elo0=0 elo1=100 alpha=0.05 beta=0.05",
+                   *CHESS_FAST)
+    assert result.code == 0, result.stdout + result.stderr
+    data = result.report
+    sprt = data["statistics"]["sprt"]
+    assert sprt["decision"] == "H1" and sprt["model"] == "normalized" and sprt["kind"] == "pentanomial"
+    assert sprt["stopped_the_match"]
+    assert len(data["games"]) < 60
+    assert any(line.startswith("LLR: ") for line in data["statistics"]["lines"])
+    assert "SPRT (normalized model, pentanomial): H1 accepted" in result.stdout
+
+
+def test_usage_errors(tmp_path):
+    one = run_cli("match", bundled("chess"), "--game", "chess", tmp_path=tmp_path)
+    assert one.code == 2 and "two bots" in one.stderr
+    odd = run_cli("match", bundled("chess"), bundled("chess"), "--games", "3", tmp_path=tmp_path)
+    assert odd.code == 2 and "even number" in odd.stderr
+    halma = run_cli("match", bundled("halma"), bundled("halma"), "--game", "halma", "--openings-plies", "2",
+                    tmp_path=tmp_path)
+    assert halma.code == 2 and "never sends the position" in halma.stderr
+    sprt = run_cli("match", bundled("chess"), bundled("chess"), "--sprt", "elo0=5 elo1=0", tmp_path=tmp_path)
+    assert sprt.code == 2 and "--sprt" in sprt.stderr
+
+
+# -- check --opponent ------------------------------------------------------------------------
+
+def test_check_against_a_faulty_opponent_bot_passes(tmp_path):
+    result = run_cli("check", "--game", "chess", "--games", "2", *CHESS_FAST,
+                     "--opponent", faulty("chess", "crash_third_turn.py"),
+                     "--", sys.executable, "-m", "prototest.bots.chess_bot", tmp_path=tmp_path)
+    assert result.code == 0, result.stdout + result.stderr
+    assert result.findings() == []
+    opp = result.report["opponent_findings"]
+    assert [f["kind"] for f in opp] == ["crash", "crash"]
+    for g in result.report["games"]:
+        assert g["result"] == "win" and g["reason"] == "the opponent forfeited: crash"
+        assert set(g["checks"].values()) == {"pass"}
+        assert g["opponent"].startswith("bot: ")
+    assert "the opponent's findings (the opponent bot's, not the bot's; 2 games won by its forfeit):" in result.stdout
+    assert result.stdout.rstrip().splitlines()[-1].startswith("PASS: 2 games")
+
+
+def test_check_against_a_bundled_opponent_bot(tmp_path):
+    result = run_cli("check", "--game", "loa", "--games", "2", "--opponent", bundled("loa"),
+                     "--", sys.executable, "-m", "prototest.bots.loa_bot", tmp_path=tmp_path)
+    assert result.code == 0, result.stdout + result.stderr
+    assert result.findings() == [] and result.report["opponent_findings"] == []
+    for g in result.report["games"]:
+        assert g["result"] in ("win", "loss", "draw") and not g["reason"].startswith("the opponent forfeited")
+
+
+def test_check_with_a_faulty_candidate_against_a_bot(tmp_path):
+    """The candidate's fault stays the candidate's: the opponent bot is clean."""
+    result = run_cli("check", "--game", "impasse", "--games", "2", "--opponent", bundled("impasse"),
+                     str(BOTS / "impasse" / "impasse_while_slide.py"), tmp_path=tmp_path)
+    assert result.code == 1, result.stdout + result.stderr
+    assert result.kinds("fail") == {"illegal_move"}
+    assert result.report["opponent_findings"] == []
+    assert all(g["result"] == "forfeit" for g in result.report["games"])
+
+
+def test_check_opponent_usage(tmp_path):
+    bad = run_cli("check", "--game", "chess", "--opponent", "/nonexistent/bot", "--",
+                  sys.executable, "-m", "prototest.bots.chess_bot", tmp_path=tmp_path)
+    assert bad.code == 2 and "--opponent" in bad.stderr
+    both = run_cli("check", "--game", "chess", "--opponent", bundled("chess"), "--opponent-moves", "e7e5",
+                   "--", sys.executable, "-m", "prototest.bots.chess_bot", tmp_path=tmp_path)
+    assert both.code == 2 and "--opponent-moves" in both.stderr
