@@ -1,0 +1,72 @@
+"""prototest.match alone: openings, pairs, tallies and the SPRT options, on plain data."""
+
+from __future__ import annotations
+
+import pytest
+
+from prototest import match, stats
+from prototest.game import GameReport
+from prototest.commands.common import load_spec
+
+
+def report(index: int, result: str, reason: str = "") -> GameReport:
+    r = GameReport(index, match.a_seat(index), "?", 0)
+    r.result, r.reason = result, reason
+    return r
+
+
+def test_pairs_and_seats():
+    assert [match.pair_of(i) for i in range(1, 7)] == [1, 1, 2, 2, 3, 3]
+    assert [match.a_seat(i) for i in range(1, 7)] == [0, 1, 0, 1, 0, 1]
+
+
+@pytest.mark.parametrize("game", ["chess", "impasse", "loa", "halma"])
+def test_openings_are_seeded_legal_and_leave_a_game(game):
+    _, _, rules = load_spec(game, None, [])
+    first = match.opening(rules, 6, seed=1, pair=1)
+    assert first == match.opening(rules, 6, seed=1, pair=1)
+    assert first != match.opening(rules, 6, seed=1, pair=2) or first != match.opening(rules, 6, seed=2, pair=1)
+    position = rules.initial()
+    for move in first:
+        position = position.play(move)
+    assert len(first) == 6 and position.outcome() is None
+    assert match.opening(rules, 0, seed=1, pair=1) == []
+
+
+def test_tally_counts_forfeits_as_losses_of_the_faulty_bot():
+    t = match.Tally()
+    for r in (report(1, "win", "checkmate"), report(2, "forfeit", "crash"),
+              report(3, "win", "the opponent forfeited: timeout"), report(4, "draw", "stalemate"),
+              report(5, "stopped", "the time budget ran out")):
+        t.add(r)
+    assert t.wdl == (2, 1, 1) and t.uncounted == 1
+    assert t.forfeits == [1, 1]
+    assert t.complete_pairs() == [(1.0, 0.0), (1.0, 0.5)]
+    assert t.pentanomial() == stats.Pentanomial(0, 0, 1, 1, 0)
+    assert t.report_lines() == stats.fastchess_report((2, 1, 1), [0, 0, 1, 1, 0], None, (1, 0))
+
+
+def test_ended_names_who_won_and_how():
+    seats = ("white", "black")
+    assert match.ended(report(1, "win", "checkmate"), seats) == "A won (checkmate)"
+    assert match.ended(report(1, "loss", "checkmate"), seats) == "B won (checkmate)"
+    assert match.ended(report(1, "forfeit", "crash"), seats) == "B won by A's forfeit: crash"
+    assert match.ended(report(1, "win", "the opponent forfeited: timeout"), seats) == "A won by B's forfeit: timeout"
+
+
+def test_sprt_options():
+    options = match.parse_sprt("elo0=0 elo1=5 alpha=0.05 beta=0.1")
+    assert options == {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.1, "model": "normalized"}
+    assert match.parse_sprt("elo0=-1,elo1=3,model=logistic")["model"] == "logistic"
+    for bad in ("elo0=5 elo1=0", "elo1=5", "elo0=0 elo1=5 gamma=1", "elo0=x elo1=5", "elo0=0 elo1=5 model=nope"):
+        with pytest.raises(ValueError):
+            match.parse_sprt(bad)
+
+
+def test_sprt_decides_on_the_pairs():
+    t = match.Tally()
+    for i in range(1, 41):
+        t.add(report(i, "win", "checkmate"))
+    result = t.sprt({"elo0": 0, "elo1": 100, "alpha": 0.05, "beta": 0.05, "model": "normalized"})
+    assert result is not None and result.decision == stats.H1 and result.kind == "pentanomial"
+    assert match.Tally().sprt({"elo0": 0, "elo1": 10, "alpha": 0.05, "beta": 0.05}) is None
