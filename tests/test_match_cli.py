@@ -93,8 +93,9 @@ def test_faulty_copy_forfeits_are_its_losses(tmp_path, game):
 
 
 def test_faulty_bot_as_a_loses_by_its_forfeit(tmp_path):
+    pgn = tmp_path / "match.pgn"
     result = match(tmp_path, faulty("chess", "crash_third_turn.py"), bundled("chess"), "chess",
-                   "--games", "2", "--jobs", "2", *CHESS_FAST)
+                   "--games", "2", "--jobs", "2", "--pgn", str(pgn), *CHESS_FAST)
     assert result.code == 1, result.stdout + result.stderr
     data = result.report
     assert data["findings"]["B"] == []
@@ -102,6 +103,15 @@ def test_faulty_bot_as_a_loses_by_its_forfeit(tmp_path):
     assert [g["ended"] for g in data["games"]] == ["B won by A's forfeit: crash"] * 2
     assert data["results"]["losses"] == 2 and data["results"]["forfeited_by"] == {"A": 2, "B": 0}
     assert "FAIL: A failed a check; A 0 - B 2" in result.stdout
+    import chess.pgn
+
+    with pgn.open() as fh:
+        games = [chess.pgn.read_game(fh), chess.pgn.read_game(fh)]
+    assert [g.headers["Result"] for g in games] == ["0-1", "1-0"]  # A white, then A black: A lost both
+    assert [g.headers["Termination"] for g in games] == ["rules infraction"] * 2
+    assert games[0].headers["Ended"] == "Black won by White's forfeit: crash"
+    assert games[0].headers["White"] == faulty("chess", "crash_third_turn.py")
+    assert [m.uci() for m in games[0].mainline_moves()][:4] == data["games"][0]["moves"][:4]
 
 
 def test_sprt_stops_a_clearly_stronger_bot_early(tmp_path):
@@ -128,6 +138,8 @@ def test_usage_errors(tmp_path):
     assert halma.code == 2 and "never sends the position" in halma.stderr
     sprt = run_cli("match", bundled("chess"), bundled("chess"), "--sprt", "elo0=5 elo1=0", tmp_path=tmp_path)
     assert sprt.code == 2 and "--sprt" in sprt.stderr
+    pgn = run_cli("match", bundled("loa"), bundled("loa"), "--game", "loa", "--pgn", "x.pgn", tmp_path=tmp_path)
+    assert pgn.code == 2 and "--pgn" in pgn.stderr
 
 
 # -- check --opponent ------------------------------------------------------------------------

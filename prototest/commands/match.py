@@ -59,7 +59,7 @@ class MatchRun:
 
 
 def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games: int, seed: int | None,
-            time_scale: float | None, start_delay: int | None, json_path: Path | None, transcripts: Path | None, overrides: list[str],
+            time_scale: float | None, start_delay: int | None, json_path: Path | None, pgn_path: Path | None, transcripts: Path | None, overrides: list[str],
             env_pairs: list[str], jobs: int | None, opening_plies: int | None, sprt: str | None, quiet: bool,
             config_path: Path | None, no_config: bool) -> None:
     if len(bots) != 2:
@@ -91,6 +91,10 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
             raise UsageProblem(f"--sprt {sprt!r}: {exc}") from None
     if json_path is not None:
         check_output("--json", json_path)
+    if pgn_path is not None:
+        if spec.game.rules != "chess":
+            raise UsageProblem(f"--pgn: PGN records chess games; {spec.name} is not chess")
+        check_output("--pgn", pgn_path)
     if transcripts is not None:
         folder = transcripts
     else:
@@ -138,7 +142,7 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
     run.games.sort(key=lambda g: g.index)
     if sprt_options is not None:
         run.sprt = run.tally.sprt(sprt_options)
-    conclude(run, [("--json", json_path, write_json)], summary, quiet, f"after {len(run.games)} of {count} games")
+    conclude(run, [("--json", json_path, write_json), ("--pgn", pgn_path, write_pgn)], summary, quiet, f"after {len(run.games)} of {count} games")
 
 
 def _keep_transcript(run: MatchRun, game_report: GameReport, folder: Path, write_all: bool) -> None:
@@ -256,6 +260,61 @@ def to_json(run: MatchRun) -> dict[str, Any]:
                 "stopped_the_match": run.stopped_by_sprt},
         },
     }
+
+
+def pgn_games(run: MatchRun) -> list:
+    """Chess games as python-chess PGN games: the bots' names, the result, how it ended."""
+    import chess.pgn
+
+    from ..games import chess as chess_rules
+
+    out = []
+    names = (_name(run.bots[0]), _name(run.bots[1]))
+    for g in run.games:
+        game = chess.pgn.Game()
+        white, black = (names[0], names[1]) if g.seat == 0 else (names[1], names[0])
+        score = matchmod.score_of(g)
+        white_score = None if score is None else score if g.seat == 0 else 1 - score
+        result = {None: "*", 1.0: "1-0", 0.0: "0-1", 0.5: "1/2-1/2"}[white_score]
+        termination, how = _termination(g)
+        game.headers.update({"Event": "prototest match", "Site": "?", "Round": str(g.index),
+                             "White": white, "Black": black, "Result": result, "Termination": termination,
+                             "Ended": how})
+        node, position = game, run_rules(run).initial()
+        for move in g.moves:
+            parsed = position._parse(move) if isinstance(position, chess_rules.ChessPosition) else None
+            if parsed is None:
+                break
+            node = node.add_variation(parsed)
+            position = position.play(move)
+        out.append(game)
+    return out
+
+
+def _termination(g: GameReport) -> tuple[str, str]:
+    """PGN's Termination (its standard words) and how the game ended, with White and Black
+    for A and B ("Black won by White's forfeit: crash")."""
+    colour = {"A": "White" if g.seat == 0 else "Black", "B": "Black" if g.seat == 0 else "White"}
+    text = matchmod.ended(g, ("", ""))
+    for letter in ("A", "B"):
+        text = text.replace(f"{letter} won", f"{colour[letter]} won").replace(f"{letter}'s forfeit",
+                                                                             f"{colour[letter]}'s forfeit")
+    if matchmod.score_of(g) is None:
+        return "unterminated", text
+    if "forfeit: " in text:
+        return ("time forfeit" if text.endswith(": timeout") else "rules infraction"), text
+    return "normal", text
+
+
+def run_rules(run: MatchRun):
+    from ..spec import bind
+
+    return bind(run.spec)[1]
+
+
+def write_pgn(run: MatchRun, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(str(game) + "\n\n" for game in pgn_games(run)), encoding="utf-8")
 
 
 def write_json(run: MatchRun, path: Path) -> None:
