@@ -98,6 +98,7 @@ def match_command(
     time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Multiply every time limit (default 1)."),
     start_delay: Optional[int] = typer.Option(None, "--start-delay", min=0, max=3_600_000, help="Milliseconds of silence before the judge's first line to each bot (default: the spec's)."),
     json_path: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report here: games, results, each bot's findings, the statistics."),
+    junit_path: Optional[Path] = typer.Option(None, "--junit", help="Write a JUnit XML report here: a test suite per bot, a test case per check per game."),
     pgn_path: Optional[Path] = typer.Option(None, "--pgn", help="Chess: write every game here as PGN (python-chess's writer), with the bots' names, the result and how it ended."),
     transcripts: Optional[Path] = typer.Option(None, "--transcripts", help="Write every game's transcript here (default: only games with findings, to ./prototest-transcripts)."),
     overrides: List[str] = typer.Option([], "--set", help="Override a spec key (repeatable)."),
@@ -112,7 +113,7 @@ def match_command(
     from .commands import match
 
     match.execute(bots=list(bots or []), game=game, spec_path=spec_path, games=games, seed=seed,
-                  time_scale=time_scale, start_delay=start_delay, json_path=json_path, pgn_path=pgn_path, transcripts=transcripts,
+                  time_scale=time_scale, start_delay=start_delay, json_path=json_path, pgn_path=pgn_path, junit_path=junit_path, transcripts=transcripts,
                   overrides=_platform(platform, overrides), env_pairs=env_pairs, jobs=jobs,
                   opening_plies=openings_plies, sprt=sprt, quiet=quiet, config_path=config_path,
                   no_config=no_config)

@@ -128,6 +128,20 @@ def test_sprt_stops_a_clearly_stronger_bot_early(tmp_path):
     assert "SPRT (normalized model, pentanomial): H1 accepted" in result.stdout
 
 
+def test_junit_has_a_suite_per_bot(tmp_path):
+    import xml.etree.ElementTree as ET
+
+    junit = tmp_path / "match.xml"
+    result = match(tmp_path, bundled("impasse"), faulty("impasse", "impasse_while_slide.py"), "impasse",
+                   "--games", "2", "--junit", str(junit))
+    assert result.code == 1, result.stdout + result.stderr
+    suites = ET.parse(junit).getroot().findall("testsuite")
+    assert [(s.get("name"), s.get("failures")) for s in suites] == [
+        ("prototest.match.impasse.A", "0"), ("prototest.match.impasse.B", "2")]
+    failures = suites[1].findall("testcase/failure")
+    assert [f.get("type") for f in failures] == ["illegal_move", "illegal_move"]
+
+
 def test_usage_errors(tmp_path):
     one = run_cli("match", bundled("chess"), "--game", "chess", tmp_path=tmp_path)
     assert one.code == 2 and "two bots" in one.stderr

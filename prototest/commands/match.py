@@ -59,7 +59,8 @@ class MatchRun:
 
 
 def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games: int, seed: int | None,
-            time_scale: float | None, start_delay: int | None, json_path: Path | None, pgn_path: Path | None, transcripts: Path | None, overrides: list[str],
+            time_scale: float | None, start_delay: int | None, json_path: Path | None, pgn_path: Path | None,
+            junit_path: Path | None, transcripts: Path | None, overrides: list[str],
             env_pairs: list[str], jobs: int | None, opening_plies: int | None, sprt: str | None, quiet: bool,
             config_path: Path | None, no_config: bool) -> None:
     if len(bots) != 2:
@@ -89,8 +90,9 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
             sprt_options = matchmod.parse_sprt(sprt)
         except ValueError as exc:
             raise UsageProblem(f"--sprt {sprt!r}: {exc}") from None
-    if json_path is not None:
-        check_output("--json", json_path)
+    for option, path in (("--json", json_path), ("--junit", junit_path)):
+        if path is not None:
+            check_output(option, path)
     if pgn_path is not None:
         if spec.game.rules != "chess":
             raise UsageProblem(f"--pgn: PGN records chess games; {spec.name} is not chess")
@@ -142,7 +144,8 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
     run.games.sort(key=lambda g: g.index)
     if sprt_options is not None:
         run.sprt = run.tally.sprt(sprt_options)
-    conclude(run, [("--json", json_path, write_json), ("--pgn", pgn_path, write_pgn)], summary, quiet, f"after {len(run.games)} of {count} games")
+    conclude(run, [("--json", json_path, write_json), ("--junit", junit_path, write_junit),
+                  ("--pgn", pgn_path, write_pgn)], summary, quiet, f"after {len(run.games)} of {count} games")
 
 
 def _keep_transcript(run: MatchRun, game_report: GameReport, folder: Path, write_all: bool) -> None:
@@ -315,6 +318,45 @@ def run_rules(run: MatchRun):
 def write_pgn(run: MatchRun, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(str(game) + "\n\n" for game in pgn_games(run)), encoding="utf-8")
+
+
+def junit(run: MatchRun):
+    """One test suite per bot, one test case per check per game, as `check --junit` has them."""
+    import xml.etree.ElementTree as ET
+
+    suites = ET.Element("testsuites", name="prototest")
+    for name, key in (("A", "findings"), ("B", "opponent_findings")):
+        suite = ET.SubElement(suites, "testsuite", name=f"prototest.match.{run.spec.name}.{name}")
+        props = ET.SubElement(suite, "properties")
+        ET.SubElement(props, "property", name="bot", value=report._xml_text(_name(run.bots[0 if name == "A" else 1])))
+        tests = failures = 0
+        for g in run.games:
+            seat = run.spec.game.seats[g.seat if name == "A" else 1 - g.seat]
+            for check in report.CHECKS:
+                tests += 1
+                case = ET.SubElement(suite, "testcase", classname=f"prototest.match.{run.spec.name}.{name}.{check}",
+                                     name=f"game {g.index} ({name} as {seat}): {report.CHECK_TITLES[check]}")
+                findings = [f for f in getattr(g, key) if f.check == check]
+                fails = [f for f in findings if f.severity == "fail"]
+                if fails:
+                    failures += 1
+                    failure = ET.SubElement(case, "failure", type=fails[0].kind,
+                                            message=report._xml_text(fails[0].message))
+                    failure.text = report._xml_text("\n".join(line for f in fails for line in report._finding_lines(f)))
+                warns = [f for f in findings if f.severity == "warn"]
+                if warns:
+                    out = ET.SubElement(case, "system-out")
+                    out.text = report._xml_text("\n".join(line for f in warns for line in report._finding_lines(f)))
+        suite.set("tests", str(tests))
+        suite.set("failures", str(failures))
+        suite.set("errors", "1" if run.interrupted is not None else "0")
+    ET.indent(suites)
+    return ET.ElementTree(suites)
+
+
+def write_junit(run: MatchRun, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    junit(run).write(path, encoding="utf-8", xml_declaration=True)
 
 
 def write_json(run: MatchRun, path: Path) -> None:
