@@ -374,6 +374,8 @@ class Referee(Dialogue, Judging, Accounting):
         self.report.transcript.note(f"game over after {self.position.ply()} plies: {outcome.reason}")
         if self.cfg.seat in outcome.blamed:  # the result stands; the referee calls it the bot's error
             self._soft("rule_loss", "rule_loss", f"{self.report.result} by {outcome.fault}", got=outcome.reason)
+        if self.seat is not None and 1 - self.cfg.seat in outcome.blamed:  # the other seat's bot's error
+            self.seat.blamed(self.position, self.report.moves, outcome)
 
     # -- one turn of the bot --------------------------------------------------------------
     def _turn_limit_ns(self) -> tuple[int, str]:

@@ -134,6 +134,15 @@ class BotSeat:
         assert r.last_move is not None
         return r.last_move
 
+    def blamed(self, position: Position, moves: list[str], outcome: Any) -> None:
+        """The game ended by a rule that calls it the seat's error (Halma's blocker): its
+        result stands, and the finding is the seat bot's, as it would be the bot's."""
+        r = self.referee
+        for move in moves[len(r.report.moves):]:  # its position brought up to the end, nothing sent
+            r._played(r.position.play(move), move)
+        r.report.result = outcome.result_for(r.cfg.seat)
+        r._soft("rule_loss", "rule_loss", f"{r.report.result} by {outcome.fault}", got=outcome.reason)
+
     def _guarded(self, step: Any) -> None:
         r = self.referee
         try:

@@ -200,3 +200,14 @@ def test_check_opponent_usage(tmp_path):
     both = run_cli("check", "--game", "chess", "--opponent", bundled("chess"), "--opponent-moves", "e7e5",
                    "--", sys.executable, "-m", "prototest.bots.chess_bot", tmp_path=tmp_path)
     assert both.code == 2 and "--opponent-moves" in both.stderr
+
+
+def test_a_rule_that_blames_b_is_a_finding_of_b(tmp_path):
+    """Halma's blocker rule ends the game as a loss that Proglad calls the player's error:
+    the finding goes to the bot it blames, here B."""
+    result = match(tmp_path, bundled("halma"), faulty("halma", "keeps_a_corner_piece.py"), "halma", "--games", "2")
+    assert result.code == 0, result.stdout + result.stderr
+    data = result.report
+    assert data["findings"]["A"] == []
+    assert [(f["kind"], f["severity"]) for f in data["findings"]["B"]] == [("rule_loss", "warn")] * 2
+    assert [g["score_a"] for g in data["games"]] == [1.0, 1.0]
