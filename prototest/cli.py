@@ -88,10 +88,11 @@ def check_command(
 
 @app.command("match")
 def match_command(
-    bots: List[str] = typer.Argument(None, metavar="BOT_A BOT_B", help="The two bots, each one command line split as a shell would: 'python3 new.py' 'python3 old.py'."),
+    bots: List[str] = typer.Argument(None, metavar="BOT_A BOT_B [BOT...]", help="The bots, each one command line split as a shell would: 'python3 new.py' 'python3 old.py'; three or more play a round robin (or --gauntlet)."),
+    gauntlet: bool = typer.Option(False, "--gauntlet", help="With three bots or more: the first bot against each of the others (default: every bot against every other)."),
     game: Optional[str] = typer.Option(None, "--game", "-g", help="The game: one `prototest games` lists (default: the config file's, else chess)."),
     spec_path: Optional[Path] = typer.Option(None, "--spec", help="A spec file of your own instead of the bundled one."),
-    games: int = typer.Option(0, "--games", "-n", min=0, max=configmod.MAX_GAMES, help="Games to play, an even number: each opening twice, the seats swapped (default 10)."),
+    games: int = typer.Option(0, "--games", "-n", min=0, max=configmod.MAX_GAMES, help="Games of each pairing, an even number: each opening twice, the seats swapped (default 10)."),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", help="The same seed gives the same openings (default 1)."),
     openings_plies: Optional[int] = typer.Option(None, "--openings-plies", min=0, max=200, help="Random plies (both seats' moves) drawn from the seed for each opening (default 4 where the protocol sends the position, else 0)."),
     sprt: Optional[str] = typer.Option(None, "--sprt", metavar="'elo0=0 elo1=5 alpha=0.05 beta=0.05'", help="Stop as soon as the SPRT decides (after each complete pair); model=normalized (default), logistic, bayesian or cutechess."),
@@ -116,7 +117,7 @@ def match_command(
                   time_scale=time_scale, start_delay=start_delay, json_path=json_path, pgn_path=pgn_path, junit_path=junit_path, transcripts=transcripts,
                   overrides=_platform(platform, overrides), env_pairs=env_pairs, jobs=jobs,
                   opening_plies=openings_plies, sprt=sprt, quiet=quiet, config_path=config_path,
-                  no_config=no_config)
+                  no_config=no_config, gauntlet=gauntlet)
 
 
 @app.command("moves")

@@ -21,7 +21,8 @@ from . import stats
 from .game import GameReport
 from .games.base import Rules
 
-#: The two bots' names in tables and lines.
+#: The bots' names in tables and lines: A, B, C, ... in the order given.
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 NAMES = ("A", "B")
 
 
@@ -58,20 +59,31 @@ def score_of(report: GameReport) -> float | None:
     return {"win": 1.0, "draw": 0.5, "loss": 0.0, "forfeit": 0.0}.get(report.result)
 
 
-def ended(report: GameReport, seat_names: Sequence[str]) -> str:
-    """How a game ended, in words: "A won (checkmate)", "B won by A's forfeit: crash"."""
+def ended(report: GameReport, names: Sequence[str] = NAMES) -> str:
+    """How a game ended, in words, `names[0]` being the referee's bot (the game's first
+    bot) and `names[1]` the bot in the other seat: "A won (checkmate)", "B won by A's
+    forfeit: crash"."""
+    a, b = names
     reason = report.reason
     if report.result == "forfeit":
-        return f"B won by A's forfeit: {reason}"
+        return f"{b} won by {a}'s forfeit: {reason}"
     if report.result == "win" and reason.startswith("the opponent forfeited: "):
-        return f"A won by B's forfeit: {reason.removeprefix('the opponent forfeited: ')}"
+        return f"{a} won by {b}'s forfeit: {reason.removeprefix('the opponent forfeited: ')}"
     if report.result == "win":
-        return f"A won ({reason})" if reason else "A won"
+        return f"{a} won ({reason})" if reason else f"{a} won"
     if report.result == "loss":
-        return f"B won ({reason})" if reason else "B won"
+        return f"{b} won ({reason})" if reason else f"{b} won"
     if report.result == "draw":
         return f"draw ({reason})" if reason else "draw"
     return report.result + (f" ({reason})" if reason else "")
+
+
+def pairings(bots: int, gauntlet: bool = False) -> list[tuple[int, int]]:
+    """Who plays whom: the two bots; with more, every bot against every other (round robin),
+    or with `gauntlet` the first against each of the others."""
+    if gauntlet:
+        return [(0, j) for j in range(1, bots)]
+    return [(i, j) for i in range(bots) for j in range(i + 1, bots)]
 
 
 @dataclass
@@ -86,7 +98,9 @@ class Tally:
     pairs: dict[int, dict[int, float]] = field(default_factory=dict)
     forfeits: list[int] = field(default_factory=lambda: [0, 0])  # A's, B's
 
-    def add(self, report: GameReport) -> None:
+    def add(self, report: GameReport, index: int | None = None) -> None:
+        """One game; `index`: its number within this pairing (default: the report's)."""
+        index = report.index if index is None else index
         score = score_of(report)
         if score is None:
             self.uncounted += 1
@@ -101,7 +115,7 @@ class Tally:
             self.forfeits[0] += 1
         elif report.reason.startswith("the opponent forfeited"):
             self.forfeits[1] += 1
-        self.pairs.setdefault(pair_of(report.index), {})[report.index] = score
+        self.pairs.setdefault(pair_of(index), {})[index] = score
 
     @property
     def wdl(self) -> tuple[int, int, int]:

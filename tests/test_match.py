@@ -47,11 +47,18 @@ def test_tally_counts_forfeits_as_losses_of_the_faulty_bot():
 
 
 def test_ended_names_who_won_and_how():
-    seats = ("white", "black")
-    assert match.ended(report(1, "win", "checkmate"), seats) == "A won (checkmate)"
-    assert match.ended(report(1, "loss", "checkmate"), seats) == "B won (checkmate)"
-    assert match.ended(report(1, "forfeit", "crash"), seats) == "B won by A's forfeit: crash"
-    assert match.ended(report(1, "win", "the opponent forfeited: timeout"), seats) == "A won by B's forfeit: timeout"
+    assert match.ended(report(1, "win", "checkmate")) == "A won (checkmate)"
+    assert match.ended(report(1, "loss", "checkmate")) == "B won (checkmate)"
+    assert match.ended(report(1, "forfeit", "crash")) == "B won by A's forfeit: crash"
+    assert match.ended(report(1, "win", "the opponent forfeited: timeout")) == "A won by B's forfeit: timeout"
+    assert match.ended(report(1, "forfeit", "crash"), ("C", "A")) == "A won by C's forfeit: crash"
+    assert match.ended(report(1, "draw", "stalemate"), ("C", "A")) == "draw (stalemate)"
+
+
+def test_pairings():
+    assert match.pairings(2) == [(0, 1)]
+    assert match.pairings(3) == [(0, 1), (0, 2), (1, 2)]
+    assert match.pairings(4, gauntlet=True) == [(0, 1), (0, 2), (0, 3)]
 
 
 def test_sprt_options():

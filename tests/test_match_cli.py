@@ -73,7 +73,7 @@ def test_faulty_copy_forfeits_are_its_losses(tmp_path, game):
     assert [f["kind"] for f in data["findings"]["B"]] == [kind] * 4
     assert [f["game"] for f in data["findings"]["B"]] == [1, 2, 3, 4]
     for g in data["games"]:
-        assert g["result"] == "win" and g["score_a"] == 1.0, g
+        assert g["result"] == "win" and g["scores"] == {"A": 1.0, "B": 0.0}, g
         assert g["reason"] == f"the opponent forfeited: {kind}"
         assert g["ended"] == f"A won by B's forfeit: {kind}"
         assert g["findings"]["A"] == [] and g["findings"]["B"][0]["kind"] == kind
@@ -144,7 +144,7 @@ def test_junit_has_a_suite_per_bot(tmp_path):
 
 def test_usage_errors(tmp_path):
     one = run_cli("match", bundled("chess"), "--game", "chess", tmp_path=tmp_path)
-    assert one.code == 2 and "two bots" in one.stderr
+    assert one.code == 2 and "two bots or more" in one.stderr
     odd = run_cli("match", bundled("chess"), bundled("chess"), "--games", "3", tmp_path=tmp_path)
     assert odd.code == 2 and "even number" in odd.stderr
     halma = run_cli("match", bundled("halma"), bundled("halma"), "--game", "halma", "--openings-plies", "2",
@@ -210,4 +210,40 @@ def test_a_rule_that_blames_b_is_a_finding_of_b(tmp_path):
     data = result.report
     assert data["findings"]["A"] == []
     assert [(f["kind"], f["severity"]) for f in data["findings"]["B"]] == [("rule_loss", "warn")] * 2
-    assert [g["score_a"] for g in data["games"]] == [1.0, 1.0]
+    assert [g["scores"]["A"] for g in data["games"]] == [1.0, 1.0]
+
+
+def test_round_robin_of_three_bots(tmp_path):
+    result = match(tmp_path, bundled("loa"), faulty("loa", "too_slow.py"), "loa", bundled("loa"),  # a third bot
+                   "--games", "2", "--jobs", "1")
+    assert result.code == 1, result.stdout + result.stderr
+    data = result.report
+    assert data["mode"] == "round robin" and data["games_total"] == 6
+    assert [p["bots"] for p in data["pairings"]] == [["A", "B"], ["A", "C"], ["B", "C"]]
+    assert [g["pairing"] for g in data["games"]] == [["A", "B"]] * 2 + [["A", "C"]] * 2 + [["B", "C"]] * 2
+    assert data["findings"]["A"] == [] and data["findings"]["C"] == []
+    assert [f["game"] for f in data["findings"]["B"]] == [1, 2, 5, 6]
+    assert data["failing"] == ["B"]
+    assert [g["ended"] for g in data["games"] if "B" in g["pairing"]] == [
+        "A won by B's forfeit: timeout"] * 2 + ["C won by B's forfeit: timeout"] * 2
+    standings = {row["bot"]: row for row in data["standings"]}
+    assert standings["B"]["points"] == 0 and standings["B"]["losses"] == 4
+    assert standings["A"]["points"] + standings["C"]["points"] == 6
+    assert "Results of B vs C (2 games, 1 pairs):" in result.stdout
+    assert "results" not in data  # per pairing only
+
+
+def test_gauntlet(tmp_path):
+    result = match(tmp_path, bundled("impasse"), bundled("impasse"), "impasse",
+                   faulty("impasse", "impasse_while_slide.py"), "--games", "2", "--gauntlet")
+    assert result.code == 1, result.stdout + result.stderr
+    data = result.report
+    assert data["mode"] == "gauntlet"
+    assert [p["bots"] for p in data["pairings"]] == [["A", "B"], ["A", "C"]]
+    assert [f["kind"] for f in data["findings"]["C"]] == ["illegal_move"] * 2
+    assert data["pairings"][1]["results"]["forfeited_by"] == {"A": 0, "C": 2}
+    two = run_cli("match", bundled("impasse"), bundled("impasse"), "--game", "impasse", "--gauntlet", tmp_path=tmp_path)
+    assert two.code == 2 and "three bots" in two.stderr
+    sprt = run_cli("match", bundled("impasse"), bundled("impasse"), bundled("impasse"), "--game", "impasse",
+                   "--sprt", "elo0=0 elo1=5", tmp_path=tmp_path)
+    assert sprt.code == 2 and "two" in sprt.stderr

@@ -38,23 +38,65 @@ DEFAULT_OPENING_PLIES = 4
 @dataclass
 class MatchRun:
     spec: Spec
-    bots: tuple[list[str], list[str]]
+    bots: list[list[str]]
     seed: int
     time_scale: float
-    games_total: int
+    #: games of each pairing (an even number: pairs of games)
+    games_per_pairing: int
     opening_plies: int
+    #: who plays whom (indices into `bots`), see prototest.match.pairings
+    pairings: list[tuple[int, int]] = field(default_factory=lambda: [(0, 1)])
+    mode: str = "match"  # "match" (two bots), "round robin", "gauntlet"
     sprt_options: dict[str, Any] | None = None
     games: list[GameReport] = field(default_factory=list)
+    #: pair number (within a pairing) -> its opening: every pairing plays the same openings
     openings: dict[int, list[str]] = field(default_factory=dict)
-    tally: matchmod.Tally = field(default_factory=matchmod.Tally)
+    tallies: list[matchmod.Tally] = field(default_factory=list)
     sprt: stats.Sprt | None = None
     stopped_by_sprt: bool = False
     interrupted: signal.Signals | None = None
     write_errors: list[str] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        if not self.tallies:
+            self.tallies = [matchmod.Tally() for _ in self.pairings]
+
+    @property
+    def games_total(self) -> int:
+        return self.games_per_pairing * len(self.pairings)
+
+    @property
+    def tally(self) -> matchmod.Tally:
+        """The first pairing's tally (the only one of a two-bot match)."""
+        return self.tallies[0]
+
+    def where(self, index: int) -> tuple[int, int]:
+        """(pairing, game number within it, from 1) of game `index` (from 1)."""
+        return (index - 1) // self.games_per_pairing, (index - 1) % self.games_per_pairing + 1
+
+    def names(self, g: GameReport) -> tuple[str, str]:
+        """The letters of the game's first bot (the referee's) and of the bot in the other seat."""
+        first, second = self.pairings[self.where(g.index)[0]]
+        return matchmod.LETTERS[first], matchmod.LETTERS[second]
+
+    def findings_of(self, bot: int) -> list:
+        letter = matchmod.LETTERS[bot]
+        out = []
+        for g in self.games:
+            first, second = self.names(g)
+            if letter == first:
+                out.extend(g.findings)
+            elif letter == second:
+                out.extend(g.opponent_findings)
+        return out
+
+    def failing(self) -> list[str]:
+        return [matchmod.LETTERS[i] for i in range(len(self.bots))
+                if any(f.severity == "fail" for f in self.findings_of(i))]
+
     @property
     def failed(self) -> bool:
-        """A bot failed a check (a FAIL finding of either)."""
+        """A bot failed a check (a FAIL finding of any)."""
         return any(f.severity == "fail" for g in self.games for f in [*g.findings, *g.opponent_findings])
 
 
@@ -62,17 +104,23 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
             time_scale: float | None, start_delay: int | None, json_path: Path | None, pgn_path: Path | None,
             junit_path: Path | None, transcripts: Path | None, overrides: list[str],
             env_pairs: list[str], jobs: int | None, opening_plies: int | None, sprt: str | None, quiet: bool,
-            config_path: Path | None, no_config: bool) -> None:
-    if len(bots) != 2:
-        raise UsageProblem(f"match takes two bots, BOT_A and BOT_B, each one command line "
+            config_path: Path | None, no_config: bool, gauntlet: bool = False) -> None:
+    if len(bots) < 2:
+        raise UsageProblem(f"match takes two bots or more, BOT_A BOT_B [BOT...], each one command line "
                            f"('python3 bot.py'), not {len(bots)}")
+    if len(bots) > len(matchmod.LETTERS):
+        raise UsageProblem(f"match takes at most {len(matchmod.LETTERS)} bots")
+    if gauntlet and len(bots) < 3:
+        raise UsageProblem("--gauntlet: the first bot against each of the others takes three bots or more")
     s = resolve_settings(None, game, spec_path, games, seed, time_scale, overrides, env_pairs, config_path, no_config)
     check_time_scale(s.time_scale)
     spec, module, rules = load_settings(s)
     env = process.controlled_env(s.env)
-    argv_a = opponent_command(bots[0], env, "BOT_A")
-    argv_b = opponent_command(bots[1], env, "BOT_B")
-    assert argv_a is not None and argv_b is not None
+    argvs = []
+    for i, text in enumerate(bots):
+        argv = opponent_command(text, env, f"BOT_{matchmod.LETTERS[i]}")
+        assert argv is not None
+        argvs.append(argv)
     if len(spec.game.seats) != 2:
         raise UsageProblem(f"match: {spec.name} has {len(spec.game.seats)} seats; a match takes two")
     count = s.games or DEFAULT_GAMES
@@ -86,6 +134,8 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
                            f"so a bot could not know the opening (give 0)")
     sprt_options = None
     if sprt is not None:
+        if len(bots) != 2:
+            raise UsageProblem("--sprt: the SPRT decides between two bots; give two")
         try:
             sprt_options = matchmod.parse_sprt(sprt)
         except ValueError as exc:
@@ -103,26 +153,31 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
         folder = Path("prototest-transcripts") / f"match-{spec.name}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
     check_output("--transcripts", folder, folder=True)
 
-    run = MatchRun(spec, (argv_a, argv_b), s.seed, s.time_scale, count, opening_plies, sprt_options)
+    mode = "match" if len(bots) == 2 else "gauntlet" if gauntlet else "round robin"
+    run = MatchRun(spec, argvs, s.seed, s.time_scale, count, opening_plies,
+                   matchmod.pairings(len(bots), gauntlet), mode, sprt_options)
 
     def config(index: int) -> GameConfig:
-        pair = matchmod.pair_of(index)
+        pairing, local = run.where(index)
+        first, second = run.pairings[pairing]
+        pair = matchmod.pair_of(local)
         moves = run.openings.setdefault(pair, matchmod.opening(rules, opening_plies, s.seed, pair))
-        return GameConfig(spec=spec, rules=rules, rules_module=module, argv=argv_a, seat=matchmod.a_seat(index),
+        return GameConfig(spec=spec, rules=rules, rules_module=module, argv=argvs[first], seat=matchmod.a_seat(local),
                           seed=runner.game_seed(s.seed, index), index=index, time_scale=s.time_scale, env=env,
-                          start_delay_ms=start_delay,
-                          start_moves=moves, opponent_argv=argv_b, opponent_cwd=os.getcwd(), opponent_label="opponent")
+                          start_delay_ms=start_delay, start_moves=moves, opponent_argv=argvs[second],
+                          opponent_cwd=os.getcwd(), opponent_label="opponent")
 
-    tasks = [config(i) for i in range(1, count + 1)]
+    tasks = [config(i) for i in range(1, run.games_total + 1)]
 
     def again(game_report: GameReport) -> bool:  # a timing finding of either bot beside other games: alone again
         return any(f.kind in TIMING_KINDS for f in [*game_report.findings, *game_report.opponent_findings])
 
     def done(position: int, game_report: GameReport, first: GameReport | None) -> bool:
         if first is not None:
-            game_report.rechecked = runner.first_timing(first) if runner.timing_bound(first) else "a timing finding"
+            game_report.rechecked = _first_timing(first)
         run.games.append(game_report)
-        run.tally.add(game_report)
+        pairing, local = run.where(game_report.index)
+        run.tallies[pairing].add(game_report, local)
         if game_report.interrupted is not None:
             run.interrupted = signal.Signals(game_report.interrupted)
         _keep_transcript(run, game_report, folder, transcripts is not None)
@@ -145,14 +200,23 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
     if sprt_options is not None:
         run.sprt = run.tally.sprt(sprt_options)
     conclude(run, [("--json", json_path, write_json), ("--junit", junit_path, write_junit),
-                  ("--pgn", pgn_path, write_pgn)], summary, quiet, f"after {len(run.games)} of {count} games")
+                  ("--pgn", pgn_path, write_pgn)], summary, quiet, f"after {len(run.games)} of {run.games_total} games")
+
+
+def _first_timing(game_report: GameReport) -> str:
+    """The first timing finding of either bot: "timeout (153 ms)"."""
+    for f in [*game_report.findings, *game_report.opponent_findings]:
+        if f.kind in TIMING_KINDS:
+            return f.kind + (f" ({f.elapsed_ms:.0f} ms)" if f.elapsed_ms is not None else "")
+    return "a timing finding"
 
 
 def _keep_transcript(run: MatchRun, game_report: GameReport, folder: Path, write_all: bool) -> None:
     """Every game's transcript with --transcripts; else those with findings of either bot."""
     if not (write_all or game_report.findings or game_report.opponent_findings or game_report.interrupted):
         return
-    name = f"{run.spec.name}-{game_report.index:03d}-A-{game_report.seat_name}.txt"
+    first, second = run.names(game_report)
+    name = f"{run.spec.name}-{game_report.index:03d}-{first}-{game_report.seat_name}-{second}.txt"
     try:
         path = game_report.transcript.write(folder / name)
     except OSError as exc:
@@ -163,106 +227,109 @@ def _keep_transcript(run: MatchRun, game_report: GameReport, folder: Path, write
         finding.transcript = str(path)
 
 
-def _seats(run: MatchRun, game_report: GameReport) -> str:
+def _seats(run: MatchRun, g: GameReport) -> str:
     seats = run.spec.game.seats
-    return f"A {seats[game_report.seat]}, B {seats[1 - game_report.seat]}"
+    first, second = run.names(g)
+    return f"{first} {seats[g.seat]}, {second} {seats[1 - g.seat]}"
+
+
+def _score(t: matchmod.Tally) -> tuple[float, float]:
+    return t.wins + t.draws / 2, t.losses + t.draws / 2
 
 
 def progress_line(run: MatchRun, g: GameReport) -> str:
-    t = run.tally
+    pairing, _ = run.where(g.index)
+    first, second = (matchmod.LETTERS[i] for i in run.pairings[pairing])
+    mine, theirs = _score(run.tallies[pairing])
     width = len(str(run.games_total))
-    return (f"game {g.index:>{width}}/{run.games_total} ({_seats(run, g)}): {matchmod.ended(g, run.spec.game.seats)}, "
-            f"{g.plies} plies   score A-B {t.wins + t.draws / 2:g}-{t.losses + t.draws / 2:g}")
+    return (f"game {g.index:>{width}}/{run.games_total} ({_seats(run, g)}): {matchmod.ended(g, run.names(g))}, "
+            f"{g.plies} plies   score {first}-{second} {mine:g}-{theirs:g}")
 
 
 def _name(argv: list[str]) -> str:
     return " ".join(argv)
 
 
+def standings(run: MatchRun) -> list[dict[str, Any]]:
+    """Each bot's points, games, wins, draws and losses over all its pairings, best first."""
+    rows = [{"bot": matchmod.LETTERS[i], "points": 0.0, "games": 0, "wins": 0, "draws": 0, "losses": 0}
+            for i in range(len(run.bots))]
+    for (first, second), t in zip(run.pairings, run.tallies):
+        for bot, (w, d, l) in ((first, t.wdl), (second, (t.losses, t.draws, t.wins))):
+            row = rows[bot]
+            row["wins"] += w
+            row["draws"] += d
+            row["losses"] += l
+            row["games"] += w + d + l
+            row["points"] += w + d / 2
+    return sorted(rows, key=lambda r: (-r["points"], r["bot"]))
+
+
 def summary(run: MatchRun) -> str:
-    t = run.tally
-    lines = [f"prototest match: {run.spec.game.title or run.spec.name}, {len(run.games)} of {run.games_total} games, "
-             f"seed {run.seed}, openings of {run.opening_plies} random plies"
-             + (f", time scale {run.time_scale}" if run.time_scale != 1 else ""),
-             f"  A: {_name(run.bots[0])}", f"  B: {_name(run.bots[1])}", ""]
+    what = "match" if run.mode == "match" else run.mode
+    lines = [f"prototest match ({what}): {run.spec.game.title or run.spec.name}, {len(run.games)} of "
+             f"{run.games_total} games, seed {run.seed}, openings of {run.opening_plies} random plies"
+             + (f", time scale {run.time_scale}" if run.time_scale != 1 else "")]
+    lines.extend(f"  {matchmod.LETTERS[i]}: {_name(argv)}" for i, argv in enumerate(run.bots))
+    lines.append("")
     lines.append(f"  {'game':>4}  {'pair':>4}  {'seats':<18} {'plies':>5}  how it ended")
     for g in run.games:
-        lines.append(f"  {g.index:>4}  {matchmod.pair_of(g.index):>4}  {_seats(run, g):<18} {g.plies:>5}  "
-                     f"{matchmod.ended(g, run.spec.game.seats)}"
+        lines.append(f"  {g.index:>4}  {matchmod.pair_of(run.where(g.index)[1]):>4}  {_seats(run, g):<18} "
+                     f"{g.plies:>5}  {matchmod.ended(g, run.names(g))}"
                      + (f"  (re-checked alone after {g.rechecked})" if g.rechecked else ""))
-    lines.append("")
-    lines.append(f"  results for A: {t.wins} W, {t.draws} D, {t.losses} L"
-                 + (f", {t.uncounted} without a result" if t.uncounted else "")
-                 + f"; won by the opponent's forfeit: A {t.forfeits[1]} (B forfeited), B {t.forfeits[0]} (A forfeited)")
-    lines.append("")
-    title = f"Results of A vs B ({len(run.games)} games, {len(t.complete_pairs())} pairs"
-    if run.sprt is not None:
-        title += f", SPRT {run.sprt.model} model"
-    lines.append(title + "):")
-    lines.extend("  " + line for line in t.report_lines(run.sprt))
-    if run.sprt is not None:
-        decision = {stats.H0: "H0 accepted (elo <= elo0)", stats.H1: "H1 accepted (elo >= elo1)",
-                    stats.CONTINUE: "undecided"}[run.sprt.decision]
-        lines.append(f"  SPRT ({run.sprt.model} model, {run.sprt.kind}): {decision}"
-                     + (f"; the match stopped after {len(run.games)} games" if run.stopped_by_sprt else ""))
-    for name, key in (("A", "findings"), ("B", "opponent_findings")):
-        findings = [f for g in run.games for f in getattr(g, key)]
+    for (first, second), t in zip(run.pairings, run.tallies):
+        x, y = matchmod.LETTERS[first], matchmod.LETTERS[second]
+        played = sum(t.wdl) + t.uncounted
+        if not played:
+            continue
+        lines.append("")
+        lines.append(f"  results for {x} against {y}: {t.wins} W, {t.draws} D, {t.losses} L"
+                     + (f", {t.uncounted} without a result" if t.uncounted else "")
+                     + f"; won by the opponent's forfeit: {x} {t.forfeits[1]} ({y} forfeited), "
+                       f"{y} {t.forfeits[0]} ({x} forfeited)")
+        title = f"Results of {x} vs {y} ({played} games, {len(t.complete_pairs())} pairs"
+        sprt_result = run.sprt if run.mode == "match" else None
+        if sprt_result is not None:
+            title += f", SPRT {sprt_result.model} model"
+        lines.append("")
+        lines.append(title + "):")
+        lines.extend("  " + line for line in t.report_lines(sprt_result))
+        if sprt_result is not None:
+            decision = {stats.H0: "H0 accepted (elo <= elo0)", stats.H1: "H1 accepted (elo >= elo1)",
+                        stats.CONTINUE: "undecided"}[sprt_result.decision]
+            lines.append(f"  SPRT ({sprt_result.model} model, {sprt_result.kind}): {decision}"
+                         + (f"; the match stopped after {len(run.games)} games" if run.stopped_by_sprt else ""))
+    if run.mode != "match":
+        lines.append("")
+        lines.append(f"  {'rank':>4}  {'bot':<4} {'points':>7} {'games':>6} {'W':>5} {'D':>5} {'L':>5}")
+        for rank, row in enumerate(standings(run), 1):
+            lines.append(f"  {rank:>4}  {row['bot']:<4} {row['points']:>7g} {row['games']:>6} {row['wins']:>5} "
+                         f"{row['draws']:>5} {row['losses']:>5}")
+    for i in range(len(run.bots)):
+        name = matchmod.LETTERS[i]
+        findings = run.findings_of(i)
         lines.append("")
         if not findings:
             lines.append(f"{name}'s findings: none")
             continue
-        fails = sum(1 for g in run.games if any(f.severity == "fail" for f in getattr(g, key)))
+        fails = len({f.game for f in findings if f.severity == "fail"})
         lines.append(f"{name}'s findings ({fails} game{'s' if fails != 1 else ''} with a failure):")
         lines.extend("  " + line for line in report.findings_lines(findings))
     lines.append("")
-    failing = [n for n, key in (("A", "findings"), ("B", "opponent_findings"))
-               if any(f.severity == "fail" for g in run.games for f in getattr(g, key))]
-    score = f"A {t.wins + t.draws / 2:g} - B {t.losses + t.draws / 2:g}"
+    failing = run.failing()
+    if run.mode == "match":
+        mine, theirs = _score(run.tally)
+        score = f"A {mine:g} - B {theirs:g}"
+    else:
+        score = ", ".join(f"{row['bot']} {row['points']:g}" for row in standings(run))
+    everyone = "both bots" if len(run.bots) == 2 else f"all {len(run.bots)} bots"
     if run.interrupted is not None:
         lines.append(f"INTERRUPTED by {run.interrupted.name}: {len(run.games)} games played; {score}")
     elif failing:
         lines.append(f"FAIL: {' and '.join(failing)} failed a check; {score}")
     else:
-        lines.append(f"PASS: both bots passed every check; {score}")
+        lines.append(f"PASS: {everyone} passed every check; {score}")
     return "\n".join(lines)
-
-
-def to_json(run: MatchRun) -> dict[str, Any]:
-    t = run.tally
-    seats = run.spec.game.seats
-    return {
-        "command": "match",
-        "game": run.spec.name,
-        "spec": run.spec.path,
-        "bots": {"A": run.bots[0], "B": run.bots[1]},
-        "seed": run.seed,
-        "time_scale": run.time_scale,
-        "games_total": run.games_total,
-        "opening_plies": run.opening_plies,
-        "passed": not run.failed and run.interrupted is None,
-        "interrupted": run.interrupted.name if run.interrupted is not None else None,
-        "games": [
-            {"game": g.index, "pair": matchmod.pair_of(g.index), "opening": run.openings.get(matchmod.pair_of(g.index)),
-             "seats": {"A": seats[g.seat], "B": seats[1 - g.seat]}, "result": g.result, "reason": g.reason,
-             "score_a": matchmod.score_of(g), "ended": matchmod.ended(g, seats), "plies": g.plies, "moves": g.moves,
-             "transcript": g.transcript_path, "rechecked_alone": g.rechecked,
-             "findings": {"A": [f.to_json() for f in g.findings], "B": [f.to_json() for f in g.opponent_findings]}}
-            for g in run.games
-        ],
-        "results": {"wins": t.wins, "draws": t.draws, "losses": t.losses, "without_result": t.uncounted,
-                    "forfeited_by": {"A": t.forfeits[0], "B": t.forfeits[1]}},
-        "findings": {"A": [f.to_json() for g in run.games for f in g.findings],
-                     "B": [f.to_json() for g in run.games for f in g.opponent_findings]},
-        "statistics": {
-            "wdl": list(t.wdl), "pentanomial": list(t.pentanomial()), "pairs": len(t.complete_pairs()),
-            **t.figures(), "lines": t.report_lines(run.sprt),
-            "sprt": None if run.sprt is None else {
-                "llr": run.sprt.llr, "lower": run.sprt.lower, "upper": run.sprt.upper,
-                "decision": run.sprt.decision, "model": run.sprt.model, "kind": run.sprt.kind,
-                "elo0": run.sprt.elo0, "elo1": run.sprt.elo1, "alpha": run.sprt.alpha, "beta": run.sprt.beta,
-                "stopped_the_match": run.stopped_by_sprt},
-        },
-    }
 
 
 def pgn_games(run: MatchRun) -> list:
@@ -272,9 +339,11 @@ def pgn_games(run: MatchRun) -> list:
     from ..games import chess as chess_rules
 
     out = []
-    names = (_name(run.bots[0]), _name(run.bots[1]))
+    rules = run_rules(run)
     for g in run.games:
         game = chess.pgn.Game()
+        first, second = run.pairings[run.where(g.index)[0]]
+        names = (_name(run.bots[first]), _name(run.bots[second]))
         white, black = (names[0], names[1]) if g.seat == 0 else (names[1], names[0])
         score = matchmod.score_of(g)
         white_score = None if score is None else score if g.seat == 0 else 1 - score
@@ -283,7 +352,7 @@ def pgn_games(run: MatchRun) -> list:
         game.headers.update({"Event": "prototest match", "Site": "?", "Round": str(g.index),
                              "White": white, "Black": black, "Result": result, "Termination": termination,
                              "Ended": how})
-        node, position = game, run_rules(run).initial()
+        node, position = game, rules.initial()
         for move in g.moves:
             parsed = position._parse(move) if isinstance(position, chess_rules.ChessPosition) else None
             if parsed is None:
@@ -296,12 +365,9 @@ def pgn_games(run: MatchRun) -> list:
 
 def _termination(g: GameReport) -> tuple[str, str]:
     """PGN's Termination (its standard words) and how the game ended, with White and Black
-    for A and B ("Black won by White's forfeit: crash")."""
-    colour = {"A": "White" if g.seat == 0 else "Black", "B": "Black" if g.seat == 0 else "White"}
-    text = matchmod.ended(g, ("", ""))
-    for letter in ("A", "B"):
-        text = text.replace(f"{letter} won", f"{colour[letter]} won").replace(f"{letter}'s forfeit",
-                                                                             f"{colour[letter]}'s forfeit")
+    for the bots ("Black won by White's forfeit: crash")."""
+    first = "White" if g.seat == 0 else "Black"
+    text = matchmod.ended(g, (first, "Black" if first == "White" else "White"))
     if matchmod.score_of(g) is None:
         return "unterminated", text
     if "forfeit: " in text:
@@ -321,22 +387,27 @@ def write_pgn(run: MatchRun, path: Path) -> None:
 
 
 def junit(run: MatchRun):
-    """One test suite per bot, one test case per check per game, as `check --junit` has them."""
+    """One test suite per bot, one test case per check per game it played, as `check --junit` has them."""
     import xml.etree.ElementTree as ET
 
     suites = ET.Element("testsuites", name="prototest")
-    for name, key in (("A", "findings"), ("B", "opponent_findings")):
+    for bot, argv in enumerate(run.bots):
+        name = matchmod.LETTERS[bot]
         suite = ET.SubElement(suites, "testsuite", name=f"prototest.match.{run.spec.name}.{name}")
         props = ET.SubElement(suite, "properties")
-        ET.SubElement(props, "property", name="bot", value=report._xml_text(_name(run.bots[0 if name == "A" else 1])))
+        ET.SubElement(props, "property", name="bot", value=report._xml_text(_name(argv)))
         tests = failures = 0
         for g in run.games:
-            seat = run.spec.game.seats[g.seat if name == "A" else 1 - g.seat]
+            first, second = run.names(g)
+            if name not in (first, second):
+                continue
+            mine = g.findings if name == first else g.opponent_findings
+            seat = run.spec.game.seats[g.seat if name == first else 1 - g.seat]
             for check in report.CHECKS:
                 tests += 1
                 case = ET.SubElement(suite, "testcase", classname=f"prototest.match.{run.spec.name}.{name}.{check}",
                                      name=f"game {g.index} ({name} as {seat}): {report.CHECK_TITLES[check]}")
-                findings = [f for f in getattr(g, key) if f.check == check]
+                findings = [f for f in mine if f.check == check]
                 fails = [f for f in findings if f.severity == "fail"]
                 if fails:
                     failures += 1
@@ -352,6 +423,72 @@ def junit(run: MatchRun):
         suite.set("errors", "1" if run.interrupted is not None else "0")
     ET.indent(suites)
     return ET.ElementTree(suites)
+
+
+def _statistics(t: matchmod.Tally, sprt_result: stats.Sprt | None, stopped: bool) -> dict[str, Any]:
+    return {
+        "wdl": list(t.wdl), "pentanomial": list(t.pentanomial()), "pairs": len(t.complete_pairs()),
+        **t.figures(), "lines": t.report_lines(sprt_result),
+        "sprt": None if sprt_result is None else {
+            "llr": sprt_result.llr, "lower": sprt_result.lower, "upper": sprt_result.upper,
+            "decision": sprt_result.decision, "model": sprt_result.model, "kind": sprt_result.kind,
+            "elo0": sprt_result.elo0, "elo1": sprt_result.elo1, "alpha": sprt_result.alpha,
+            "beta": sprt_result.beta, "stopped_the_match": stopped},
+    }
+
+
+def _results(t: matchmod.Tally, first: str, second: str) -> dict[str, Any]:
+    return {"wins": t.wins, "draws": t.draws, "losses": t.losses, "without_result": t.uncounted,
+            "forfeited_by": {first: t.forfeits[0], second: t.forfeits[1]}}
+
+
+def to_json(run: MatchRun) -> dict[str, Any]:
+    """The run as data. A game's `scores` and a pairing's `results` (wins, draws, losses) are
+    from the side of the pairing's first bot; with two bots, `results` and `statistics` are
+    also given at the top level."""
+    seats = run.spec.game.seats
+    games = []
+    for g in run.games:
+        first, second = run.names(g)
+        score = matchmod.score_of(g)
+        games.append({
+            "game": g.index, "pairing": [first, second], "pair": matchmod.pair_of(run.where(g.index)[1]),
+            "opening": run.openings.get(matchmod.pair_of(run.where(g.index)[1])),
+            "seats": {first: seats[g.seat], second: seats[1 - g.seat]}, "result": g.result, "reason": g.reason,
+            "scores": None if score is None else {first: score, second: 1 - score},
+            "ended": matchmod.ended(g, (first, second)), "plies": g.plies, "moves": g.moves,
+            "transcript": g.transcript_path, "rechecked_alone": g.rechecked,
+            "findings": {first: [f.to_json() for f in g.findings],
+                         second: [f.to_json() for f in g.opponent_findings]}})
+    pairings = []
+    for (i, j), t in zip(run.pairings, run.tallies):
+        x, y = matchmod.LETTERS[i], matchmod.LETTERS[j]
+        sprt_result = run.sprt if run.mode == "match" else None
+        pairings.append({"bots": [x, y], "results": _results(t, x, y),
+                         "statistics": _statistics(t, sprt_result, run.stopped_by_sprt)})
+    data: dict[str, Any] = {
+        "command": "match",
+        "mode": run.mode,
+        "game": run.spec.name,
+        "spec": run.spec.path,
+        "bots": {matchmod.LETTERS[i]: argv for i, argv in enumerate(run.bots)},
+        "seed": run.seed,
+        "time_scale": run.time_scale,
+        "games_total": run.games_total,
+        "games_per_pairing": run.games_per_pairing,
+        "opening_plies": run.opening_plies,
+        "passed": not run.failed and run.interrupted is None,
+        "failing": run.failing(),
+        "interrupted": run.interrupted.name if run.interrupted is not None else None,
+        "games": games,
+        "pairings": pairings,
+        "standings": standings(run),
+        "findings": {matchmod.LETTERS[i]: [f.to_json() for f in run.findings_of(i)] for i in range(len(run.bots))},
+    }
+    if run.mode == "match":
+        data["results"] = pairings[0]["results"]
+        data["statistics"] = pairings[0]["statistics"]
+    return data
 
 
 def write_junit(run: MatchRun, path: Path) -> None:
