@@ -94,7 +94,8 @@ def match_command(
     spec_path: Optional[Path] = typer.Option(None, "--spec", help="A spec file of your own instead of the bundled one."),
     games: int = typer.Option(0, "--games", "-n", min=0, max=configmod.MAX_GAMES, help="Games of each pairing, an even number: each opening twice, the seats swapped (default 10)."),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", help="The same seed gives the same openings (default 1)."),
-    openings_plies: Optional[int] = typer.Option(None, "--openings-plies", min=0, max=200, help="Random plies (both seats' moves) drawn from the seed for each opening (default 4 where the protocol sends the position, else 0)."),
+    openings: Optional[Path] = typer.Option(None, "--openings", metavar="BOOK.epd|BOOK.pgn", help="Chess: the openings from this book, in its order (cycling), each played twice: an EPD file (.epd: a position a line) or a PGN file (each game's start and moves; --openings-plies K keeps the first K)."),
+    openings_plies: Optional[int] = typer.Option(None, "--openings-plies", min=0, max=200, help="Random plies (both seats' moves) drawn from the seed for each opening (default 4 where the protocol sends the position, else 0); with a PGN book, the plies kept of each game."),
     sprt: Optional[str] = typer.Option(None, "--sprt", metavar="'elo0=0 elo1=5 alpha=0.05 beta=0.05'", help="Stop as soon as the SPRT decides (after each complete pair); model=normalized (default), logistic, bayesian or cutechess."),
     time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Multiply every time limit (default 1)."),
     start_delay: Optional[int] = typer.Option(None, "--start-delay", min=0, max=3_600_000, help="Milliseconds of silence before the judge's first line to each bot (default: the spec's)."),
@@ -117,7 +118,7 @@ def match_command(
                   time_scale=time_scale, start_delay=start_delay, json_path=json_path, pgn_path=pgn_path, junit_path=junit_path, transcripts=transcripts,
                   overrides=_platform(platform, overrides), env_pairs=env_pairs, jobs=jobs,
                   opening_plies=openings_plies, sprt=sprt, quiet=quiet, config_path=config_path,
-                  no_config=no_config, gauntlet=gauntlet)
+                  no_config=no_config, gauntlet=gauntlet, openings=openings)
 
 
 @app.command("moves")

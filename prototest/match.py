@@ -44,6 +44,57 @@ def opening(rules: Rules, plies: int, seed: int, pair: int) -> list[str]:
     return []
 
 
+class BookError(ValueError):
+    """An opening book that cannot be read (the message names the file and the entry)."""
+
+
+def chess_book(path: str, plies: int | None = None) -> list[tuple[str | None, list[str]]]:
+    """The openings of a chess opening book, in the file's order, as (FEN of the start
+    position or None for the initial one, moves in the judge's notation): an EPD file (a
+    position a line; `.epd`) or a PGN file (each game's start and mainline, the first
+    `plies` moves of it). A line that leaves no game, or an underpromotion (which the
+    judge's notation cannot write), ends that opening there."""
+    import chess
+    import chess.pgn
+
+    from .games.chess import move_string
+
+    out: list[tuple[str | None, list[str]]] = []
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            if path.lower().endswith(".epd"):
+                for number, line in enumerate(fh, 1):
+                    line = line.strip()
+                    if not line or line.startswith(("#", ";")):
+                        continue
+                    try:
+                        board, _ = chess.Board.from_epd(line)
+                    except ValueError as exc:
+                        raise BookError(f"{path}, line {number}: not an EPD position: {exc}") from None
+                    if board.is_valid() and board.outcome() is None:
+                        out.append((board.fen(), []))
+            else:
+                while (game := chess.pgn.read_game(fh)) is not None:
+                    board = game.board()
+                    start = None if board.fen() == chess.STARTING_FEN else board.fen()
+                    moves: list[str] = []
+                    for move in game.mainline_moves():
+                        if (plies is not None and len(moves) >= plies) or move.promotion not in (None, chess.QUEEN):
+                            break
+                        after = board.copy(stack=False)
+                        after.push(move)
+                        if after.outcome() is not None:
+                            break
+                        moves.append(move_string(board, move))
+                        board = after
+                    out.append((start, moves))
+    except OSError as exc:
+        raise BookError(f"{path}: {exc.strerror or exc}") from None
+    if not out:
+        raise BookError(f"{path}: no opening in it (an EPD file ends in .epd; any other is read as PGN)")
+    return out
+
+
 def pair_of(index: int) -> int:
     """The pair (from 1) of game `index` (from 1): games 1 and 2 are pair 1."""
     return (index + 1) // 2

@@ -247,3 +247,28 @@ def test_gauntlet(tmp_path):
     sprt = run_cli("match", bundled("impasse"), bundled("impasse"), bundled("impasse"), "--game", "impasse",
                    "--sprt", "elo0=0 elo1=5", tmp_path=tmp_path)
     assert sprt.code == 2 and "two" in sprt.stderr
+
+
+def test_chess_opening_books(tmp_path):
+    epd = tmp_path / "book.epd"
+    epd.write_text('rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - id "e4";\n'
+                   'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - id "two knights";\n')
+    result = match(tmp_path, bundled("chess"), bundled("chess"), "chess", "--games", "4", "--openings", str(epd),
+                   *CHESS_FAST)
+    assert result.code == 0, result.stdout + result.stderr
+    openings = [g["opening"]["fen"] for g in result.report["games"]]
+    assert openings[0] == openings[1] and openings[2] == openings[3] and openings[0].startswith("rnbqkbnr/pppppppp/8/8/4P3")
+    assert result.report["games"][0]["moves"][0][1] in "5678"  # Black moves first from the book's position
+    assert f"openings from {epd}" in result.stdout
+
+    pgn = tmp_path / "book.pgn"
+    pgn.write_text('[Event "a"]\n\n1. d4 d5 2. c4 e6 *\n\n[Event "b"]\n\n1. e4 c5 2. Nf3 d6 3. d4 *\n')
+    result = match(tmp_path, bundled("chess"), bundled("chess"), "chess", "--games", "4", "--openings", str(pgn),
+                   "--openings-plies", "3", *CHESS_FAST)
+    assert result.code == 0, result.stdout + result.stderr
+    assert [g["opening"]["moves"] for g in result.report["games"]] == [
+        ["d2d4", "d7d5", "c2c4"]] * 2 + [["e2e4", "c7c5", "g1f3"]] * 2
+    assert all(g["moves"][:3] == g["opening"]["moves"] for g in result.report["games"])
+
+    bad = run_cli("match", bundled("loa"), bundled("loa"), "--game", "loa", "--openings", str(pgn), tmp_path=tmp_path)
+    assert bad.code == 2 and "--openings" in bad.stderr

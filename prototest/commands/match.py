@@ -49,8 +49,11 @@ class MatchRun:
     mode: str = "match"  # "match" (two bots), "round robin", "gauntlet"
     sprt_options: dict[str, Any] | None = None
     games: list[GameReport] = field(default_factory=list)
-    #: pair number (within a pairing) -> its opening: every pairing plays the same openings
-    openings: dict[int, list[str]] = field(default_factory=dict)
+    #: pair number (within a pairing) -> its opening, (FEN or None: the initial position,
+    #: moves): every pairing plays the same openings
+    openings: dict[int, tuple[str | None, list[str]]] = field(default_factory=dict)
+    #: the opening book (--openings), if one was read
+    book: str | None = None
     tallies: list[matchmod.Tally] = field(default_factory=list)
     sprt: stats.Sprt | None = None
     stopped_by_sprt: bool = False
@@ -104,7 +107,8 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
             time_scale: float | None, start_delay: int | None, json_path: Path | None, pgn_path: Path | None,
             junit_path: Path | None, transcripts: Path | None, overrides: list[str],
             env_pairs: list[str], jobs: int | None, opening_plies: int | None, sprt: str | None, quiet: bool,
-            config_path: Path | None, no_config: bool, gauntlet: bool = False) -> None:
+            config_path: Path | None, no_config: bool, gauntlet: bool = False,
+            openings: Path | None = None) -> None:
     if len(bots) < 2:
         raise UsageProblem(f"match takes two bots or more, BOT_A BOT_B [BOT...], each one command line "
                            f"('python3 bot.py'), not {len(bots)}")
@@ -127,8 +131,17 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
     if count % 2:
         raise UsageProblem(f"--games {count}: a match plays pairs (each opening with the seats swapped): "
                            f"give an even number")
+    book = None
+    if openings is not None:
+        if spec.game.rules != "chess":
+            raise UsageProblem(f"--openings: opening books (EPD, PGN) are chess's; {spec.name} plays seeded random "
+                               f"openings (--openings-plies)")
+        try:
+            book = matchmod.chess_book(str(openings), opening_plies)
+        except matchmod.BookError as exc:
+            raise UsageProblem(f"--openings {exc}") from None
     if opening_plies is None:
-        opening_plies = DEFAULT_OPENING_PLIES if spec.sends_position else 0
+        opening_plies = DEFAULT_OPENING_PLIES if spec.sends_position and book is None else 0
     elif opening_plies and not spec.sends_position:
         raise UsageProblem(f"--openings-plies {opening_plies}: the {spec.name} protocol never sends the position, "
                            f"so a bot could not know the opening (give 0)")
@@ -156,14 +169,19 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
     mode = "match" if len(bots) == 2 else "gauntlet" if gauntlet else "round robin"
     run = MatchRun(spec, argvs, s.seed, s.time_scale, count, opening_plies,
                    matchmod.pairings(len(bots), gauntlet), mode, sprt_options)
+    run.book = str(openings) if openings is not None else None
 
     def config(index: int) -> GameConfig:
         pairing, local = run.where(index)
         first, second = run.pairings[pairing]
         pair = matchmod.pair_of(local)
-        moves = run.openings.setdefault(pair, matchmod.opening(rules, opening_plies, s.seed, pair))
+        if pair not in run.openings:  # the book's openings in order (cycling), else seeded random plies
+            run.openings[pair] = (book[(pair - 1) % len(book)] if book is not None else
+                                  (None, matchmod.opening(rules, opening_plies, s.seed, pair)))
+        fen, moves = run.openings[pair]
         return GameConfig(spec=spec, rules=rules, rules_module=module, argv=argvs[first], seat=matchmod.a_seat(local),
                           seed=runner.game_seed(s.seed, index), index=index, time_scale=s.time_scale, env=env,
+                          start_position=rules.parse(fen) if fen is not None else None,
                           start_delay_ms=start_delay, start_moves=moves, opponent_argv=argvs[second],
                           opponent_cwd=os.getcwd(), opponent_label="opponent")
 
@@ -268,7 +286,8 @@ def standings(run: MatchRun) -> list[dict[str, Any]]:
 def summary(run: MatchRun) -> str:
     what = "match" if run.mode == "match" else run.mode
     lines = [f"prototest match ({what}): {run.spec.game.title or run.spec.name}, {len(run.games)} of "
-             f"{run.games_total} games, seed {run.seed}, openings of {run.opening_plies} random plies"
+             f"{run.games_total} games, seed {run.seed}, "
+             + (f"openings from {run.book}" if run.book else f"openings of {run.opening_plies} random plies")
              + (f", time scale {run.time_scale}" if run.time_scale != 1 else "")]
     lines.extend(f"  {matchmod.LETTERS[i]}: {_name(argv)}" for i, argv in enumerate(run.bots))
     lines.append("")
@@ -352,7 +371,11 @@ def pgn_games(run: MatchRun) -> list:
         game.headers.update({"Event": "prototest match", "Site": "?", "Round": str(g.index),
                              "White": white, "Black": black, "Result": result, "Termination": termination,
                              "Ended": how})
-        node, position = game, rules.initial()
+        fen = (run.openings.get(matchmod.pair_of(run.where(g.index)[1])) or (None, []))[0]
+        position = rules.parse(fen) if fen is not None else rules.initial()
+        if fen is not None:
+            game.setup(fen)
+        node = game
         for move in g.moves:
             parsed = position._parse(move) if isinstance(position, chess_rules.ChessPosition) else None
             if parsed is None:
@@ -425,6 +448,10 @@ def junit(run: MatchRun):
     return ET.ElementTree(suites)
 
 
+def _opening_json(opening: tuple[str | None, list[str]] | None) -> dict[str, Any] | None:
+    return None if opening is None else {"fen": opening[0], "moves": opening[1]}
+
+
 def _statistics(t: matchmod.Tally, sprt_result: stats.Sprt | None, stopped: bool) -> dict[str, Any]:
     return {
         "wdl": list(t.wdl), "pentanomial": list(t.pentanomial()), "pairs": len(t.complete_pairs()),
@@ -453,7 +480,7 @@ def to_json(run: MatchRun) -> dict[str, Any]:
         score = matchmod.score_of(g)
         games.append({
             "game": g.index, "pairing": [first, second], "pair": matchmod.pair_of(run.where(g.index)[1]),
-            "opening": run.openings.get(matchmod.pair_of(run.where(g.index)[1])),
+            "opening": _opening_json(run.openings.get(matchmod.pair_of(run.where(g.index)[1]))),
             "seats": {first: seats[g.seat], second: seats[1 - g.seat]}, "result": g.result, "reason": g.reason,
             "scores": None if score is None else {first: score, second: 1 - score},
             "ended": matchmod.ended(g, (first, second)), "plies": g.plies, "moves": g.moves,
@@ -477,6 +504,7 @@ def to_json(run: MatchRun) -> dict[str, Any]:
         "games_total": run.games_total,
         "games_per_pairing": run.games_per_pairing,
         "opening_plies": run.opening_plies,
+        "openings_book": run.book,
         "passed": not run.failed and run.interrupted is None,
         "failing": run.failing(),
         "interrupted": run.interrupted.name if run.interrupted is not None else None,
