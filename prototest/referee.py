@@ -340,7 +340,7 @@ class Referee(Dialogue, Judging, Accounting):
                 self._bot_turn()
             elif self.seat is not None:  # a bot in the other seat keeps its own clock
                 move = self.seat.move(self.position, self.report.moves, self.clock_ns)
-                self._played(self.position.play(move), move)
+                self._played(self.seat.referee.position, move)  # the position its judging reached
                 if self.spec.after_move.opponent:
                     self._check_silence(f"after the judge sent {self.last_sent!r}")
                     self._say(self.spec.after_move.opponent)

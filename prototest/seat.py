@@ -116,8 +116,9 @@ class BotSeat:
         """The candidate's moves since the seat's last turn, told as its judge tells them."""
         r = self.referee
         known = len(r.report.moves)
-        for move in moves[known:]:
-            r._played(r.position.play(move), move)
+        for number, move in enumerate(moves[known:], known + 1):
+            # the referee's own position after the last move (positions are values): not played twice
+            r._played(position if number == len(moves) else r.position.play(move), move)
             if r.spec.after_move.opponent:
                 self._guarded(lambda: (r._check_silence(f"after the judge sent {r.last_sent!r}"),
                                        r._say(r.spec.after_move.opponent)))
