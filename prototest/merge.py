@@ -101,11 +101,15 @@ def check_run(reports: list[dict[str, Any]]) -> CheckRun:
     run.hints = list(dict.fromkeys(h for d in reports for h in d.get("hints", [])))
     run.skipped = sum(d.get("skipped", 0) for d in reports)
     findings: dict[int, list[Finding]] = {}
+    theirs: dict[int, list[Finding]] = {}  # check --opponent: the opponent bot's
     for data in reports:
         for f in data["findings"]:
             findings.setdefault(f["game"], []).append(Finding.from_json(f))
+        for f in data.get("opponent_findings", []):
+            theirs.setdefault(f["game"], []).append(Finding.from_json(f))
         for g in data["games"]:
             run.games.append(game(spec, g, findings.pop(g["game"], [])))
+            run.games[-1].opponent_findings = theirs.pop(g["game"], [])
         if data.get("interrupted") and run.interrupted is None:
             run.interrupted = signal.Signals[data["interrupted"]]
     run.games.sort(key=lambda g: g.index)

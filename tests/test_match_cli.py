@@ -272,3 +272,17 @@ def test_chess_opening_books(tmp_path):
 
     bad = run_cli("match", bundled("loa"), bundled("loa"), "--game", "loa", "--openings", str(pgn), tmp_path=tmp_path)
     assert bad.code == 2 and "--openings" in bad.stderr
+
+
+def test_check_opponent_shards_merge_the_opponents_findings(tmp_path):
+    for i in (1, 2):
+        shard = run_cli("check", "--game", "chess", "--games", "2", "--shard", f"{i}/2", *CHESS_FAST, "--env", RUN_TOKEN,
+                        "--opponent", faulty("chess", "crash_third_turn.py"), "--json", str(tmp_path / f"{i}.json"),
+                        "--", sys.executable, "-m", "prototest.bots.chess_bot", tmp_path=tmp_path)
+        assert shard.code == 0, shard.stdout + shard.stderr
+    merged = run_cli("merge", str(tmp_path / "1.json"), str(tmp_path / "2.json"), "--json", str(tmp_path / "m.json"),
+                     tmp_path=tmp_path)
+    assert merged.code == 0, merged.stdout + merged.stderr
+    data = json.loads((tmp_path / "m.json").read_text())
+    assert [f["game"] for f in data["opponent_findings"]] == [1, 2] and data["findings"] == []
+    assert "2 games won by its forfeit" in merged.stdout
