@@ -172,7 +172,7 @@ class BotSeat:
         try:
             if bot is not None:
                 with bot:
-                    if self.started and self.usable:
+                    if self.started and self.usable and self.main.report.interrupted is None:
                         try:
                             r._finish(answer_pending=self.forfeited is not None or self._stopped_mid_answer)
                         except Forfeit as forfeit:  # not raised by _finish; kept safe
