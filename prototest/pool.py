@@ -250,7 +250,10 @@ def _worker(tasks, play, taken, stop, conn, go, solo) -> None:
                     index = taken.value
                     taken.value += 1
             if index is None:
-                go.wait(0.01)  # paused: a held task is played alone meanwhile
+                try:
+                    go.wait(0.01)  # paused: a held task is played alone meanwhile
+                except KeyboardInterrupt:  # the run's signal, passed on: no task of this worker is in play
+                    break
                 continue
             if index >= len(tasks):
                 if not go.is_set() or solo.value != -1:
