@@ -286,3 +286,27 @@ def test_check_opponent_shards_merge_the_opponents_findings(tmp_path):
     data = json.loads((tmp_path / "m.json").read_text())
     assert [f["game"] for f in data["opponent_findings"]] == [1, 2] and data["findings"] == []
     assert "2 games won by its forfeit" in merged.stdout
+
+
+def test_match_interrupted_keeps_the_games_so_far(tmp_path):
+    import signal
+    import subprocess
+    import time
+
+    from conftest import bot_env
+
+    report = tmp_path / "match.json"
+    proc = subprocess.Popen([sys.executable, "-m", "prototest", "match", bundled("chess"), faulty("chess", "hangs.py"),
+                             "--game", "chess", "--games", "4", "--jobs", "1", "--start-delay", "100",
+                             "--env", RUN_TOKEN, "--json", str(report)],
+                            cwd=tmp_path, env=bot_env(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    time.sleep(2.5)  # game 1 under way: B hangs on its first turn (a 10 s clock)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGTERM, out + err
+    data = json.loads(report.read_text())
+    assert data["interrupted"] == "SIGTERM" and not data["passed"]
+    assert [g["result"] for g in data["games"]] == ["interrupted"]
+    assert data["findings"] == {"A": [], "B": []}  # neither bot blamed for the interruption
+    assert "INTERRUPTED by SIGTERM" in out
