@@ -310,3 +310,13 @@ def test_match_interrupted_keeps_the_games_so_far(tmp_path):
     assert [g["result"] for g in data["games"]] == ["interrupted"]
     assert data["findings"] == {"A": [], "B": []}  # neither bot blamed for the interruption
     assert "INTERRUPTED by SIGTERM" in out
+
+
+def test_a_long_match_counts_how_its_games_ended(tmp_path):
+    result = match(tmp_path, bundled("loa"), faulty("loa", "ignores_pass.py"), "loa", "--games", "42")
+    assert result.code == 0, result.stdout + result.stderr
+    assert "how the 42 games ended (each game in the JSON report):" in result.stdout
+    assert "  game  pair  seats" not in result.stdout
+    counted = [line for line in result.stdout.splitlines() if line.startswith("      ") and " won " in line]
+    assert sum(int(line.split()[0]) for line in counted) == 42
+    assert len(result.report["games"]) == 42

@@ -31,6 +31,8 @@ from .exits import UsageProblem, conclude
 
 #: Games when --games is not given: 5 pairs.
 DEFAULT_GAMES = 10
+#: Matches of up to this many games list every game in the summary; longer ones count how they ended.
+GAMES_SHOWN = 40
 #: Opening plies when --openings-plies is not given, for a protocol that sends the position.
 DEFAULT_OPENING_PLIES = 4
 
@@ -284,18 +286,30 @@ def standings(run: MatchRun) -> list[dict[str, Any]]:
 
 
 def summary(run: MatchRun) -> str:
-    what = "match" if run.mode == "match" else run.mode
-    lines = [f"prototest match ({what}): {run.spec.game.title or run.spec.name}, {len(run.games)} of "
+    what = "" if run.mode == "match" else f" ({run.mode})"
+    lines = [f"prototest match{what}: {run.spec.game.title or run.spec.name}, {len(run.games)} of "
              f"{run.games_total} games, seed {run.seed}, "
              + (f"openings from {run.book}" if run.book else f"openings of {run.opening_plies} random plies")
              + (f", time scale {run.time_scale}" if run.time_scale != 1 else "")]
     lines.extend(f"  {matchmod.LETTERS[i]}: {_name(argv)}" for i, argv in enumerate(run.bots))
     lines.append("")
-    lines.append(f"  {'game':>4}  {'pair':>4}  {'seats':<18} {'plies':>5}  how it ended")
-    for g in run.games:
-        lines.append(f"  {g.index:>4}  {matchmod.pair_of(run.where(g.index)[1]):>4}  {_seats(run, g):<18} "
-                     f"{g.plies:>5}  {matchmod.ended(g, run.names(g))}"
-                     + (f"  (re-checked alone after {g.rechecked})" if g.rechecked else ""))
+    if len(run.games) <= GAMES_SHOWN:
+        lines.append(f"  {'game':>4}  {'pair':>4}  {'seats':<18} {'plies':>5}  how it ended")
+        for g in run.games:
+            lines.append(f"  {g.index:>4}  {matchmod.pair_of(run.where(g.index)[1]):>4}  {_seats(run, g):<18} "
+                         f"{g.plies:>5}  {matchmod.ended(g, run.names(g))}"
+                         + (f"  (re-checked alone after {g.rechecked})" if g.rechecked else ""))
+    else:  # a long match: how the games ended, counted (the JSON has every game)
+        counts: dict[str, list[int]] = {}
+        for g in run.games:
+            counts.setdefault(matchmod.ended(g, run.names(g)), []).append(g.index)
+        lines.append(f"  how the {len(run.games)} games ended (each game in the JSON report):")
+        for how, indices in sorted(counts.items(), key=lambda item: (-len(item[1]), item[0])):
+            shown = report.game_ranges(indices) if len(indices) <= 12 else f"{len(indices)} games"
+            lines.append(f"  {len(indices):>6}  {how}" + (f"  (games {shown})" if len(indices) <= 12 else ""))
+        rechecked = [g.index for g in run.games if g.rechecked]
+        if rechecked:
+            lines.append(f"  re-checked alone after a timing finding: games {report.game_ranges(rechecked)}")
     for (first, second), t in zip(run.pairings, run.tallies):
         x, y = matchmod.LETTERS[first], matchmod.LETTERS[second]
         played = sum(t.wdl) + t.uncounted
