@@ -26,13 +26,11 @@ With `jobs` 1 (or one task) the tasks are played here, in order, as they always 
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import sys
 import traceback
 from collections.abc import Callable, Sequence
-from multiprocessing.connection import wait
 from typing import Any, TypeVar
 
 from . import interrupts, process
@@ -81,6 +79,9 @@ def play_all(tasks: Sequence[T], play: Callable[[T], R], jobs: int,
 
 def _play_forked(tasks, play, jobs: int, done, again, guard) -> tuple[dict, dict, bool]:
     """The results as they came, those held back for a re-check, and whether the run stopped."""
+    import multiprocessing  # here: a run of one game at a time never needs it
+    from multiprocessing.connection import wait
+
     ctx = multiprocessing.get_context("fork")
     taken = ctx.Value("i", 0)  # the next task to take
     #: a task to play alone (-1: none); `go` cleared: no new task is taken
