@@ -33,7 +33,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from . import interrupts, process
+from . import interrupts, keeper, process
 from .keeper import _parent as keeper_parent
 
 T = TypeVar("T")
@@ -273,6 +273,7 @@ def _worker(tasks, play, taken, stop, conn, go, solo) -> None:
     finally:
         try:
             conn.close()
+            keeper.close_hosts()
             process.reap_orphans(0.5)
         finally:
             os._exit(status)

@@ -124,6 +124,7 @@ def run_app(app: typer.Typer, argv: list[str] | None = None) -> None:
         _say(f"prototest: interrupted ({interrupts.signal_name(signals.first)})")
     process = sys.modules.get("prototest.process")  # imported when a bot may have run
     if process is not None:
+        process.keeper.close_hosts()
         process.reap_orphans(0.2)
     try:
         sys.stdout.flush()
