@@ -264,6 +264,8 @@ def _worker(tasks, play, taken, stop, conn, go, solo) -> None:
             conn.send((kind, index, result))
             if interrupts.signals.first is not None:  # this game was interrupted: no other
                 break
+    except KeyboardInterrupt:  # passed on before this worker's first game began: nothing played
+        pass
     except BaseException:  # noqa: BLE001 - reported to the parent, which says it in one line
         status = 1
         try:
