@@ -16,8 +16,12 @@ from typing import List, Optional
 import typer
 
 from . import config as configmod
-from .commands import check, exits, games, merge, moves, perft, record, replay  # fuzz: imported by its command
+from .commands import exits
 from .settings import DEFAULT_CHECK_GAMES
+
+# Each command's body (prototest.commands.NAME) is imported by that command alone: `moves`,
+# `perft`, `games` and --help never import the judge (processes, the keeper, reports), and
+# no command but `fuzz` imports Hypothesis and the fuzz machinery (tests/test_imports.py).
 
 app = typer.Typer(
     add_completion=False,
@@ -79,6 +83,8 @@ def check_command(
     shard: Optional[str] = typer.Option(None, "--shard", help=SHARD_HELP.format(what="games")),
 ) -> None:
     """Play games against BOT as the judge and report every fault."""
+    from .commands import check
+
     check.execute(bot=bot, game=game, spec_path=spec_path, games=games, seed=seed, time_scale=time_scale,
                   start_delay=start_delay, json_path=json_path, junit_path=junit_path,
                   transcripts=transcripts, overrides=_platform(platform, overrides), env_pairs=env_pairs, seat=seat,
@@ -129,6 +135,8 @@ def moves_command(
     overrides: List[str] = typer.Option([], "--set"),
 ) -> None:
     """List the legal moves, one a line, exactly as the judge accepts them."""
+    from .commands import moves
+
     moves.execute(position=position, game=game, spec_path=spec_path, overrides=overrides)
 
 
@@ -142,6 +150,8 @@ def perft_command(
     overrides: List[str] = typer.Option([], "--set"),
 ) -> None:
     """Count the leaf positions at DEPTH (perft); --divide splits it by first move."""
+    from .commands import perft
+
     perft.execute(position=position, depth=depth, divide=divide, game=game, spec_path=spec_path,
                   overrides=overrides)
 
@@ -174,7 +184,7 @@ def fuzz_command(
     shard: Optional[str] = typer.Option(None, "--shard", help=SHARD_HELP.format(what="seed streams (each shard fuzzes its own examples, for the whole budget)")),
 ) -> None:
     """Play whole games against BOT with swarm opponents drawn by Hypothesis; shrink any failure to a minimal reproducer."""
-    from .commands import fuzz  # Hypothesis and the fuzz machinery: only for this command
+    from .commands import fuzz
 
     fuzz.execute(bot=bot, game=game, spec_path=spec_path, budget=budget, examples=examples, jobs=jobs,
                  seed=seed, max_plies=max_plies, mode=mode, save=save, database=database,
@@ -187,6 +197,8 @@ def fuzz_command(
 @app.command("games")
 def games_command() -> None:
     """List the bundled protocols."""
+    from .commands import games
+
     games.execute()
 
 
@@ -220,6 +232,8 @@ def record_command(
     junit_path: Optional[Path] = typer.Option(None, "--junit", help="With --update: write a JUnit XML report here."),
 ) -> None:
     """Write normalised golden transcripts (fixtures) of BOT's games; --update regenerates fixtures."""
+    from .commands import record
+
     record.execute(bot=bot, game=game, spec_path=spec_path, games=games, seed=seed, output=output, seat=seat,
                    position=position, moves=moves, opponent_moves=opponent_moves, max_plies=max_plies,
                    time_scale=time_scale, start_delay=start_delay, overrides=_platform(platform, overrides),
@@ -241,6 +255,8 @@ def replay_command(
     junit_path: Optional[Path] = typer.Option(None, "--junit", help="Write a JUnit XML report here (a test case per fixture)."),
 ) -> None:
     """Play the judge's side of each fixture against the bot; report the first difference."""
+    from .commands import replay
+
     replay.execute(args=args, time_scale=time_scale, env_pairs=env_pairs, transcripts=transcripts,
                    exact_lines=exact_lines, quiet=quiet, typed=_TYPED, jobs=jobs, shard=shard,
                    json_path=json_path, junit_path=junit_path)
@@ -254,6 +270,8 @@ def merge_command(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final verdict line."),
 ) -> None:
     """Join the shards of one check, fuzz, replay or record --update run into one verdict (exit status as the command's)."""
+    from .commands import merge
+
     merge.execute(reports=list(reports or []), json_path=json_path, junit_path=junit_path, quiet=quiet)
 
 

@@ -13,11 +13,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 
-from . import process
 from .findings import Finding
 from .games.base import Position, Rules
 from .spec import Spec
 from .transcript import Transcript
+
+
+def _controlled_env() -> dict[str, str]:
+    """The bot's environment by default (process.controlled_env): imported when a game is
+    set up, so that the reports' data modules do not import the process machinery."""
+    from .process import controlled_env
+
+    return controlled_env()
 
 
 class StopGame(Exception):
@@ -57,7 +64,7 @@ class GameConfig:
     index: int = 1
     time_scale: float = 1.0
     start_delay_ms: int | None = None
-    env: dict[str, str] = field(default_factory=process.controlled_env)
+    env: dict[str, str] = field(default_factory=_controlled_env)
     cwd: str | None = None
     start_position: Position | None = None
     #: Moves played from the start position before the bot's first turn: the bot is

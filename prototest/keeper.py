@@ -1,7 +1,8 @@
 """The keeper: a small process of prototest's own between prototest and the bot.
 
-prototest forks it (a copy of itself, so no interpreter starts) and the keeper starts
-the bot, which runs exactly as before: its own session and process group, the same
+prototest forks it (a copy of itself, so no interpreter starts; from a run's third bot on,
+a keepers' host forks it as prototest's own child, see `_Host`) and the keeper starts the
+bot, which runs exactly as before: its own session and process group, the same
 pipes, environment, folder and signal dispositions. The keeper is there for what
 prototest cannot do from outside the bot:
 
@@ -59,6 +60,7 @@ The start pipe (one JSON object a line) says, besides the bot's pid and the file
 from __future__ import annotations
 
 import errno
+import fcntl
 import gc
 import json
 import os
@@ -73,6 +75,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from . import syscalls
+from .interrupts import sigmask
 
 #: Signals the keeper reads (besides SIGCHLD): every one a process can send it that would
 #: otherwise end or stop it. prototest asks the keeper to finish with SIGTERM.
@@ -233,6 +236,8 @@ def start(argv: Sequence[str], env: dict[str, str], cwd: str | None, *, watch_fi
         raise ValueError(f"network must be 'allowed' or 'none', not {network!r}")
 
     namespace = namespace_missing() == ""
+    if namespace:
+        _user_name()  # for the namespace's perf-data folder: looked up here, once
     watches = _Watches(watch_files, pids_limit, network == "none", watch_network and not _network_watch_missing)
     if watches.filtered:
         _filter_code(*watches.filter_key)  # before the fork: built once, not in every bot's process
@@ -300,32 +305,51 @@ def _start(argv: Sequence[str], env: dict[str, str], cwd: str | None, *, watch_f
     bot_side = (stdin_r, stdout_w, stderr_w)
     ours = (stdin_w, stdout_r, stderr_r, start_r, report_r)
     judge = os.getpid()
-    try:
-        pid = os.fork()
-    except OSError:
-        for fd in bot_side + ours + (start_w, report_w):
-            os.close(fd)
-        raise
-    if pid == 0:  # the keeper: never returns
-        code = 70
+    host = _host_for_start()
+    if host is not None and host.fork_keeper(judge, argv, env, cwd, watch_files=watch_files,
+                                             restore_mask=restore_mask, namespace=namespace,
+                                             watches=watches or _Watches(files=watch_files),
+                                             cgroup_join=cgroup_join, fds=bot_side + (start_w, report_w)):
+        pid = 0  # the host's keeper says its pid first thing on the start pipe
+    else:
         try:
-            gc.disable()
-            keeper = _Keeper(judge, list(argv), env, cwd, bot_side, start_w, report_w,
-                             watch_files=watch_files, restore_mask=restore_mask or set(), namespace=namespace,
-                             watches=watches, cgroup_join=list(cgroup_join))
-            code = keeper.run()
-        except BaseException:  # noqa: BLE001 - nothing may escape into a copy of prototest
-            pass
-        os._exit(code)
+            pid = os.fork()
+        except OSError:
+            for fd in bot_side + ours + (start_w, report_w):
+                os.close(fd)
+            raise
+        if pid == 0:  # the keeper: never returns
+            code = 70
+            try:
+                gc.disable()
+                keeper = _Keeper(judge, list(argv), env, cwd, bot_side, start_w, report_w,
+                                 watch_files=watch_files, restore_mask=restore_mask or set(), namespace=namespace,
+                                 watches=watches, cgroup_join=list(cgroup_join))
+                code = keeper.run()
+            except BaseException:  # noqa: BLE001 - nothing may escape into a copy of prototest
+                pass
+            os._exit(code)
     for fd in bot_side + (start_w, report_w):
         os.close(fd)
-    proc = KeeperProcess(pid, stdin_w, stdout_r, stderr_r)
+    proc = KeeperProcess(pid, stdin_w, stdout_r, stderr_r) if pid else None
     try:
         info = _read_start(start_r)
     except BaseException:
         os.close(report_r)
-        _abandon(proc)
+        if proc is not None:
+            _abandon(proc)
+        else:
+            _close_streams(stdin_w, stdout_r, stderr_r)
         raise
+    if proc is None:
+        if not info.get("keeper"):  # the host is gone: this keeper is forked here, the next ones too
+            assert host is not None
+            host.lost()
+            os.close(report_r)
+            _close_streams(stdin_w, stdout_r, stderr_r)
+            return _start(argv, env, cwd, watch_files=watch_files, restore_mask=restore_mask,
+                          namespace=namespace, watches=watches, cgroup_join=cgroup_join)
+        proc = KeeperProcess(info["keeper"], stdin_w, stdout_r, stderr_r)
     if "error" in info:
         os.close(report_r)
         _abandon(proc)
@@ -340,6 +364,264 @@ def _start(argv: Sequence[str], env: dict[str, str], cwd: str | None, *, watch_f
                       info.get("contain", "keeper"), cgroup_error=info.get("cgroup_error", ""))
     _started_watches(started, info, watches or _Watches(files=watch_files))
     return started
+
+
+def _close_streams(*fds: int) -> None:
+    for fd in fds:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+
+
+# -- the keepers' host -----------------------------------------------------------------------
+
+#: At this bot start (in one process and thread) the keepers' host is started; keepers are
+#: forked by it once it is ready (from the next start on): the first bots of a run wait for
+#: no interpreter's start, and a run of one or two bots starts none.
+HOST_FROM_START = 2
+
+
+class _Host:
+    """A small process of prototest's own that forks keepers: a fresh interpreter (`python
+    -I -S`, the keeper's modules only) started once, by exec, so a keeper is a copy of its
+    few megabytes and not of the judge's (its games, rules, reports): each fork copies
+    fewer page tables, each of the keeper's processes copies fewer pages as it touches them,
+    and the judge, no longer sharing its pages with a keeper for a whole game, copies none.
+
+    Each keeper is forked with clone(CLONE_PARENT), so it is the judge's own child, exactly as
+    when the judge forks it: the judge waits for it, it dies with the judge (its parent-death
+    signal), it names the judge as its parent. The host itself dies with the judge (SIGKILL
+    as its parent-death signal), runs in a session of its own (a signal to prototest's
+    process group does not reach it), holds none of prototest's descriptors, and ends when
+    its socket closes. A keeper's command line is the host's: `python -I -S -c ...` followed
+    by the judge's own command line. Should the host be gone, the next keeper is forked by
+    the judge as before. PROTOTEST_NO_KEEPER_HOST=1 turns the host off."""
+
+    def __init__(self) -> None:
+        self.sock: socket.socket | None = None
+        self.pid = 0
+        self.pidfd: int | None = None  # signals and looks go through it: never to a reused pid
+        self.ready = False
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+            code = (f"import sys; sys.path.insert(0, {root!r}); from prototest import keeper; "
+                    f"keeper._host_main({theirs.fileno()}, {os.getpid()})")
+            try:
+                with open("/proc/self/cmdline", "rb") as fh:
+                    judge = [os.fsdecode(a) for a in fh.read().rstrip(b"\0").split(b"\0")]
+            except OSError:
+                judge = list(sys.argv)
+            null = os.open(os.devnull, os.O_RDWR)
+            try:
+                os.set_inheritable(theirs.fileno(), True)
+                self.pid = os.posix_spawn(
+                    sys.executable, [sys.executable, "-I", "-S", "-c", code, "--", *judge], dict(os.environ),
+                    file_actions=[(os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, null, 1),
+                                  (os.POSIX_SPAWN_DUP2, null, 2)],
+                    setsid=True, setsigmask=())
+            finally:
+                os.close(null)
+        finally:
+            theirs.close()
+        self.sock = ours
+        try:
+            self.pidfd = os.pidfd_open(self.pid)
+        except OSError:  # gone already, or no pidfds here: no host
+            self.close()
+            raise
+
+    def alive(self) -> bool:
+        """Whether the host still runs (its pidfd becomes readable when it ends)."""
+        if self.pidfd is None:
+            return False
+        poller = select.poll()
+        poller.register(self.pidfd, select.POLLIN)
+        return not poller.poll(0)
+
+    def usable(self) -> bool:
+        """Whether the host said it is ready (without waiting for it)."""
+        if self.ready:
+            return True
+        if self.sock is None:
+            return False
+        poller = select.poll()
+        poller.register(self.sock.fileno(), select.POLLIN)
+        if poller.poll(0):
+            try:
+                self.ready = self.sock.recv(16) == b"r"
+            except OSError:
+                self.ready = False
+            if not self.ready:
+                self.lost()
+        return self.ready
+
+    def fork_keeper(self, judge: int, argv: Sequence[str], env: dict[str, str], cwd: str | None, *,
+                    watch_files: bool, restore_mask: set[int] | None, namespace: bool, watches: _Watches,
+                    cgroup_join: Sequence[str], fds: tuple[int, ...]) -> bool:
+        """Ask for a keeper with these pipes (the bot's side, the start and report pipes'
+        write ends); False when the request could not be sent (the keeper is then forked
+        here). The folder is always named: the host's is the judge's at its start."""
+        if self.sock is None:
+            return False
+        try:
+            folder = cwd if cwd is not None else os.getcwd()
+            request = json.dumps({
+                "judge": judge, "argv": list(argv), "env": env, "cwd": folder, "watch_files": watch_files,
+                "restore_mask": sorted(int(s) for s in (restore_mask or ())), "namespace": namespace,
+                "watches": [watches.files, watches.pids_limit, watches.no_network, watches.network],
+                "cgroup_join": list(cgroup_join)}).encode()
+            socket.send_fds(self.sock, [request], list(fds))
+        except (OSError, ValueError, TypeError):  # gone, or a request too big for one message
+            if self.sock is not None and self.sock.fileno() >= 0:
+                poller = select.poll()
+                poller.register(self.sock.fileno(), select.POLLOUT)
+                if any(event & (select.POLLHUP | select.POLLERR) for _, event in poller.poll(0)):
+                    self.lost()
+            return False
+        return True
+
+    def lost(self) -> None:
+        """The host is gone (or never said it was ready): forget it; keepers are forked here."""
+        _hosts_lost.add(_owner())
+        self.close()
+
+    def close(self) -> None:
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
+        if self.pidfd is not None:
+            try:
+                signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)  # it would end at its socket's end
+            except OSError:  # gone already
+                pass
+            try:
+                os.waitpid(self.pid, 0)
+            except ChildProcessError:  # reaped already (prototest reaps its orphans)
+                pass
+            os.close(self.pidfd)
+            self.pidfd = None
+        elif self.pid:  # its pidfd could not be opened: it is gone, or about to be reaped
+            try:
+                os.waitpid(self.pid, os.WNOHANG)
+            except ChildProcessError:
+                pass
+        self.pid = 0
+        self.ready = False
+
+
+#: This process's hosts, one per thread that starts bots (a thread's children die with it).
+_hosts: dict[int, _Host] = {}
+_host_starts: dict[int, int] = {}
+_hosts_lost: set[int] = set()
+
+
+def _owner() -> int:
+    import threading
+
+    return threading.get_ident()
+
+
+def _host_for_start() -> _Host | None:
+    """The host to ask for this keeper: None (fork it here) for the first bots of a run, or
+    while the host starts, or where there is none."""
+    from . import linux
+
+    if os.environ.get("PROTOTEST_NO_KEEPER_HOST"):
+        return None
+    owner = _owner()
+    count = _host_starts[owner] = _host_starts.get(owner, 0) + 1
+    host = _hosts.get(owner)
+    if host is not None:
+        return host if host.usable() else None
+    if count < HOST_FROM_START or owner in _hosts_lost or not linux.can_fork_beside() or not sys.executable:
+        return None
+    try:
+        _hosts[owner] = _Host()
+    except (OSError, ValueError):
+        _hosts_lost.add(owner)
+    return None
+
+
+def host_pids() -> set[int]:
+    """The pids of this process's keepers' hosts that still run (its children that are not
+    a bot's)."""
+    return {host.pid for host in _hosts.values() if host.pid and host.alive()}
+
+
+def close_hosts() -> None:
+    """End this process's keepers' hosts (when no more bot will start, or before it exits)."""
+    for host in list(_hosts.values()):
+        host.close()
+    _hosts.clear()
+
+
+def _forget_hosts() -> None:
+    """In a forked child (a worker): the parent's hosts are the parent's."""
+    for host in _hosts.values():
+        if host.sock is not None:
+            host.sock.close()
+        if host.pidfd is not None:
+            os.close(host.pidfd)
+    _hosts.clear()
+    _host_starts.clear()
+    _hosts_lost.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_hosts)
+
+
+def _host_main(fd: int, judge: int) -> None:
+    """The host's program: fork a keeper for each request, until the socket closes."""
+    from . import linux
+
+    try:
+        linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != judge:  # prototest died before the line above
+            os._exit(0)
+        _close_all_but({0, 1, 2, fd})
+        gc.disable()  # as in every keeper: no collection touches (and copies) every page
+        _user_name()
+        sock = socket.socket(fileno=fd)
+        sock.send(b"r")
+    except BaseException:  # noqa: BLE001
+        os._exit(1)
+    while True:
+        try:
+            data, fds, _, _ = socket.recv_fds(sock, 1 << 20, 5)
+        except OSError:
+            break
+        if not data:
+            break
+        for received in fds:
+            os.set_inheritable(received, False)  # what SCM_RIGHTS brings is not close-on-exec
+        pid = -1
+        try:
+            request = json.loads(data)
+            if len(fds) == 5:
+                watches = _Watches(*request["watches"])
+                if watches.filtered:
+                    _filter_code(*watches.filter_key)
+                pid = linux.fork_beside()
+        except BaseException:  # noqa: BLE001 - no keeper: prototest forks one itself
+            pid = -1
+        if pid == 0:  # the keeper: never returns
+            code = 70
+            try:
+                sock.close()
+                keeper = _Keeper(request["judge"], request["argv"], request["env"], request["cwd"],
+                                 tuple(fds[:3]), fds[3], fds[4], watch_files=request["watch_files"],
+                                 restore_mask=set(request["restore_mask"]), namespace=request["namespace"],
+                                 watches=watches, cgroup_join=request["cgroup_join"])
+                code = keeper.run()
+            except BaseException:  # noqa: BLE001
+                pass
+            os._exit(code)
+        for received in fds:
+            os.close(received)
+    os._exit(0)
 
 
 def _started_watches(started: Started, info: dict[str, Any], watches: _Watches) -> None:
@@ -431,13 +713,14 @@ class _Keeper:
         self.start_w, self.report_w = _high(self.start_w), _high(self.report_w)
         _to_dev_null(0, 1, 2)
         _close_all_but(set(self.bot_side) | {0, 1, 2, self.start_w, self.report_w})
+        _say(self.start_w, {"keeper": os.getpid()})  # prototest knows it when the keepers' host forked it
         os.set_blocking(self.report_w, False)
         os.setsid()  # out of prototest's group: a kill of that group is prototest's business
         linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGTERM)
         if os.getppid() != self.judge:  # prototest died before the line above
             return 70
         linux.prctl(linux.PR_SET_CHILD_SUBREAPER, 1)
-        signal.pthread_sigmask(signal.SIG_BLOCK, set(_KEEPER_SIGNALS) | {signal.SIGCHLD})
+        sigmask(signal.SIG_BLOCK, set(_KEEPER_SIGNALS) | {signal.SIGCHLD})
         self.sigfd = linux.signalfd(set(_KEEPER_SIGNALS) | {signal.SIGCHLD})
         parent_sock, child_sock = socket.socketpair()
         self.keeper = os.getpid()
@@ -511,17 +794,17 @@ class _Keeper:
             linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)  # the keeper gone: the namespace ends
             try:  # the bot's /proc shows its own namespace, so its pids and /proc agree
                 linux.unshare(linux.CLONE_NEWNS)
-                linux.mount(None, "/", None, linux.MS_REC | linux.MS_PRIVATE)
-                linux.mount("proc", "/proc", "proc", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC)
-                _private_perf_data(linux)
+                own_mounts = True
             except OSError:
-                pass
+                own_mounts = False
             self._own_network()
             for signum in _KEEPER_SIGNALS:
                 try:
                     signal.signal(signum, _noop)
                 except (OSError, ValueError):
                     pass
+            # The bot's process shares this mount namespace: it gets ready for its exec while
+            # the mounts below are made; the keeper lets it exec only after our line, after them.
             bot = os.fork()
             if bot == 0:
                 os.close(out)
@@ -529,6 +812,13 @@ class _Keeper:
             sock.close()
             for fd in (*self.bot_side, self.start_w, self.report_w):
                 os.close(fd)
+            if own_mounts:
+                try:
+                    linux.mount(None, "/", None, linux.MS_REC | linux.MS_PRIVATE)
+                    linux.mount("proc", "/proc", "proc", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC)
+                    _private_perf_data(linux)
+                except OSError:
+                    pass
             os.write(out, (json.dumps({"bot": bot}) + "\n").encode())
             while True:
                 select.select([self.sigfd], [], [])
@@ -543,6 +833,10 @@ class _Keeper:
 
     def _host_pid(self, nspid: int) -> int | None:
         """The pid we see of the process that is `nspid` in the bot's namespace."""
+        if nspid == 2:  # the bot's process, before its exec: the inner keeper's only child yet
+            children = _children(self.inner) if self.inner else None
+            if children is not None and len(children) == 1:
+                return children[0]
         for pid, _ in _descendants(self.inner):
             fields = _status_field(pid, "NSpid")
             if fields and fields[-1] == str(nspid):
@@ -641,7 +935,7 @@ class _Keeper:
             # (as subprocess does with restore_signals).
             for signum in (signal.SIGPIPE, signal.SIGXFSZ):
                 signal.signal(signum, signal.SIG_DFL)
-            signal.pthread_sigmask(signal.SIG_SETMASK, self.restore_mask)
+            sigmask(signal.SIG_SETMASK, self.restore_mask)
             if self.watches.filtered:
                 self._install_filter(sock)
             else:
@@ -674,8 +968,6 @@ class _Keeper:
 
     def _bot_fds(self) -> None:
         """The pipes as 0, 1, 2 (moved out of the way first: they may be 0..2 already)."""
-        import fcntl
-
         high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in self.bot_side]
         for target, fd in enumerate(high):
             os.dup2(fd, target)
@@ -800,6 +1092,10 @@ class _Keeper:
         return self._mirror()
 
     def _wait_children(self, seconds: float) -> None:
+        """Reap children until none is left, for `seconds` at most: woken by SIGCHLD (read
+        from the signalfd: the other signals that come now are of no use any more)."""
+        from . import linux
+
         deadline = time.monotonic() + seconds
         while True:
             try:
@@ -809,9 +1105,14 @@ class _Keeper:
             if pid == self.bot:
                 self.bot_status = status
             if pid == 0:
-                if time.monotonic() >= deadline:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
                     return
-                time.sleep(0.001)
+                if select.select([self.sigfd], [], [], min(remaining, 0.01))[0]:
+                    try:
+                        linux.read_signals(self.sigfd)
+                    except OSError:
+                        pass
 
     def _mirror(self) -> int:
         """Exit as the bot did: the same status, or death by the same signal."""
@@ -823,7 +1124,7 @@ class _Keeper:
             try:
                 if signum not in (signal.SIGKILL, signal.SIGSTOP):
                     signal.signal(signum, signal.SIG_DFL)
-                    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signum})
+                    sigmask(signal.SIG_UNBLOCK, {signum})
                 os.kill(os.getpid(), signum)
             except (OSError, ValueError):
                 pass
@@ -1019,8 +1320,6 @@ def _high(fd: int) -> int:
     """The same file as `fd`, on a descriptor above 2 (close-on-exec)."""
     if fd > 2:
         return fd
-    import fcntl
-
     return fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10)
 
 
@@ -1099,11 +1398,8 @@ def _private_perf_data(linux) -> None:
     as its answer. Each namespace gets its own folder there (a tmpfs of its mounts), owned
     by the user and 0755 as the JVM makes it: a tmpfs mounts 1777, which the JVM finds
     insecure and writes nothing to, and the write a real machine sees would go unreported."""
-    import pwd
-
-    try:
-        user = pwd.getpwuid(os.geteuid()).pw_name
-    except KeyError:
+    user = _user_name()
+    if user is None:
         return
     folder = f"/tmp/hsperfdata_{user}"
     try:
@@ -1112,6 +1408,21 @@ def _private_perf_data(linux) -> None:
         os.chmod(folder, 0o755)  # the mount's root, now (owned by whoever mounted it: us)
     except OSError:
         pass
+
+
+_user: list[str | None] = []
+
+
+def _user_name() -> str | None:
+    """This user's name (looked up once: before the keeper's fork, not in every bot's namespace)."""
+    if not _user:
+        import pwd
+
+        try:
+            _user.append(pwd.getpwuid(os.geteuid()).pw_name)
+        except KeyError:
+            _user.append(None)
+    return _user[0]
 
 
 def _noop(signum: int, frame: object) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ctypes
 import os
 import platform
+import signal
 import struct
 from dataclasses import dataclass, field
 
@@ -23,6 +24,7 @@ PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NO_NEW_PRIVS = 38
 
+CLONE_PARENT = 0x00008000
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWPID = 0x20000000
@@ -62,6 +64,42 @@ def prctl(option: int, arg: int = 0) -> None:
 
 def unshare(flags: int) -> None:
     _check(libc().unshare(flags), "unshare")
+
+
+#: clone's system call number (its first argument is the flags on both).
+SYS_CLONE = {"x86_64": 56, "aarch64": 220}
+_pydll: ctypes.PyDLL | None = None
+
+
+def can_fork_beside() -> bool:
+    return platform.machine() in SYS_CLONE and hasattr(ctypes.pythonapi, "PyOS_AfterFork_Child")
+
+
+def fork_beside() -> int:
+    """os.fork(), except that the child's parent is this process's own parent (clone with
+    CLONE_PARENT and SIGCHLD, the child on a copy of the stack as fork's): the interpreter's
+    before- and after-fork steps run around it as os.fork runs them, the interpreter lock
+    held throughout (a PyDLL call). For a single-threaded process only (prototest's keepers'
+    host): no other thread may hold a lock of the C library's at that moment."""
+    global _pydll
+    nr = SYS_CLONE.get(platform.machine())
+    if nr is None:
+        raise OSError(38, "clone: no system call number known here")
+    if _pydll is None:
+        _pydll = ctypes.PyDLL(None, use_errno=True)
+        _pydll.syscall.restype = ctypes.c_long
+    api = ctypes.pythonapi
+    api.PyOS_BeforeFork()
+    pid = _pydll.syscall(ctypes.c_long(nr), ctypes.c_ulong(CLONE_PARENT | signal.SIGCHLD), ctypes.c_long(0),
+                         ctypes.c_long(0), ctypes.c_long(0), ctypes.c_long(0))
+    if pid == 0:
+        api.PyOS_AfterFork_Child()
+        return 0
+    err = ctypes.get_errno()
+    api.PyOS_AfterFork_Parent()
+    if pid < 0:
+        raise OSError(err, f"clone: {os.strerror(err)}")
+    return pid
 
 
 MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 0x4000, 1 << 18

@@ -26,16 +26,14 @@ With `jobs` 1 (or one task) the tasks are played here, in order, as they always 
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import sys
 import traceback
 from collections.abc import Callable, Sequence
-from multiprocessing.connection import wait
 from typing import Any, TypeVar
 
-from . import interrupts, process
+from . import interrupts, keeper, process
 from .keeper import _parent as keeper_parent
 
 T = TypeVar("T")
@@ -81,6 +79,9 @@ def play_all(tasks: Sequence[T], play: Callable[[T], R], jobs: int,
 
 def _play_forked(tasks, play, jobs: int, done, again, guard) -> tuple[dict, dict, bool]:
     """The results as they came, those held back for a re-check, and whether the run stopped."""
+    import multiprocessing  # here: a run of one game at a time never needs it
+    from multiprocessing.connection import wait
+
     ctx = multiprocessing.get_context("fork")
     taken = ctx.Value("i", 0)  # the next task to take
     #: a task to play alone (-1: none); `go` cleared: no new task is taken
@@ -266,6 +267,8 @@ def _worker(tasks, play, taken, stop, conn, go, solo) -> None:
             conn.send((kind, index, result))
             if interrupts.signals.first is not None:  # this game was interrupted: no other
                 break
+    except KeyboardInterrupt:  # passed on before this worker's first game began: nothing played
+        pass
     except BaseException:  # noqa: BLE001 - reported to the parent, which says it in one line
         status = 1
         try:
@@ -275,6 +278,7 @@ def _worker(tasks, play, taken, stop, conn, go, solo) -> None:
     finally:
         try:
             conn.close()
+            keeper.close_hosts()
             process.reap_orphans(0.5)
         finally:
             os._exit(status)

@@ -109,14 +109,14 @@ class _SignalGuard:
 
     def hold(self) -> None:
         if self.depth == 0 and not self.broken:
-            saved = signal.pthread_sigmask(signal.SIG_BLOCK, interrupts.HELD)
+            saved = interrupts.sigmask(signal.SIG_BLOCK, interrupts.HELD)
             if self.fd is None:
                 try:
                     from . import linux
                     self.fd = linux.signalfd(interrupts.HELD)
                 except (OSError, AttributeError):
                     self.broken = True
-                    signal.pthread_sigmask(signal.SIG_SETMASK, saved)
+                    interrupts.sigmask(signal.SIG_SETMASK, saved)
                     return
             self.saved = set(saved)
         self.depth += 1
@@ -135,7 +135,7 @@ class _SignalGuard:
         """In a forked child: nothing held, its signals delivered as usual (the signalfd is
         made again when a bot of its own runs: it reads the signals of the process that reads it)."""
         if self.depth and not self.broken:
-            signal.pthread_sigmask(signal.SIG_SETMASK, self.saved)
+            interrupts.sigmask(signal.SIG_SETMASK, self.saved)
         self.depth = 0
 
     def release(self) -> None:
@@ -143,7 +143,7 @@ class _SignalGuard:
             return
         self.depth -= 1
         if self.depth == 0 and not self.broken:
-            signal.pthread_sigmask(signal.SIG_SETMASK, self.saved)
+            interrupts.sigmask(signal.SIG_SETMASK, self.saved)
 
 
 _guard = _SignalGuard()
@@ -172,7 +172,7 @@ def _outside_signal(signum: int) -> None:
         if signum in interrupts.STOPS:
             os.kill(os.getpid(), signal.SIGSTOP)  # Ctrl-Z: stop, as the user asked
         elif signum not in (signal.SIGCHLD, signal.SIGURG, signal.SIGWINCH, signal.SIGCONT):
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signum})
+            interrupts.sigmask(signal.SIG_UNBLOCK, {signum})
             signal.raise_signal(signum)
 
 
@@ -313,7 +313,7 @@ class Bot:
             return
         held = _guard.active  # the bot must not inherit the blocked signals
         if held:
-            signal.pthread_sigmask(signal.SIG_SETMASK, _guard.saved)
+            interrupts.sigmask(signal.SIG_SETMASK, _guard.saved)
         try:
             self.proc = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -321,7 +321,7 @@ class Bot:
             )
         finally:
             if held:
-                signal.pthread_sigmask(signal.SIG_BLOCK, interrupts.HELD)
+                interrupts.sigmask(signal.SIG_BLOCK, interrupts.HELD)
         self.pid = self.proc.pid
         _live.add(self.pid)
         self.file_watch_missing = "no keeper on this system" if watch_files else "not asked for"
@@ -915,7 +915,7 @@ class Bot:
         processes are found in /proc and killed too. Ctrl-C and SIGTERM wait until
         this is done, so an interrupt cannot leave the bot running; a signal the bot
         sent meanwhile is still told apart from a user's."""
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
+        blocked = interrupts.sigmask(signal.SIG_BLOCK, _INTERRUPTS)
         outside: list[int] = []
         try:
             if self.keeper_pid is not None:
@@ -936,7 +936,7 @@ class Bot:
                 os.close(self._report_fd)
                 self._report_fd = None
             self._end_envelope()
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+            interrupts.sigmask(signal.SIG_SETMASK, blocked)
             self._release()  # after the line above: the mask from before the first bot
         for signum in outside:
             _outside_signal(signum)
@@ -1055,9 +1055,9 @@ def reap_orphans(wait_s: float = 0.0) -> None:
             children = keeper._children(os.getpid())
             if children is None:
                 return
-            waiting = False
+            waiting, hosts = False, keeper.host_pids()
             for child in children:
-                if child in _live:
+                if child in _live or child in hosts:
                     continue
                 try:
                     pid, _ = os.waitpid(child, os.WNOHANG)
@@ -1073,9 +1073,15 @@ def reap_orphans(wait_s: float = 0.0) -> None:
         except ChildProcessError:
             return  # no children left at all
         if pid == 0:
-            if time.monotonic() >= deadline:
+            if time.monotonic() >= deadline or not _children_but_hosts():
                 return
             time.sleep(0.005)
+
+
+def _children_but_hosts() -> bool:
+    """Whether this process has a child other than its keepers' hosts (which live on)."""
+    children = keeper._children(os.getpid())
+    return children is None or bool(set(children) - keeper.host_pids())
 
 
 def become_subreaper() -> bool:
@@ -1239,6 +1245,7 @@ def _descendants(root: int, group: int, others: AbstractSet[int] = frozenset()) 
     Along the children files where the kernel has them (a few reads, not all of /proc)."""
     found: list[tuple[int, int]] = []
     stack = [root]
+    hosts = keeper.host_pids()
     while stack:
         parent = stack.pop()
         children = keeper._children(parent)
@@ -1247,6 +1254,8 @@ def _descendants(root: int, group: int, others: AbstractSet[int] = frozenset()) 
         for pid in children:
             if parent == os.getpid() and pid in others:
                 continue  # another bot, alive (started ahead of its game), and all of its own
+            if pid in hosts:  # prototest's keepers' host (it has no children: keepers are ours)
+                continue
             fields = keeper._stat_fields(pid)
             if fields and len(fields) > 2 and int(fields[2]) != group and pid != os.getpid():
                 found.append((pid, parent))
@@ -1280,7 +1289,8 @@ def _descendants_by_walk(root: int, group: int, others: AbstractSet[int] = froze
         groups[pid] = int(fields[2])
         parents[pid] = parent
     found: list[tuple[int, int]] = []
-    stack = [pid for pid in children.get(root, []) if not (root == os.getpid() and pid in others)]
+    hosts = keeper.host_pids()
+    stack = [pid for pid in children.get(root, []) if pid not in hosts and not (root == os.getpid() and pid in others)]
     while stack:
         pid = stack.pop()
         if groups.get(pid) != group and pid != os.getpid():

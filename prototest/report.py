@@ -10,13 +10,15 @@ import statistics
 import textwrap
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from .findings import CHECK_TITLES, CHECKS, TIMING_KINDS, Finding, show_moves
-from .fuzzrun import FuzzRun
 from .game import CheckRun, GameReport
 from .interrupts import signal_name
 from .transcript import show
+
+if TYPE_CHECKING:  # a check's report never imports the fuzz machinery
+    from .fuzzrun import FuzzRun
 
 
 def timing(games: list[GameReport]) -> dict[str, float | int | None]:

@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, Callable
 
-from . import pool, process
+from . import keeper, pool, process
 from .findings import Finding
 from .fuzz import Campaign
 from .fuzzrun import FuzzRun, Options, Target
@@ -212,6 +212,7 @@ def _worker(target: Target, options: Options, deadline, conn, runs, owner, state
             pass
     finally:
         try:
+            keeper.close_hosts()
             process.reap_orphans(0.5)
         finally:
             os._exit(status)

@@ -27,8 +27,17 @@ import runpy
 import socket
 import sys
 
-importlib.import_module("prototest.cli")  # the heavy imports, once, before any fork
-importlib.import_module("prototest.commands.fuzz")  # the fuzz command's own (Hypothesis): cli imports it late
+# The heavy imports, once, before any fork. The CLI imports each command's module (and the
+# fuzz command Hypothesis) only when that command runs: import them all here.
+importlib.import_module("prototest.cli")
+for _command in ("check", "fuzz", "games", "merge", "moves", "perft", "record", "replay"):
+    importlib.import_module(f"prototest.commands.{_command}")
+# typer builds its parameter parsers with pydantic when a command line is parsed (typer >= 0.29):
+# about 50 ms of imports in every run (a private module: another typer may not have it).
+try:
+    importlib.import_module("typer._adapters")
+except ImportError:
+    pass
 
 
 def serve(fd: int) -> None:

@@ -194,10 +194,12 @@ def test_forks_count_too_and_a_flood_of_refusals_is_reported_once_at_the_end():
 
 
 def test_where_the_system_refuses_a_network_namespace_the_bot_starts_and_is_told_why(monkeypatch):
-    """The keeper is a fork of this process: its linux.new_network_namespace is this one."""
+    """The keeper is a fork of this process (not of the keepers' host, a process of its own
+    that this monkeypatch does not reach): its linux.new_network_namespace is this one."""
     def refuse():
         raise OSError(1, "Operation not permitted")
 
+    monkeypatch.setenv("PROTOTEST_NO_KEEPER_HOST", "1")
     monkeypatch.setattr(linux, "new_network_namespace", refuse)
     out, _, started = start_bot("connect_tcp.py", network="none")
     assert out == "connect ECONNREFUSED\n"
@@ -211,6 +213,7 @@ def test_where_the_keeper_cannot_take_the_listener_the_bot_starts_without_the_ne
     def refuse(pid, fd):
         raise OSError(1, "Operation not permitted")
 
+    monkeypatch.setenv("PROTOTEST_NO_KEEPER_HOST", "1")  # the keeper a fork of this process (as above)
     monkeypatch.setattr(linux, "take_fd", refuse)
     monkeypatch.setattr(keeper, "_network_watch_missing", "")
     out, events, started = start_bot("connect_tcp.py", watch_network=True, pids_limit=50)

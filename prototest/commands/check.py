@@ -15,7 +15,7 @@ from ..game import CheckRun
 from .bot import bot_argv
 from .common import (check_output, check_time_scale, game_start, given_opponent_moves, in_shard, load_settings,
                      load_spec, parse_position, parse_shard, resolve_settings, shard_text)
-from .exits import UsageProblem, conclude
+from .exits import UsageProblem, bots_ahead, conclude
 
 
 def opponent_command(text: str | None, env: dict[str, str], option: str = "--opponent") -> list[str] | None:
@@ -41,6 +41,7 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, games: 
             quiet: bool, config_path: Path | None, no_config: bool, jobs: int | None = None,
             shard: str | None = None, opponent: str | None = None) -> None:
     """Play games against BOT as the judge and report every fault."""
+    bots_ahead()
     s = resolve_settings(bot, game, spec_path, games, seed, time_scale, overrides, env_pairs, config_path, no_config)
     part = parse_shard(shard)
     loaded: list = []

@@ -9,7 +9,7 @@ import os
 import re
 from pathlib import Path
 
-from .. import config as configmod, fixtures, report, settings, spec as specmod
+from .. import config as configmod, settings, spec as specmod
 from ..games.base import IllegalMove, PositionError
 from .bot import bot_argv
 from .exits import UsageProblem
@@ -190,6 +190,8 @@ def check_output(option: str, path: Path, *, folder: bool = False) -> None:
 def load_fixtures(paths: list[Path], env: dict[str, str], time_scale: float | None,
                   argv: list[str] | None = None) -> list:
     """Every fixture read and its game checked (spec, position, bot) before any is played."""
+    from .. import fixtures  # the judge with it: record and replay only
+
     try:
         loaded = [fixtures.load(path) for path in fixtures.expand(paths)]
         setups = [fixtures.setup_of(fixture, env, argv=argv, time_scale=time_scale) for fixture in loaded]
@@ -241,6 +243,8 @@ def write_fixture_reports(data: dict, json_path: Path | None, junit_path: Path |
                           junit=None) -> None:
     """--json and --junit of replay and record --update (and of their merged shards, or
     with `junit` of merged fuzz shards); a write error joins `errors`."""
+    from .. import report
+
     for option, path, write in (("--json", json_path, report.write_data_json),
                                 ("--junit", junit_path, junit or report.write_fixture_junit)):
         if path is None:

@@ -15,7 +15,7 @@ import sys
 
 import typer
 
-from .. import config as configmod, interrupts, process, spec as specmod, usage
+from .. import config as configmod, interrupts, spec as specmod, usage
 from ..interrupts import signals
 
 EXIT_PASS, EXIT_FAIL, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -23,6 +23,16 @@ EXIT_PASS, EXIT_FAIL, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 class UsageProblem(Exception):
     """A usage error found after parsing: printed as one line, exit status 2."""
+
+
+def bots_ahead() -> None:
+    """Called by a command that starts bots (check, fuzz, record, replay) before its first
+    bot and before any worker is forked: prototest becomes the reaper of its bots' orphans
+    (see process.become_subreaper), reaped again at the end of run_app. The other commands
+    never import the judge's process machinery."""
+    from .. import process
+
+    process.become_subreaper()
 
 
 def conclude(run, writers, summary, quiet: bool, progress: str) -> None:
@@ -78,7 +88,6 @@ def run_app(app: typer.Typer, argv: list[str] | None = None) -> None:
     exit status (sys.exit)."""
     signals.install()
     try:
-        process.become_subreaper()
         command = typer.main.get_command(app)
         code = command.main(args=argv, prog_name="prototest", standalone_mode=False)
     except typer.TyperException as exc:  # usage errors from option parsing
@@ -113,7 +122,10 @@ def run_app(app: typer.Typer, argv: list[str] | None = None) -> None:
     if signals.first is not None and not signals.told:  # typer makes Ctrl-C a silent 130
         code = 128 + signals.first
         _say(f"prototest: interrupted ({interrupts.signal_name(signals.first)})")
-    process.reap_orphans(0.2)
+    process = sys.modules.get("prototest.process")  # imported when a bot may have run
+    if process is not None:
+        process.keeper.close_hosts()
+        process.reap_orphans(0.2)
     try:
         sys.stdout.flush()
     except OSError:  # what typer could not write is lost; do not fail again at exit

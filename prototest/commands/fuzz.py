@@ -17,7 +17,7 @@ from ..interrupts import signals
 from ..workers import run_workers
 from .bot import bot_argv
 from .common import check_output, check_time_scale, load_settings, parse_shard, resolve_settings
-from .exits import UsageProblem, conclude
+from .exits import UsageProblem, bots_ahead, conclude
 
 
 def execute(*, bot: list[str], game: str | None, spec_path: Path | None, budget: str, examples: int | None,
@@ -27,6 +27,7 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, budget:
             env_pairs: list[str], quiet: bool, config_path: Path | None, no_config: bool,
             shard: str | None = None) -> None:
     """Play whole games against BOT with swarm opponents drawn by Hypothesis; shrink any failure to a minimal reproducer."""
+    bots_ahead()
     s = resolve_settings(bot, game, spec_path, 0, seed, time_scale, overrides, env_pairs, config_path, no_config)
     check_time_scale(s.time_scale)
     part = parse_shard(shard)

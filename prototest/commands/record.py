@@ -15,7 +15,7 @@ from .bot import bot_argv
 from ..runner import timing_bound
 from .common import (check_output, check_time_scale, fixtures_report, game_start, given_opponent_moves, in_shard,
                      load_fixtures, load_settings, parse_env, parse_shard, resolve_settings, write_fixture_reports)
-from .exits import UsageProblem, fixture_exit, plural
+from .exits import UsageProblem, bots_ahead, fixture_exit, plural
 
 
 def execute(*, bot: list[str], game: str | None, spec_path: Path | None, games: int, seed: int | None,
@@ -25,6 +25,7 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, games: 
             config_path: Path | None, no_config: bool, jobs: int | None = None, shard: str | None = None,
             json_path: Path | None = None, junit_path: Path | None = None) -> None:
     """Write normalised golden transcripts (fixtures) of BOT's games; --update regenerates fixtures."""
+    bots_ahead()
     if update:
         given = {"--game": game, "--spec": spec_path, "--games": games or None, "--seed": seed, "--output": output,
                  "--seat": seat, "--position": position, "--moves": moves, "--opponent-moves": opponent_moves,

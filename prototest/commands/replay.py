@@ -16,13 +16,14 @@ from ..interrupts import signals
 from ..runner import timing_bound
 from .common import (check_output, check_time_scale, fixtures_report, in_shard, load_fixtures, parse_env,
                      parse_shard, write_fixture_reports)
-from .exits import UsageProblem, fixture_exit, plural
+from .exits import UsageProblem, bots_ahead, fixture_exit, plural
 
 
 def execute(*, args: list[str], time_scale: float | None, env_pairs: list[str], transcripts: Path | None,
             exact_lines: bool, quiet: bool, typed: list[str], jobs: int | None = None, shard: str | None = None,
             json_path: Path | None = None, junit_path: Path | None = None) -> None:
     """Play the judge's side of each fixture against the bot; report the first difference."""
+    bots_ahead()
     paths, bot = _after_dashes(list(args or []), typed, "replay")
     if not paths:
         raise UsageProblem("replay: give the fixtures to replay (files or folders), and after -- a bot if "

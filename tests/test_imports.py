@@ -1,0 +1,58 @@
+"""Each command imports what it uses (issue 22, item 2): a check never imports Hypothesis,
+Redis or the fuzz machinery, and `moves`, `perft`, `games` and --help never import the
+judge's process machinery. Each run is a fresh interpreter (the suite's fork server,
+tests/cli_server.py, has imported everything once, so run_cli cannot show this)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, RUN_TOKEN, bot_env
+
+#: What only `prototest fuzz` (and the library's fuzz_test) may import.
+FUZZ_ONLY = ("prototest.fuzz", "prototest.fuzzrun", "prototest.strategies", "prototest.exampledb",
+             "prototest.workers", "prototest.testing", "prototest.commands.fuzz")
+#: What a command that plays no game may not import (the judge, its processes and reports).
+JUDGE = ("prototest.process", "prototest.keeper", "prototest.linux", "prototest.referee", "prototest.report",
+         "prototest.runner", "prototest.pool", "prototest.fixtures", "pexpect", "multiprocessing")
+
+PROBE = r"""
+import json, sys
+import prototest.cli
+try:
+    prototest.cli.main(json.loads(sys.argv[1]))
+except SystemExit as exc:
+    code = exc.code
+else:
+    code = None
+print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
+"""
+
+
+def modules_after(*args: str) -> tuple[int | None, list[str]]:
+    """The modules loaded by `prototest ARGS` run in-process in a fresh interpreter."""
+    proc = subprocess.run([sys.executable, "-c", PROBE, json.dumps(list(args))], capture_output=True, text=True,
+                          env=bot_env(), cwd=ROOT, timeout=120, stdin=subprocess.DEVNULL, check=False)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout.strip().splitlines()[-1])
+    return data["code"], data["modules"]
+
+
+def test_a_check_imports_neither_hypothesis_nor_redis_nor_the_fuzz_machinery():
+    code, modules = modules_after("check", "--game", "chess", "--games", "1", "--start-delay", "0", "-q",
+                                  "--env", RUN_TOKEN, "--", sys.executable, "-m", "prototest.bots.chess_bot")
+    assert code == 0
+    assert "prototest.referee" in modules  # the game was played here
+    assert [m for m in modules if m.split(".")[0] in ("hypothesis", "redis") or m in FUZZ_ONLY] == []
+
+
+@pytest.mark.parametrize("args", [("--help",), ("moves",), ("perft", "--depth", "1"), ("games",),
+                                  ("moves", "--game", "halma")])
+def test_commands_that_play_no_game_stay_light(args):
+    code, modules = modules_after(*args)
+    assert code == 0
+    assert [m for m in modules if m.split(".")[0] in ("hypothesis", "redis") or m in FUZZ_ONLY + JUDGE] == []
