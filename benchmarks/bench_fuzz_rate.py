@@ -46,9 +46,9 @@ def _run(args: list[str], folder: Path) -> float:
     return time.monotonic() - t0
 
 
-def check_rate(game: str, games: int, folder: Path) -> tuple[float, float]:
+def check_rate(game: str, count: int, folder: Path) -> tuple[float, float]:
     report = folder / "check.json"
-    wall = _run(["check", "--game", game, "--games", str(games), "--start-delay", "0", "--json", str(report),
+    wall = _run(["check", "--game", game, "--games", str(count), "--start-delay", "0", "--json", str(report),
                  "--transcripts", str(folder / "t"), "-q", "--", sys.executable, "-m", games.game(game).bot],
                 folder)
     data = json.loads(report.read_text())
@@ -75,10 +75,10 @@ def main() -> None:
         folder = Path(tmp)
         for game in args.games:
             _, per_game = check_rate(game, 4, folder)  # size check's run to the same time
-            games = max(4, int(args.seconds / max(per_game, 0.01)))
+            count = max(4, int(args.seconds / max(per_game, 0.01)))
             checks, ones, twos = [], [], []
             for _ in range(args.rounds):
-                checks.append(check_rate(game, games, folder)[0])
+                checks.append(check_rate(game, count, folder)[0])
                 ones.append(fuzz_rate(game, args.seconds, 1, folder))
                 twos.append(fuzz_rate(game, args.seconds, 2, folder))
             c, f1, f2 = (statistics.median(x) for x in (checks, ones, twos))
