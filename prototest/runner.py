@@ -245,9 +245,13 @@ def _timing(f: Finding) -> bool:
     return f.kind in TIMING_KINDS
 
 
-def first_timing(report: GameReport) -> str:
-    """The first timing finding, as the re-check alone names it: "timeout (1006 ms)"."""
-    f = next(f for f in report.findings if _timing(f))
+def first_timing(report: GameReport, *, either: bool = False) -> str:
+    """The first timing finding, as the re-check alone names it: "timeout (1006 ms)";
+    `either`: the bot's or, after them, the opponent bot's (a match)."""
+    findings = [*report.findings, *(report.opponent_findings if either else ())]
+    f = next((f for f in findings if _timing(f)), None)
+    if f is None:
+        return "a timing finding"
     return f"{f.kind}" + (f" ({f.elapsed_ms:.0f} ms)" if f.elapsed_ms is not None else "")
 
 
@@ -309,12 +313,18 @@ def _keep_transcript(run: CheckRun, report: GameReport, folder: Path, write_all:
     if not (write_all or report.failed or report.warned or report.interrupted is not None
             or report.usage_error is not None):
         return
-    name = f"{_slug(run.spec.name)}-{report.index:03d}-{_slug(report.seat_name)}.txt"
+    write_transcript(report, folder / f"{_slug(run.spec.name)}-{report.index:03d}-{_slug(report.seat_name)}.txt",
+                     run.write_errors)
+
+
+def write_transcript(report: GameReport, path: Path, errors: list[str]) -> None:
+    """Write a game's transcript to `path` and name it in the report and in every finding
+    (the opponent bot's too); a write error goes to `errors`, not raised."""
     try:
-        path = report.transcript.write(folder / name)
+        written = report.transcript.write(path)
     except OSError as exc:
-        run.write_errors.append(f"--transcripts {folder / name}: cannot write: {exc.strerror or exc}")
+        errors.append(f"--transcripts {path}: cannot write: {exc.strerror or exc}")
         return
-    report.transcript_path = str(path)
-    for finding in report.findings:
-        finding.transcript = str(path)
+    report.transcript_path = str(written)
+    for finding in [*report.findings, *report.opponent_findings]:
+        finding.transcript = str(written)

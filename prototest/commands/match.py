@@ -194,7 +194,7 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
 
     def done(position: int, game_report: GameReport, first: GameReport | None) -> bool:
         if first is not None:
-            game_report.rechecked = _first_timing(first)
+            game_report.rechecked = runner.first_timing(first, either=True)
         run.games.append(game_report)
         pairing, local = run.where(game_report.index)
         run.tallies[pairing].add(game_report, local)
@@ -223,28 +223,13 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
                   ("--pgn", pgn_path, write_pgn)], summary, quiet, f"after {len(run.games)} of {run.games_total} games")
 
 
-def _first_timing(game_report: GameReport) -> str:
-    """The first timing finding of either bot: "timeout (153 ms)"."""
-    for f in [*game_report.findings, *game_report.opponent_findings]:
-        if f.kind in TIMING_KINDS:
-            return f.kind + (f" ({f.elapsed_ms:.0f} ms)" if f.elapsed_ms is not None else "")
-    return "a timing finding"
-
-
 def _keep_transcript(run: MatchRun, game_report: GameReport, folder: Path, write_all: bool) -> None:
     """Every game's transcript with --transcripts; else those with findings of either bot."""
     if not (write_all or game_report.findings or game_report.opponent_findings or game_report.interrupted):
         return
     first, second = run.names(game_report)
     name = f"{run.spec.name}-{game_report.index:03d}-{first}-{game_report.seat_name}-{second}.txt"
-    try:
-        path = game_report.transcript.write(folder / name)
-    except OSError as exc:
-        run.write_errors.append(f"--transcripts {folder / name}: cannot write: {exc.strerror or exc}")
-        return
-    game_report.transcript_path = str(path)
-    for finding in [*game_report.findings, *game_report.opponent_findings]:
-        finding.transcript = str(path)
+    runner.write_transcript(game_report, folder / name, run.write_errors)
 
 
 def _seats(run: MatchRun, g: GameReport) -> str:

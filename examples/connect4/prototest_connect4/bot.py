@@ -9,13 +9,15 @@ exits with status 0 when stdin ends.
 from __future__ import annotations
 
 import sys
+from typing import Callable
 
-from prototest_connect4.rules import ROWS, make_rules, prefer
+from prototest_connect4.rules import ROWS, Position, make_rules, prefer
 
 RULES = make_rules({})
 
 
-def main() -> int:
+def play(choose: Callable[[Position, str, list[str], list[str]], str]) -> int:
+    """The dialogue: `choose(position, seat, rows, listed moves)` answers each turn."""
     lines = (line.strip() for line in sys.stdin)
     try:
         seat = next(lines)
@@ -24,9 +26,13 @@ def main() -> int:
             next(lines)  # the opponent's last move: the board says it all
             moves = [next(lines) for _ in range(int(next(lines)))]
             position = RULES.parse("/".join(rows) + " " + seat)
-            print((prefer(position, "greedy", moves) or moves)[0], flush=True)
+            print(choose(position, seat, rows, moves), flush=True)
     except StopIteration:
         return 0
+
+
+def main() -> int:
+    return play(lambda position, seat, rows, moves: (prefer(position, "greedy", moves) or moves)[0])
 
 
 if __name__ == "__main__":

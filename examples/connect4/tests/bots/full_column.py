@@ -11,29 +11,17 @@ from __future__ import annotations
 
 import sys
 
-from prototest_connect4.rules import COLUMNS, ROWS, make_rules
+from prototest_connect4.bot import play
+from prototest_connect4.rules import COLUMNS, ROWS
 
-RULES = make_rules({})
 
-
-def main() -> int:
-    lines = (line.strip() for line in sys.stdin)
-    try:
-        seat = next(lines)
-        while True:
-            rows = [next(lines) for _ in range(ROWS)]
-            next(lines)
-            for _ in range(int(next(lines))):
-                next(lines)  # the listed moves: not read (the fault)
-            position = RULES.parse("/".join(rows) + " " + seat)
-            heights = [sum(row[c] != "." for row in rows) for c in range(len(COLUMNS))]
-            mine = [m for m, h in zip(COLUMNS, heights) if h <= ROWS]  # the fault: h < ROWS
-            other = "o" if seat == "x" else "x"
-            choice = position.winning(seat) or position.winning(other) or sorted(mine, key=lambda m: abs(int(m) - 4))
-            print(choice[0], flush=True)
-    except StopIteration:
-        return 0
+def choose(position, seat: str, rows: list[str], moves: list[str]) -> str:
+    """The listed moves are not looked at (the fault): the columns it reads as open are."""
+    heights = [sum(row[c] != "." for row in rows) for c in range(len(COLUMNS))]
+    mine = [m for m, h in zip(COLUMNS, heights) if h <= ROWS]  # the fault: h < ROWS
+    other = "o" if seat == "x" else "x"
+    return (position.winning(seat) or position.winning(other) or sorted(mine, key=lambda m: abs(int(m) - 4)))[0]
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(play(choose))
