@@ -46,7 +46,7 @@ def _games(current: str) -> tuple[_Game, ...]:
         try:
             spec = specmod.load(games.game(name).spec)
             _, rules = specmod.bind(spec)
-        except (games.GameError, specmod.SpecError):
+        except (games.GameError, specmod.SpecError):  # a game that cannot be used gives no sign
             continue
         board = any("{board}" in t for t in spec.turn.send) and any("{seat}" in t for t in spec.turn.first_send)
         found.append(_Game(name, spec.game.title or name, spec.start.handshake, spec, rules, board))
@@ -55,7 +55,6 @@ def _games(current: str) -> tuple[_Game, ...]:
 
 def hint(report: GameReport, current: str = DEFAULT_GAME) -> str | None:
     """The protocol this game's evidence points to, as advice; None without a clear sign."""
-    others = _games(current)
     for finding in report.findings:
         if finding.severity != "fail":
             continue
@@ -63,18 +62,18 @@ def hint(report: GameReport, current: str = DEFAULT_GAME) -> str | None:
         # fuzz sends its first line at once (no silence first): there `ready` is the first answer
         first_answer = finding.kind == "malformed" and finding.turn == 1
         if finding.kind in ("early_output", "handshake") or first_answer:
-            for g in others:
+            for g in _games(current):
                 if g.handshake and got.lower() == g.handshake.lower():
                     return (f"its first line was {got!r}, the greeting of {g.title}: it looks like a bot of "
                             f"that game: choose it with --game {g.name}")
         if finding.kind == "malformed" and got:
-            readers = [g for g in others if _reads(g, got)]
+            readers = [g for g in _games(current) if _reads(g, got)]
             if readers:
                 return (f"it answered {got!r}, a move of {_either(readers, 'title')}: it looks like a bot of "
                         f"that game: choose it with {_either(readers, 'option')}")
         if (finding.kind == "timeout" and finding.rule == "waiting_for_input" and finding.turn == 1
                 and not finding.got and not report.answer_ms and report.startup_ms is None):
-            waiting = [g for g in others if g.waits_for_board]
+            waiting = [g for g in _games(current) if g.waits_for_board]
             if waiting:
                 return ("it read its colour and the first turn line, then waited silently for more input, "
                         f"as a bot of a game that sends its board every turn waits for it: if it plays "

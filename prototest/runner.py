@@ -30,7 +30,7 @@ def game_seed(seed: int, index: int) -> int:
     return seed * 1_000_003 + index
 
 
-def _slug(text: str) -> str:
+def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-") or "game"
 
 
@@ -310,11 +310,17 @@ def _signal_of(exc: KeyboardInterrupt) -> signal.Signals:
 
 def _keep_transcript(run: CheckRun, report: GameReport, folder: Path, write_all: bool) -> None:
     """Write the game's transcript when it is wanted; a write error is kept, not raised."""
-    if not (write_all or report.failed or report.warned or report.interrupted is not None
-            or report.usage_error is not None):
+    if not (write_all or worth_keeping(report)):
         return
-    write_transcript(report, folder / f"{_slug(run.spec.name)}-{report.index:03d}-{_slug(report.seat_name)}.txt",
+    write_transcript(report, folder / f"{slug(run.spec.name)}-{report.index:03d}-{slug(report.seat_name)}.txt",
                      run.write_errors)
+
+
+def worth_keeping(report: GameReport) -> bool:
+    """A game whose transcript is written without --transcripts: a finding of the bot or of
+    the bot in the other seat, an interrupt, a usage error (an --opponent-moves move)."""
+    return bool(report.findings or report.opponent_findings or report.interrupted is not None
+                or report.usage_error is not None)
 
 
 def write_transcript(report: GameReport, path: Path, errors: list[str]) -> None:

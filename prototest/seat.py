@@ -105,6 +105,10 @@ class BotSeat:
         """Start the seat's bot and its dialogue (handshake, silence, first lines)."""
         r = self.referee
         if not r.launch():
+            if r.report.interrupted is not None:  # Ctrl-C while it started: the run's, not its crash
+                stop = KeyboardInterrupt()
+                stop.signum = r.report.interrupted  # type: ignore[attr-defined]
+                raise stop
             finding = r.report.findings[-1] if r.report.findings else r._finding(
                 "crash", "fail", "the opponent could not be started")
             self.usable = False

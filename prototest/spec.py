@@ -620,13 +620,6 @@ def load(path: str | Path, overrides: list[str] | None = None) -> Spec:
     return dataclasses.replace(_validate(path, data), overrides=tuple(overrides or ()))
 
 
-def game_names() -> list[str]:
-    """The registered games' names (`prototest.games`)."""
-    from . import games
-
-    return games.names()
-
-
 def spec_path_for(game: str) -> Path:
     """The spec of a registered game; SpecError (the game as its path) when there is none."""
     from . import games
@@ -651,6 +644,9 @@ def bind(spec: Spec) -> tuple[ModuleType, Any]:
         raise SpecError(spec.path, f"rules.{exc.key}", exc.problem) from None
     except ValueError as exc:
         raise SpecError(spec.path, "game.rules", str(exc)) from None
+    except Exception as exc:  # noqa: BLE001 - a plugin's own bug, said in one line
+        raise SpecError(spec.path, "game.rules", f"{spec.game.rules}: make_rules raised "
+                                                 f"{type(exc).__name__}: {exc}") from None
     problem = rules_problem(rules)
     if not problem and spec.sends_board and not _has_board(rules):
         problem = "its positions lack board_lines(), and the spec sends {board}"

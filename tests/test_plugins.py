@@ -180,6 +180,8 @@ def test_a_plugin_s_hostile_game_name_is_refused_and_writes_nothing(tmp_path, ep
     (NIM.replace("    def notation(self)", "    def notation_(self)"), NIM_SPEC, ("positions lack notation()",)),
     (NIM + "\nSTYLES = ('greedy',)\n", NIM_SPEC, ("STYLES must start with",)),
     (NIM + "\nMOVE_CLASSES = ('big',)\n", NIM_SPEC, ("MOVE_CLASSES but has no move_kinds",)),
+    (NIM.replace("def make_rules(options): return NimRules(options)", "def make_rules(options): return 1 / 0"),
+     NIM_SPEC, ("make_rules raised ZeroDivisionError",)),
 ])
 def test_a_broken_plugin_is_one_line_naming_what_is_missing(tmp_path, rules, spec, phrases):
     env = plugin(tmp_path, rules=rules, spec=spec)

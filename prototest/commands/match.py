@@ -27,7 +27,7 @@ from ..game import GameConfig, GameReport
 from ..spec import Spec
 from .check import opponent_command
 from .common import check_output, check_time_scale, load_settings, resolve_settings
-from .exits import UsageProblem, conclude
+from .exits import UsageProblem, bots_ahead, conclude
 
 #: Games when --games is not given: 5 pairs.
 DEFAULT_GAMES = 10
@@ -129,6 +129,7 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
         argvs.append(argv)
     if len(spec.game.seats) != 2:
         raise UsageProblem(f"match: {spec.name} has {len(spec.game.seats)} seats; a match takes two")
+    bots_ahead()  # the reaper of the bots' orphans, before the first bot and any worker
     count = s.games or DEFAULT_GAMES
     if count % 2:
         raise UsageProblem(f"--games {count}: a match plays pairs (each opening with the seats swapped): "
@@ -225,11 +226,10 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
 
 def _keep_transcript(run: MatchRun, game_report: GameReport, folder: Path, write_all: bool) -> None:
     """Every game's transcript with --transcripts; else those with findings of either bot."""
-    if not (write_all or game_report.findings or game_report.opponent_findings or game_report.interrupted):
-        return
-    first, second = run.names(game_report)
-    name = f"{run.spec.name}-{game_report.index:03d}-{first}-{game_report.seat_name}-{second}.txt"
-    runner.write_transcript(game_report, folder / name, run.write_errors)
+    if write_all or runner.worth_keeping(game_report):
+        first, second = run.names(game_report)
+        name = runner.slug(f"{run.spec.name}-{game_report.index:03d}-{first}-{game_report.seat_name}-{second}")
+        runner.write_transcript(game_report, folder / f"{name}.txt", run.write_errors)
 
 
 def _seats(run: MatchRun, g: GameReport) -> str:

@@ -184,8 +184,6 @@ def move_kinds(position: Position, move: str) -> frozenset[str]:
 
 
 def prefer(position: Position, style: str, moves: list[str]) -> list[str]:
-    if style == "random":
-        return []
     if style == "greedy":
         return best_scored(moves, lambda m: _greedy_key(position, m))
     if style == "edge":

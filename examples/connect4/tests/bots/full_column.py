@@ -12,15 +12,14 @@ from __future__ import annotations
 import sys
 
 from prototest_connect4.bot import play
-from prototest_connect4.rules import COLUMNS, ROWS
+from prototest_connect4.rules import COLUMNS, ROWS, prefer
 
 
 def choose(position, seat: str, rows: list[str], moves: list[str]) -> str:
     """The listed moves are not looked at (the fault): the columns it reads as open are."""
     heights = [sum(row[c] != "." for row in rows) for c in range(len(COLUMNS))]
     mine = [m for m, h in zip(COLUMNS, heights) if h <= ROWS]  # the fault: h < ROWS
-    other = "o" if seat == "x" else "x"
-    return (position.winning(seat) or position.winning(other) or sorted(mine, key=lambda m: abs(int(m) - 4)))[0]
+    return (prefer(position, "greedy", mine) or mine)[0]
 
 
 if __name__ == "__main__":
