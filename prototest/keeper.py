@@ -405,24 +405,10 @@ class _Host:
         self.ready = False
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
-            root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-            code = (f"import sys; sys.path.insert(0, {root!r}); from prototest import keeper; "
-                    f"keeper._host_main({theirs.fileno()}, {os.getpid()})")
-            try:
-                with open("/proc/self/cmdline", "rb") as fh:
-                    judge = [os.fsdecode(a) for a in fh.read().rstrip(b"\0").split(b"\0")]
-            except OSError:
-                judge = list(sys.argv)
-            null = os.open(os.devnull, os.O_RDWR)
-            try:
-                os.set_inheritable(theirs.fileno(), True)
-                self.pid = os.posix_spawn(
-                    sys.executable, [sys.executable, "-I", "-S", "-c", code, "--", *judge], dict(os.environ),
-                    file_actions=[(os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, null, 1),
-                                  (os.POSIX_SPAWN_DUP2, null, 2)],
-                    setsid=True, setsigmask=())
-            finally:
-                os.close(null)
+            self._spawn(theirs)
+        except BaseException:
+            ours.close()
+            raise
         finally:
             theirs.close()
         self.sock = ours
@@ -431,6 +417,27 @@ class _Host:
         except OSError:  # gone already, or no pidfds here: no host
             self.close()
             raise
+
+    def _spawn(self, theirs: socket.socket) -> None:
+        """Start the host process with `theirs`, its end of the socket."""
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        code = (f"import sys; sys.path.insert(0, {root!r}); from prototest import keeper; "
+                f"keeper._host_main({theirs.fileno()}, {os.getpid()})")
+        try:
+            with open("/proc/self/cmdline", "rb") as fh:
+                judge = [os.fsdecode(a) for a in fh.read().rstrip(b"\0").split(b"\0")]
+        except OSError:
+            judge = list(sys.argv)
+        null = os.open(os.devnull, os.O_RDWR)
+        try:
+            os.set_inheritable(theirs.fileno(), True)
+            self.pid = os.posix_spawn(
+                sys.executable, [sys.executable, "-I", "-S", "-c", code, "--", *judge], dict(os.environ),
+                file_actions=[(os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, null, 1),
+                              (os.POSIX_SPAWN_DUP2, null, 2)],
+                setsid=True, setsigmask=())
+        finally:
+            os.close(null)
 
     def alive(self) -> bool:
         """Whether the host still runs (its pidfd becomes readable when it ends)."""
@@ -496,8 +503,8 @@ class _Host:
                 signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)  # it would end at its socket's end
             except OSError:  # gone already
                 pass
-            try:
-                os.waitpid(self.pid, 0)
+            try:  # through its pidfd: never a reused pid (one of our keepers') once reaped
+                os.waitid(os.P_PIDFD, self.pidfd, os.WEXITED)
             except ChildProcessError:  # reaped already (prototest reaps its orphans)
                 pass
             os.close(self.pidfd)

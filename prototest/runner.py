@@ -141,7 +141,7 @@ def run_check(
     # waiting for a CodinGame board times out) is decided only once the games beside it
     # end, and the stop must come before the other games are.
     first = len(tasks) if stop is None else max(1, jobs)
-    with Ahead.for_run(spec, tasks, jobs) as play:
+    with Ahead.for_run(spec, tasks, jobs, fresh=lambda cfg: config(cfg.index)) as play:
         pool.play_all(tasks[:first], play, jobs, done, again=again)
         if tasks[first:] and not (run.skipped or run.interrupted):
             pool.play_all(tasks[first:], play, jobs,
@@ -183,21 +183,24 @@ class Ahead:
     played again alone, as `--jobs 2` re-checks one, until the same kind came back alone
     in RECHECKS games. `--set start.ahead=false` starts every bot at its game."""
 
-    def __init__(self, tasks: Sequence[GameConfig]) -> None:
+    def __init__(self, tasks: Sequence[GameConfig], fresh: Callable[[GameConfig], GameConfig]) -> None:
         self.order = {id(cfg): i for i, cfg in enumerate(tasks)}
         self.tasks = list(tasks)
+        #: the game's config anew for its re-check (its forced opponent has played its moves)
+        self.fresh = fresh
         self.waiting: tuple[int, Referee] | None = None
         #: timing kind -> games where it came back when played alone
         self.came_back: dict[str, int] = {}
 
     @classmethod
     @contextlib.contextmanager
-    def for_run(cls, spec: Spec, tasks: Sequence[GameConfig], jobs: int) -> Iterator[Callable[[GameConfig], GameReport]]:
+    def for_run(cls, spec: Spec, tasks: Sequence[GameConfig], jobs: int, *,
+                fresh: Callable[[GameConfig], GameConfig]) -> Iterator[Callable[[GameConfig], GameReport]]:
         """`play` for pool.play_all: with a bot started ahead when the spec and the run allow it."""
         if not spec.start.ahead or jobs > 1 or len(tasks) < 2 or pool.default_jobs() < 2:
             yield play_game
             return
-        ahead = cls(tasks)
+        ahead = cls(tasks, fresh)
         try:
             yield ahead.play
         finally:
@@ -222,7 +225,7 @@ class Ahead:
         if self.waiting is not None:  # alone now: the next game's bot starts at its game
             self.waiting[1].abandon()
             self.waiting = None
-        alone = play_game(cfg)
+        alone = play_game(self.fresh(cfg))
         alone.rechecked = first_timing(report)
         alone.rechecked_while = "another copy of the bot was alive (started ahead of its game)"
         for kind in {f.kind for f in alone.findings if _timing(f)}:
