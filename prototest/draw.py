@@ -1,0 +1,245 @@
+"""SVG boards: the small drawing layer the games' `svg()` share (see games/base.py).
+
+A board is drawn on a grid of `CELL`-unit cells with a `MARGIN` all round: the
+coordinates go in the left and bottom margins, a caption in the top one. A game maps
+its cells to (col, row), counted from the top-left corner as its diagram shows the
+board; `Grid(flipped=True)` turns the board round (the second seat's view), so a game
+never flips anything itself.
+
+Everything here returns SVG text. Colours and sizes are presentation attributes on a
+few `<g>` elements, never CSS: a board inlined in a page sets no style for the page,
+and boards inlined side by side cannot restyle one another. Ids in `<defs>` start with
+the game's name; boards of one game define each id the same way, so a page may hold
+hundreds of them. The root carries the attributes a page and its tests rely on:
+`class="board"`, `data-game`, and `data-position` (the position's notation).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+#: Size of one cell, and of the margin round the board, in SVG units.
+CELL = 10
+MARGIN = 6
+
+#: One palette for every game.
+PALETTE = {
+    "light": "#f0d9b5",  # checkered boards (lichess's brown)
+    "dark": "#b58863",
+    "plain": "#efe9dc",  # boards of plain cells
+    "line": "#a89f8c",
+    "margin": "#3a3631",
+    "coord": "#e8e2d6",
+    "last": "#9bc700",  # the move just played: cells tinted
+    "last path": "#5f7a00",
+    "bad": "#e0202a",  # a refused move: arrow, cross, caption
+    "white": "#fbfaf6",
+    "black": "#2b2b2b",
+    "red": "#d63a2f",
+    "blue": "#2f6fd6",
+    "yellow": "#f2c230",
+    "edge": "#1d1d1d",
+    "crown": "#e3a81b",
+}
+
+#: Characters XML 1.0 cannot hold at all (a control character in a bot's answer).
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+Cell = tuple[int, int]
+
+
+def esc(text: object) -> str:
+    """`text` as XML text or attribute value: escaped, characters XML cannot hold dropped."""
+    out = _NOT_XML.sub("", str(text))
+    return out.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def num(value: float) -> str:
+    """A coordinate, short: 35, 35.5, 2.25."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Where cells go. (col, row) counts from the top-left corner of the unflipped
+    board; `flipped` turns the board by half a turn."""
+
+    cols: int
+    rows: int
+    flipped: bool = False
+
+    @property
+    def width(self) -> int:
+        return self.cols * CELL + 2 * MARGIN
+
+    @property
+    def height(self) -> int:
+        return self.rows * CELL + 2 * MARGIN
+
+    def shown(self, cell: Cell) -> Cell:
+        """The (col, row) a cell is drawn at."""
+        col, row = cell
+        return (self.cols - 1 - col, self.rows - 1 - row) if self.flipped else (col, row)
+
+    def corner(self, cell: Cell) -> tuple[float, float]:
+        col, row = self.shown(cell)
+        return MARGIN + col * CELL, MARGIN + row * CELL
+
+    def centre(self, cell: Cell) -> tuple[float, float]:
+        x, y = self.corner(cell)
+        return x + CELL / 2, y + CELL / 2
+
+    def holds(self, cell: Cell) -> bool:
+        return 0 <= cell[0] < self.cols and 0 <= cell[1] < self.rows
+
+
+def root(game: str, notation: str, grid: Grid, *parts: str) -> str:
+    """The whole `<svg>` element: the attributes the page relies on, then the parts."""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {grid.width} {grid.height}" width="100%" '
+            f'class="board" data-game="{esc(game)}" data-position="{esc(notation)}">'
+            f'<rect width="{grid.width}" height="{grid.height}" rx="2" fill="{PALETTE["margin"]}"/>'
+            + "".join(parts) + "</svg>")
+
+
+def group(attrs: str, items: Iterable[str]) -> str:
+    """Items sharing presentation attributes (`fill="red" opacity=".5"`); "" when none."""
+    body = "".join(items)
+    return f"<g {attrs}>{body}</g>" if body else ""
+
+
+def defs(*items: str) -> str:
+    return f"<defs>{''.join(items)}</defs>"
+
+
+def _squares_path(grid: Grid, cells: Iterable[Cell]) -> str:
+    parts = []
+    for cell in cells:
+        x, y = grid.corner(cell)
+        parts.append(f"M{num(x)} {num(y)}h{CELL}v{CELL}h-{CELL}z")
+    return "".join(parts)
+
+
+def region(grid: Grid, cells: Iterable[Cell], attrs: str) -> str:
+    """Cells filled as one path (`attrs` says how): dark squares, camps, highlights."""
+    d = _squares_path(grid, cells)
+    return f'<path d="{d}" {attrs}/>' if d else ""
+
+
+def checkered(grid: Grid, dark: Callable[[Cell], bool]) -> str:
+    """Light cells with the `dark` ones darker."""
+    light = (f'<rect x="{MARGIN}" y="{MARGIN}" width="{grid.cols * CELL}" height="{grid.rows * CELL}" '
+             f'fill="{PALETTE["light"]}"/>')
+    cells = [(c, r) for r in range(grid.rows) for c in range(grid.cols) if dark((c, r))]
+    return light + region(grid, cells, f'fill="{PALETTE["dark"]}"')
+
+
+def plain(grid: Grid, fill: str = PALETTE["plain"]) -> str:
+    """Plain cells separated by thin lines."""
+    w, h = grid.cols * CELL, grid.rows * CELL
+    lines = "".join(f"M{MARGIN + c * CELL} {MARGIN}v{h}" for c in range(1, grid.cols))
+    lines += "".join(f"M{MARGIN} {MARGIN + r * CELL}h{w}" for r in range(1, grid.rows))
+    return (f'<rect x="{MARGIN}" y="{MARGIN}" width="{w}" height="{h}" fill="{fill}"/>'
+            f'<path d="{lines}" stroke="{PALETTE["line"]}" stroke-width=".4"/>')
+
+
+def labels(grid: Grid, cols: Sequence[str], rows: Sequence[str]) -> str:
+    """Column names under the board and row names left of it, in the cells' order
+    unflipped (`cols[0]` names col 0); they follow the cells when flipped."""
+    texts = []
+    bottom = MARGIN + grid.rows * CELL + MARGIN * 0.72
+    for col, name in enumerate(cols):
+        x, _ = grid.centre((col, 0))
+        texts.append(f'<text x="{num(x)}" y="{num(bottom)}">{esc(name)}</text>')
+    for row, name in enumerate(rows):
+        _, y = grid.centre((0, row))
+        texts.append(f'<text x="{num(MARGIN / 2)}" y="{num(y + 1.4)}">{esc(name)}</text>')
+    return group(f'fill="{PALETTE["coord"]}" font-family="sans-serif" font-size="3.8" text-anchor="middle"', texts)
+
+
+def place(grid: Grid, cell: Cell, href: str, name: str, piece: str) -> str:
+    """A piece drawn from `<defs>` (`href` is its id, drawn for a cell at 0,0), with the
+    cell as move strings name it and the piece's short code for tests and pages."""
+    x, y = grid.corner(cell)
+    return f'<use href="#{href}" x="{num(x)}" y="{num(y)}" data-cell="{esc(name)}" data-piece="{esc(piece)}"/>'
+
+
+def last_move(grid: Grid, cells: Sequence[Cell], path: Sequence[Cell] = ()) -> str:
+    """The move just played: its cells tinted, and (a jump chain) a thin line along `path`."""
+    cells = [c for c in cells if grid.holds(c)]
+    out = region(grid, dict.fromkeys(cells), f'fill="{PALETTE["last"]}" fill-opacity=".5"')
+    points = [grid.centre(c) for c in path if grid.holds(c)]
+    if len(points) > 2:
+        d = "M" + "L".join(f"{num(x)} {num(y)}" for x, y in points)
+        out += (f'<path d="{d}" fill="none" stroke="{PALETTE["last path"]}" stroke-width="1.2" '
+                f'stroke-linejoin="round" stroke-linecap="round" stroke-dasharray="2 1.6" opacity=".8"/>')
+    return out
+
+
+def arrow(grid: Grid, cells: Sequence[Cell], colour: str, width: float = 2.2) -> str:
+    """A thick arrow through the cells' centres, its head on the last one."""
+    points = [grid.centre(c) for c in cells]
+    (x0, y0), (x1, y1) = points[-2], points[-1]
+    length = max(((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5, 1e-9)
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    head = min(width * 2.2, length * 0.6)
+    tip = (x1 - ux * CELL * 0.12, y1 - uy * CELL * 0.12)
+    base = (tip[0] - ux * head, tip[1] - uy * head)
+    d = "M" + "L".join(f"{num(x)} {num(y)}" for x, y in points[:-1] + [base])
+    wing = width * 1.3
+    head_d = (f"M{num(tip[0])} {num(tip[1])}L{num(base[0] - uy * wing)} {num(base[1] + ux * wing)}"
+              f"L{num(base[0] + uy * wing)} {num(base[1] - ux * wing)}z")
+    return (f'<g fill="{colour}" stroke="{colour}" opacity=".78"><path d="{d}" fill="none" stroke-width="{num(width)}" '
+            f'stroke-linejoin="round"/><path d="{head_d}" stroke="none"/></g>')
+
+
+def cross(grid: Grid, cell: Cell, colour: str) -> str:
+    """An X over one cell."""
+    x, y = grid.corner(cell)
+    a, b = CELL * 0.2, CELL * 0.8
+    d = (f"M{num(x + a)} {num(y + a)}L{num(x + b)} {num(y + b)}"
+         f"M{num(x + b)} {num(y + a)}L{num(x + a)} {num(y + b)}")
+    return f'<path d="{d}" stroke="{colour}" stroke-width="2" stroke-linecap="round" opacity=".85"/>'
+
+
+def caption(grid: Grid, text: str, colour: str = PALETTE["bad"]) -> str:
+    """One line of text in the top margin."""
+    return (f'<text x="{num(grid.width / 2)}" y="{num(MARGIN * 0.75)}" fill="{colour}" font-family="sans-serif" '
+            f'font-size="3.8" text-anchor="middle">{esc(text)}</text>')
+
+
+def refused(grid: Grid, move: object, read: Callable[[str], Sequence[Cell]]) -> str:
+    """A refused move in red: an arrow through the cells `read(move)` finds on the board,
+    a cross on a single one, else a caption with the text. Never raises: whatever `read`
+    makes of the string, or fails to, something or nothing is drawn."""
+    if move is None:
+        return ""
+    text = move if isinstance(move, str) else str(move)
+    try:
+        cells = [c for c in read(text) if grid.holds(c)]
+    except Exception:  # noqa: BLE001 - an unreadable move is drawn as text
+        cells = []
+    colour = PALETTE["bad"]
+    if len(cells) >= 2 and len(set(cells)) >= 2:
+        return region(grid, [cells[0]], f'fill="{colour}" fill-opacity=".25"') + arrow(grid, cells, colour)
+    if cells:
+        return cross(grid, cells[0], colour)
+    shown = repr(text)
+    return caption(grid, f"refused: {shown if len(shown) <= 40 else shown[:36] + '...' + shown[0]}")
+
+
+def played(grid: Grid, move: object, read: Callable[[str], Sequence[Cell]], *, chain: bool = False) -> str:
+    """The move just played, tinted; with `chain`, the path through every cell read too.
+    Like `refused`, never raises."""
+    if not isinstance(move, str) or not move:
+        return ""
+    try:
+        cells = [c for c in read(move) if grid.holds(c)]
+    except Exception:  # noqa: BLE001 - nothing to tint
+        return ""
+    if not cells:
+        return ""
+    ends = [cells[0], cells[-1]] if chain else cells
+    return last_move(grid, ends, cells if chain else ())
