@@ -243,3 +243,24 @@ def played(grid: Grid, move: object, read: Callable[[str], Sequence[Cell]], *, c
         return ""
     ends = [cells[0], cells[-1]] if chain else cells
     return last_move(grid, ends, cells if chain else ())
+
+
+def disc(ident: str, fill: str, edge: str, ring: str, *, dy: float = 0) -> str:
+    """A checker for `<defs>`, drawn for a cell at 0,0: a disc with a groove."""
+    c, cy = CELL / 2, CELL / 2 + dy
+    return (f'<g id="{ident}"><circle cx="{num(c)}" cy="{num(cy)}" r="{num(CELL * .39)}" fill="{fill}" stroke="{edge}" '
+            f'stroke-width=".5"/><circle cx="{num(c)}" cy="{num(cy)}" r="{num(CELL * .25)}" fill="none" '
+            f'stroke="{ring}" stroke-width=".45"/></g>')
+
+
+def crowned(ident: str, fill: str, edge: str, ring: str) -> str:
+    """Two checkers stacked, the top one crowned, for `<defs>` like `disc`."""
+    low = (f'<circle cx="{num(CELL / 2)}" cy="{num(CELL * .58)}" r="{num(CELL * .39)}" fill="{fill}" stroke="{edge}" '
+           f'stroke-width=".5"/>')
+    top = (f'<circle cx="{num(CELL / 2)}" cy="{num(CELL * .44)}" r="{num(CELL * .39)}" fill="{fill}" stroke="{edge}" '
+           f'stroke-width=".5"/>')
+    s = CELL / 10
+    points = [(2.9, 5.5), (2.6, 3.1), (3.9, 4.2), (5, 2.5), (6.1, 4.2), (7.4, 3.1), (7.1, 5.5)]
+    d = "M" + "L".join(f"{num(x * s)} {num(y * s)}" for x, y in points) + "z"
+    return (f'<g id="{ident}">{low}{top}<path d="{d}" fill="{PALETTE["crown"]}" stroke="{ring}" stroke-width=".4" '
+            f'stroke-linejoin="round"/></g>')
