@@ -703,12 +703,11 @@ def _cell(square: chess.Square) -> draw.Cell:
 
 
 def _read_squares(board: chess.Board, move: str, side: chess.Color) -> list[draw.Cell]:
-    """The squares a move string names (castling: the king's from and to, for `side`);
-    none when it names none."""
+    """The squares a move string names (castling: the king's from and to, for `side`:
+    the judge castles only from e1 or e8); none when it names none."""
     if move in ("O-O", "O-O-O"):
-        king = board.king(side)
-        start = king if king is not None else (chess.E1 if side == chess.WHITE else chess.E8)
-        return [_cell(start), (chess.square_file(start) + (2 if move == "O-O" else -2), 7 - chess.square_rank(start))]
+        start = chess.E1 if side == chess.WHITE else chess.E8
+        return [_cell(start), (6 if move == "O-O" else 2, 7 - chess.square_rank(start))]
     found = _SQUARES.fullmatch(move)
     if found is None:
         return []
