@@ -1,7 +1,9 @@
 """SVG boards: the small drawing layer the games' `svg()` share (see games/base.py).
 
-A board is drawn on a grid of `CELL`-unit cells with a `MARGIN` all round: the
-coordinates go in the left and bottom margins, a caption in the top one. A game maps
+A board is drawn on a grid of `CELL`-unit cells with a margin all round (`MARGIN`,
+more on a large board, so that its coordinates stay readable when the page shows every
+board the same width): the coordinates go in the left and bottom margins, a caption in
+the top one. A game maps
 its cells to (col, row), counted from the top-left corner as its diagram shows the
 board; `Grid(flipped=True)` turns the board round (the second seat's view), so a game
 never flips anything itself.
@@ -35,6 +37,7 @@ PALETTE = {
     "last": "#9bc700",  # the move just played: cells tinted
     "last path": "#5f7a00",
     "bad": "#e0202a",  # a refused move: arrow, cross, caption
+    "check": "#ff5a1f",  # a king in check: ringed
     "white": "#fbfaf6",
     "black": "#2b2b2b",
     "red": "#d63a2f",
@@ -72,12 +75,25 @@ class Grid:
     flipped: bool = False
 
     @property
-    def width(self) -> int:
-        return self.cols * CELL + 2 * MARGIN
+    def scale(self) -> float:
+        """How much larger than on a board of 8 the margin and its text are drawn."""
+        return round(max(1.0, (max(self.cols, self.rows) / 8) ** 0.5), 2)
 
     @property
-    def height(self) -> int:
-        return self.rows * CELL + 2 * MARGIN
+    def margin(self) -> float:
+        return round(MARGIN * self.scale, 1)
+
+    @property
+    def font(self) -> float:
+        return round(3.8 * self.scale, 1)
+
+    @property
+    def width(self) -> float:
+        return self.cols * CELL + 2 * self.margin
+
+    @property
+    def height(self) -> float:
+        return self.rows * CELL + 2 * self.margin
 
     def shown(self, cell: Cell) -> Cell:
         """The (col, row) a cell is drawn at."""
@@ -86,7 +102,7 @@ class Grid:
 
     def corner(self, cell: Cell) -> tuple[float, float]:
         col, row = self.shown(cell)
-        return MARGIN + col * CELL, MARGIN + row * CELL
+        return self.margin + col * CELL, self.margin + row * CELL
 
     def centre(self, cell: Cell) -> tuple[float, float]:
         x, y = self.corner(cell)
@@ -98,9 +114,9 @@ class Grid:
 
 def root(game: str, notation: str, grid: Grid, *parts: str) -> str:
     """The whole `<svg>` element: the attributes the page relies on, then the parts."""
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {grid.width} {grid.height}" width="100%" '
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {num(grid.width)} {num(grid.height)}" width="100%" '
             f'class="board" data-game="{esc(game)}" data-position="{esc(notation)}">'
-            f'<rect width="{grid.width}" height="{grid.height}" rx="2" fill="{PALETTE["margin"]}"/>'
+            f'<rect width="{num(grid.width)}" height="{num(grid.height)}" rx="2" fill="{PALETTE["margin"]}"/>'
             + "".join(parts) + "</svg>")
 
 
@@ -130,7 +146,8 @@ def region(grid: Grid, cells: Iterable[Cell], attrs: str) -> str:
 
 def checkered(grid: Grid, dark: Callable[[Cell], bool]) -> str:
     """Light cells with the `dark` ones darker."""
-    light = (f'<rect x="{MARGIN}" y="{MARGIN}" width="{grid.cols * CELL}" height="{grid.rows * CELL}" '
+    m = num(grid.margin)
+    light = (f'<rect x="{m}" y="{m}" width="{grid.cols * CELL}" height="{grid.rows * CELL}" '
              f'fill="{PALETTE["light"]}"/>')
     cells = [(c, r) for r in range(grid.rows) for c in range(grid.cols) if dark((c, r))]
     return light + region(grid, cells, f'fill="{PALETTE["dark"]}"')
@@ -139,9 +156,10 @@ def checkered(grid: Grid, dark: Callable[[Cell], bool]) -> str:
 def plain(grid: Grid, fill: str = PALETTE["plain"]) -> str:
     """Plain cells separated by thin lines."""
     w, h = grid.cols * CELL, grid.rows * CELL
-    lines = "".join(f"M{MARGIN + c * CELL} {MARGIN}v{h}" for c in range(1, grid.cols))
-    lines += "".join(f"M{MARGIN} {MARGIN + r * CELL}h{w}" for r in range(1, grid.rows))
-    return (f'<rect x="{MARGIN}" y="{MARGIN}" width="{w}" height="{h}" fill="{fill}"/>'
+    m = grid.margin
+    lines = "".join(f"M{num(m + c * CELL)} {num(m)}v{h}" for c in range(1, grid.cols))
+    lines += "".join(f"M{num(m)} {num(m + r * CELL)}h{w}" for r in range(1, grid.rows))
+    return (f'<rect x="{num(m)}" y="{num(m)}" width="{w}" height="{h}" fill="{fill}"/>'
             f'<path d="{lines}" stroke="{PALETTE["line"]}" stroke-width=".4"/>')
 
 
@@ -149,14 +167,16 @@ def labels(grid: Grid, cols: Sequence[str], rows: Sequence[str]) -> str:
     """Column names under the board and row names left of it, in the cells' order
     unflipped (`cols[0]` names col 0); they follow the cells when flipped."""
     texts = []
-    bottom = MARGIN + grid.rows * CELL + MARGIN * 0.72
+    m = grid.margin
+    bottom = m + grid.rows * CELL + m * 0.72
     for col, name in enumerate(cols):
         x, _ = grid.centre((col, 0))
         texts.append(f'<text x="{num(x)}" y="{num(bottom)}">{esc(name)}</text>')
     for row, name in enumerate(rows):
         _, y = grid.centre((0, row))
-        texts.append(f'<text x="{num(MARGIN / 2)}" y="{num(y + 1.4)}">{esc(name)}</text>')
-    return group(f'fill="{PALETTE["coord"]}" font-family="sans-serif" font-size="3.8" text-anchor="middle"', texts)
+        texts.append(f'<text x="{num(m / 2)}" y="{num(y + grid.font * .36)}">{esc(name)}</text>')
+    return group(f'fill="{PALETTE["coord"]}" font-family="sans-serif" font-size="{num(grid.font)}" '
+                 f'text-anchor="middle"', texts)
 
 
 def place(grid: Grid, cell: Cell, href: str, name: str, piece: str) -> str:
@@ -166,16 +186,21 @@ def place(grid: Grid, cell: Cell, href: str, name: str, piece: str) -> str:
     return f'<use href="#{href}" x="{num(x)}" y="{num(y)}" data-cell="{esc(name)}" data-piece="{esc(piece)}"/>'
 
 
-def last_move(grid: Grid, cells: Sequence[Cell], path: Sequence[Cell] = ()) -> str:
-    """The move just played: its cells tinted, and (a jump chain) a thin line along `path`."""
-    cells = [c for c in cells if grid.holds(c)]
-    out = region(grid, dict.fromkeys(cells), f'fill="{PALETTE["last"]}" fill-opacity=".5"')
-    points = [grid.centre(c) for c in path if grid.holds(c)]
-    if len(points) > 2:
-        d = "M" + "L".join(f"{num(x)} {num(y)}" for x, y in points)
-        out += (f'<path d="{d}" fill="none" stroke="{PALETTE["last path"]}" stroke-width="1.2" '
-                f'stroke-linejoin="round" stroke-linecap="round" stroke-dasharray="2 1.6" opacity=".8"/>')
-    return out
+def tint(grid: Grid, cells: Iterable[Cell]) -> str:
+    """Cells of the move just played, tinted (drawn under the pieces)."""
+    return region(grid, dict.fromkeys(c for c in cells if grid.holds(c)), f'fill="{PALETTE["last"]}" fill-opacity=".5"')
+
+
+def route(grid: Grid, cells: Sequence[Cell]) -> str:
+    """A jump chain's path, dashed, a dot on each cell it lands on (drawn over the
+    pieces it jumps); "" for fewer than three cells."""
+    points = [grid.centre(c) for c in cells if grid.holds(c)]
+    if len(points) < 3:
+        return ""
+    d = "M" + "L".join(f"{num(x)} {num(y)}" for x, y in points)
+    dots = "".join(f'<circle cx="{num(x)}" cy="{num(y)}" r="1.1"/>' for x, y in points[1:-1])
+    return (f'<g fill="{PALETTE["last path"]}" opacity=".9"><path d="{d}" fill="none" stroke="{PALETTE["last path"]}" '
+            f'stroke-width="1.6" stroke-linejoin="round" stroke-linecap="round" stroke-dasharray="2.6 1.6"/>{dots}</g>')
 
 
 def arrow(grid: Grid, cells: Sequence[Cell], colour: str, width: float = 2.2) -> str:
@@ -204,10 +229,17 @@ def cross(grid: Grid, cell: Cell, colour: str) -> str:
     return f'<path d="{d}" stroke="{colour}" stroke-width="2" stroke-linecap="round" opacity=".85"/>'
 
 
+def ring(grid: Grid, cell: Cell, colour: str) -> str:
+    """A ring round one cell's piece (a king in check)."""
+    x, y = grid.centre(cell)
+    return (f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(CELL * .44)}" fill="{colour}" fill-opacity=".18" '
+            f'stroke="{colour}" stroke-width="1.1"/>')
+
+
 def caption(grid: Grid, text: str, colour: str = PALETTE["bad"]) -> str:
     """One line of text in the top margin."""
-    return (f'<text x="{num(grid.width / 2)}" y="{num(MARGIN * 0.75)}" fill="{colour}" font-family="sans-serif" '
-            f'font-size="3.8" text-anchor="middle">{esc(text)}</text>')
+    return (f'<text x="{num(grid.width / 2)}" y="{num(grid.margin * 0.75)}" fill="{colour}" '
+            f'font-family="sans-serif" font-size="{num(grid.font)}" text-anchor="middle">{esc(text)}</text>')
 
 
 def refused(grid: Grid, move: object, read: Callable[[str], Sequence[Cell]]) -> str:
@@ -217,12 +249,10 @@ def refused(grid: Grid, move: object, read: Callable[[str], Sequence[Cell]]) -> 
     if move is None:
         return ""
     text = move if isinstance(move, str) else str(move)
-    try:
-        cells = [c for c in read(text) if grid.holds(c)]
-    except Exception:  # noqa: BLE001 - an unreadable move is drawn as text
-        cells = []
+    read_off = read_cells(grid, text, read)
+    cells = [c for i, c in enumerate(read_off) if i == 0 or c != read_off[i - 1]]  # a1a1 is one cell
     colour = PALETTE["bad"]
-    if len(cells) >= 2 and len(set(cells)) >= 2:
+    if len(cells) >= 2:
         return region(grid, [cells[0]], f'fill="{colour}" fill-opacity=".25"') + arrow(grid, cells, colour)
     if cells:
         return cross(grid, cells[0], colour)
@@ -230,19 +260,21 @@ def refused(grid: Grid, move: object, read: Callable[[str], Sequence[Cell]]) -> 
     return caption(grid, f"refused: {shown if len(shown) <= 40 else shown[:36] + '...' + shown[0]}")
 
 
-def played(grid: Grid, move: object, read: Callable[[str], Sequence[Cell]], *, chain: bool = False) -> str:
-    """The move just played, tinted; with `chain`, the path through every cell read too.
-    Like `refused`, never raises."""
+def read_cells(grid: Grid, move: object, read: Callable[[str], Sequence[Cell]]) -> list[Cell]:
+    """The cells `read(move)` finds on the board; none when it raises or `move` is no text."""
     if not isinstance(move, str) or not move:
-        return ""
+        return []
     try:
-        cells = [c for c in read(move) if grid.holds(c)]
-    except Exception:  # noqa: BLE001 - nothing to tint
-        return ""
-    if not cells:
-        return ""
-    ends = [cells[0], cells[-1]] if chain else cells
-    return last_move(grid, ends, cells if chain else ())
+        return [c for c in read(move) if grid.holds(c)]
+    except Exception:  # noqa: BLE001 - an unreadable move names no cell
+        return []
+
+
+def played(grid: Grid, move: object, read: Callable[[str], Sequence[Cell]], *, ends: bool = False) -> str:
+    """The move just played, its cells tinted (with `ends`, only the first and the last:
+    a jump chain, whose path `route` draws). Like `refused`, never raises."""
+    cells = read_cells(grid, move, read)
+    return tint(grid, cells[:1] + cells[-1:] if ends else cells)
 
 
 def disc(ident: str, fill: str, edge: str, ring: str, *, dy: float = 0) -> str:

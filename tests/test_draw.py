@@ -111,7 +111,9 @@ def test_chess_castling_is_read_for_the_side_that_castles():
 def test_chess_marks_a_king_in_check():
     module, rules = bound("chess")
     position = rules.parse("4k3/8/8/8/8/8/8/4K2R w K - 0 1").play("h1h8")
-    assert cell_at(4, 0) in "".join(fills(module.svg(position), draw.PALETTE["bad"]))
+    rings = [e for e in ET.fromstring(module.svg(position)).iter() if e.get("stroke") == draw.PALETTE["check"]]
+    assert [(e.get("cx"), e.get("cy")) for e in rings] == [("51", "11")]  # e8
+    assert draw.PALETTE["check"] not in module.svg(rules.initial())
 
 
 def test_flipped_turns_the_board_round():
@@ -145,8 +147,9 @@ def test_a_readable_refused_move_is_drawn_on_its_cells(name, bad, cells):
     assert red
     starts = [tuple(float(v) for v in found.groups())
               for e in red if (found := re.match(r"M([\d.]+) ([\d.]+)", e.get("d") or ""))]
+    margin = float(ET.fromstring(text).get("viewBox").split()[2]) - draw.CELL * {"halma": 16, "connect4": 7}.get(name, 8)
     for col, row in cells:
-        x, y = draw.MARGIN + col * draw.CELL, draw.MARGIN + row * draw.CELL
+        x, y = margin / 2 + col * draw.CELL, margin / 2 + row * draw.CELL
         assert any(x <= sx < x + draw.CELL and y <= sy < y + draw.CELL for sx, sy in starts), (bad, col, row, starts)
 
 

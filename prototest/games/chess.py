@@ -685,7 +685,7 @@ def svg(position: ChessPosition, *, last: str | None = None, bad: str | None = N
                          piece.symbol())
               for square, piece in sorted(board.piece_map().items())]
     king = board.king(board.turn) if board.is_check() else None
-    check = "" if king is None else draw.region(grid, [_cell(king)], f'fill="{draw.PALETTE["bad"]}" fill-opacity=".45"')
+    check = "" if king is None else draw.ring(grid, _cell(king), draw.PALETTE["check"])
     mover = not board.turn
     return draw.root(
         "chess", position.notation(), grid,
@@ -693,8 +693,8 @@ def svg(position: ChessPosition, *, last: str | None = None, bad: str | None = N
         draw.checkered(grid, lambda cell: (cell[0] + cell[1]) % 2 == 1),
         draw.labels(grid, "abcdefgh", "87654321"),
         draw.played(grid, last, lambda move: _read_squares(board, move, mover)),
-        check,
         "".join(pieces),
+        check,
         draw.refused(grid, bad, lambda move: _read_squares(board, move, board.turn)))
 
 

@@ -824,8 +824,9 @@ def svg(position: HalmaPosition, *, last: str | None = None, bad: str | None = N
         "halma", position.notation(), grid, _DEFS,
         draw.plain(grid), camps,
         draw.labels(grid, _NUMBERS, _NUMBERS),
-        draw.played(grid, last, _read_cells, chain=True),
+        draw.played(grid, last, _read_cells, ends=True),
         "".join(pieces),
+        draw.route(grid, draw.read_cells(grid, last, _read_cells)),
         draw.refused(grid, bad, _read_cells))
 
 

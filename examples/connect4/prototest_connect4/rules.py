@@ -258,7 +258,7 @@ def svg(position: Position, *, last: str | None = None, bad: str | None = None, 
     grid = draw.Grid(COLS, ROWS)
     holes = "".join(f'<circle cx="{draw.num(x)}" cy="{draw.num(y)}" r="{draw.num(draw.CELL * .39)}"/>'
                     for x, y in (grid.centre((c, r)) for r in range(ROWS) for c in range(COLS)))
-    frame = (f'<rect x="{draw.MARGIN}" y="{draw.MARGIN}" width="{COLS * draw.CELL}" height="{ROWS * draw.CELL}" '
+    frame = (f'<rect x="{draw.num(grid.margin)}" y="{draw.num(grid.margin)}" width="{COLS * draw.CELL}" height="{ROWS * draw.CELL}" '
              f'rx="1.5" fill="{_FRAME}"/><g fill="{_HOLE}">{holes}</g>')
     discs = [draw.place(grid, (i % COLS, ROWS - 1 - i // COLS), f"connect4-{mark}", f"{i % COLS + 1} {i // COLS + 1}",
                         mark)
