@@ -22,7 +22,6 @@ from typing import Any
 import typer
 
 from .. import match as matchmod, pool, process, report, runner, stats
-from ..findings import TIMING_KINDS
 from ..game import GameConfig, GameReport
 from ..spec import Spec
 from .check import opponent_command
@@ -190,12 +189,11 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
 
     tasks = [config(i) for i in range(1, run.games_total + 1)]
 
-    def again(game_report: GameReport) -> bool:  # a timing finding of either bot beside other games: alone again
-        return any(f.kind in TIMING_KINDS for f in [*game_report.findings, *game_report.opponent_findings])
+    rechecks = runner.Rechecks(either=True)  # a timing finding of either bot beside other games: alone again
 
     def done(position: int, game_report: GameReport, first: GameReport | None) -> bool:
         if first is not None:
-            game_report.rechecked = runner.first_timing(first, either=True)
+            rechecks.alone(game_report, first)
         run.games.append(game_report)
         pairing, local = run.where(game_report.index)
         run.tallies[pairing].add(game_report, local)
@@ -214,7 +212,7 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
         return False
 
     try:
-        pool.play_all(tasks, runner.play_game, jobs or pool.default_jobs(), done, again=again)
+        pool.play_all(tasks, runner.play_game, jobs or pool.default_jobs(), done, again=rechecks.wanted)
     except KeyboardInterrupt as exc:
         run.interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
     run.games.sort(key=lambda g: g.index)
