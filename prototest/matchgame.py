@@ -29,7 +29,8 @@ times and stderr left out). `prototest.replay` then plays it as it plays any fix
 bot live, the other side's moves taken from the record, and the first exchange that
 differs, or the verdict, reported. The other bot's forfeit cannot be played again (its
 moves are all the record has of it): the replay stops after the live bot's last recorded
-answer, as the record's game ended there.
+answer, as the record's game ended there. An answer's trailing spaces cannot be told from
+the transcript's padding before its time: answers compare without them.
 """
 
 from __future__ import annotations

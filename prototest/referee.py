@@ -324,6 +324,8 @@ class Referee(Dialogue, Judging, Accounting):
         while True:
             outcome = self.position.outcome()
             if outcome is not None:
+                if self.seat is not None:  # the bot in the other seat told the last move, as its judge tells it
+                    self.seat.observe(self.position, self.report.moves, self.clock_ns)
                 self._ended(outcome)
                 return
             if self._broken_read is not None:  # the referee's next read fails: so does the game

@@ -63,6 +63,8 @@ def replay(fixture: Fixture, setup: Setup, *, exact_lines: bool = False) -> Repl
 def _replay(fixture: Fixture, setup: Setup, exact_lines: bool) -> Replayed:
     report = setup.play(ForcedOpponent(fixture.header.opponent_moves))
     now = dialogue(report)
+    if fixture.numbers is not None:  # from a transcript, whose answers' trailing spaces are its padding's
+        now = [line.rstrip(" ") if line.startswith("< ") else line for line in now]
     if report.interrupted is not None:
         return Replayed(fixture, report, now, "interrupted", True)
     recorded = fixture.body

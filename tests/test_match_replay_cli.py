@@ -31,6 +31,8 @@ def bot_of(game: str, name: str) -> str:
 GAMES = {
     "chess": (CHESS_FAST, "illegal_move.py", "illegal_move"),
     "impasse": ((), "impasse_while_slide.py", "illegal_move"),
+    # the judge sends each move to both bots: the bot in the other seat is told the last one too
+    "halma": ((), "moves_opponent_piece.py", "illegal_move"),
 }
 
 
