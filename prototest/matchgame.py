@@ -169,6 +169,9 @@ def load(path: Path) -> MatchGame:
         position=read.one("position"), opening=split_moves(read.one("opening") or ""), sides=sides,
         played=split_moves(read.one("played") or ""), result=read.need("result"),
         opponent_forfeited=read.one("opponent-forfeited"))
+    if game.result.startswith(("interrupted", "aborted")):
+        raise FixtureError(path, f"game {game.index} was {game.result.split(' ')[0]}: its transcript holds part "
+                                 f"of a game, nothing to play again")
     game.events = _events(lines, number)
     return game
 

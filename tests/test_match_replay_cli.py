@@ -133,3 +133,11 @@ def test_usage_errors_are_one_line(tmp_path):
             result.stderr
     update = run_cli("record", "--update", str(path), tmp_path=tmp_path)
     assert update.code == 2 and "a match game's transcript, not a fixture" in update.stderr, update.stderr
+    (tmp_path / "fx" / path.name).write_text(path.read_text())  # in a folder, record --update passes it by
+    update = run_cli("record", "--update", "fx", "--env", RUN_TOKEN, tmp_path=tmp_path)
+    assert update.code == 0 and "1 fixture regenerated" in update.stdout + update.stderr, update.stdout + update.stderr
+    cut = tmp_path / "cut.txt"  # a game interrupted by Ctrl-C: part of a game
+    cut.write_text(re.sub(r"(?m)^# result: .*$", "# result: interrupted (SIGINT)", path.read_text(), count=1))
+    result = replay(tmp_path, str(cut), "--bot", "A")
+    assert result.code == 2 and "game 1 was interrupted: its transcript holds part of a game" in result.stderr, \
+        result.stderr

@@ -213,7 +213,7 @@ def load_fixtures(paths: list[Path], env: dict[str, str], time_scale: float | No
         return matchgame.fixture_of(game, side)
 
     try:
-        loaded = [load(path) for path in fixtures.expand(paths)]
+        loaded = [load(path) for path in fixtures.expand(paths, matches)]
         setups = [fixtures.setup_of(fixture, env, argv=argv, time_scale=time_scale) for fixture in loaded]
     except fixtures.FixtureError as exc:
         raise UsageProblem(str(exc)) from None
