@@ -119,3 +119,24 @@ def test_rechecks_stop_at_the_cap_for_each_seat_apart():
     alone = game(3)
     runner.Rechecks().alone(alone, game(3, mine=("timeout",)))
     assert alone.rechecked == "timeout (1200 ms)"
+
+
+def test_the_seats_transcript_is_a_view_of_the_games():
+    """The bot in the other seat writes to the game's one transcript through a view
+    (Transcript.seat): every line and header line prefixed, one stderr budget for both."""
+    from prototest import transcript
+
+    main = transcript.Transcript()
+    seat = main.seat("[opponent] ")
+    main.head(["bot: a"])
+    seat.head(["bot: b"])
+    main.sent("white", main.t0)
+    seat.received("e2e4", main.t0 + 1_000_000, elapsed_ns=1_000_000)
+    seat.note("stdin closed")
+    assert main.header == ["bot: a", "[opponent] bot: b"]
+    assert [(m, t) for _, m, t in main.events] == [
+        (">", "white"), ("<", f"{'[opponent] e2e4':<40} [1.0 ms]"), ("#", "[opponent] stdin closed")]
+    assert main.dialogue()[1] == ("<", "[opponent] e2e4")
+    seat.stderr("x" * transcript.STDERR_KEEP_BYTES, main.t0)
+    main.stderr("y", main.t0)
+    assert main.stderr_dropped > 0 and "more bytes of stderr were not kept" in main.render()
