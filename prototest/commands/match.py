@@ -246,9 +246,10 @@ def _replay_header(run: MatchRun, g: GameReport, folder: Path) -> list[str]:
     fen, opening = run.openings.get(matchmod.pair_of(local)) or (None, [])
     sides = (Side(matchmod.LETTERS[first], seats[g.seat], list(run.bots[first]), os.getcwd()),
              Side(matchmod.LETTERS[second], seats[1 - g.seat], list(run.bots[second]), os.getcwd()))
-    return header_lines(folder=folder, spec=run.spec, bundled=_registered_spec(run.spec.name) == Path(run.spec.path).resolve(),
-                        seed=run.seed, index=g.index, time_scale=run.time_scale, start_delay=run.start_delay,
-                        position=fen, opening=opening, sides=sides, moves=g.moves, result=g.result, reason=g.reason,
+    bundled = _registered_spec(run.spec.name) == Path(run.spec.path).resolve()
+    return header_lines(folder=folder, spec=run.spec, bundled=bundled, seed=run.seed, index=g.index,
+                        time_scale=run.time_scale, start_delay=run.start_delay, position=fen, opening=opening,
+                        sides=sides, moves=g.moves, result=g.result, reason=g.reason,
                         opponent_forfeited=g.opponent_forfeited)
 
 
