@@ -243,7 +243,9 @@ def record_command(
 
 @app.command("replay")
 def replay_command(
-    args: List[str] = typer.Argument(None, metavar="FIXTURE... [-- BOT...]", help="Fixture files or folders; after --, a bot to play instead of the one in each header."),
+    args: List[str] = typer.Argument(None, metavar="FIXTURE... [-- BOT...]", help="Fixture files or folders, or match games' transcripts; after --, a bot to play instead of the one in each header."),
+    bot_letter: Optional[str] = typer.Option(None, "--bot", metavar="A|B", help="A match game's transcript: the bot that plays again (its letter in the match); the other's moves are the record's. After --, a new version of it plays in its place."),
+    seat: Optional[str] = typer.Option(None, "--seat", help="A match game's transcript: the bot that played this seat plays again (instead of --bot)."),
     time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Multiply every time limit, for this run (default: each header's)."),
     env_pairs: List[str] = typer.Option([], "--env", help="Pass KEY=VALUE to the bot's environment (repeatable)."),
     transcripts: Optional[Path] = typer.Option(None, "--transcripts", help="Write every replay's transcript here (default: only replays that fail, to ./prototest-transcripts)."),
@@ -259,7 +261,7 @@ def replay_command(
 
     replay.execute(args=args, time_scale=time_scale, env_pairs=env_pairs, transcripts=transcripts,
                    exact_lines=exact_lines, quiet=quiet, typed=_TYPED, jobs=jobs, shard=shard,
-                   json_path=json_path, junit_path=junit_path)
+                   json_path=json_path, junit_path=junit_path, bot_letter=bot_letter, seat=seat)
 
 
 @app.command("merge")

@@ -568,6 +568,11 @@ class Dialogue:
         answer pending (after a forfeit, or a game stopped while the bot was thinking)
         the bot may still be answering what came before: its output then goes to the
         transcript but is no finding of its own."""
+        self._judge_exit(self._end_input(answer_pending))
+
+    def _end_input(self, answer_pending: bool = False) -> "Ending":
+        """The first half of `_finish`: the bot's input closed, its exit grace begun (a
+        match closes both bots' inputs, then waits for both exits at once)."""
         assert self.bot is not None
         bot = self.bot
         stderr_mark = bot.stderr_count
@@ -578,8 +583,16 @@ class Dialogue:
         late = bot.pending()
         bot.close_stdin()
         grace_ns = self._scaled(self.spec.end.exit_grace_ms)
-        code, more = bot.wait_exit(grace_ns)
-        late += more
+        return Ending(stderr_mark, late, grace_ns, time.perf_counter_ns() + grace_ns, answer_pending)
+
+    def _judge_exit(self, ending: "Ending") -> None:
+        """The second half of `_finish`: the bot's exit waited for until its grace ends,
+        and judged."""
+        assert self.bot is not None
+        bot = self.bot
+        answer_pending, grace_ns = ending.answer_pending, ending.grace_ns
+        code, more = bot.wait_exit(max(0, ending.deadline_ns - time.perf_counter_ns()))
+        late = ending.late + more
         if late:
             text = late.decode("utf-8", "replace").split("\n")[0]
             self.report.transcript.received(late.decode("utf-8", "replace").rstrip("\n"), time.perf_counter_ns())
@@ -593,7 +606,7 @@ class Dialogue:
                        expected=f"exit within {grace_ns / _MS:.0f} ms of end of input",
                        got="still running")
             return
-        trace = traces.find(bot.stderr_since(stderr_mark))
+        trace = traces.find(bot.stderr_since(ending.stderr_mark))
         if code != 0 or trace is not None:
             got = process.describe_status(code) + (f", {trace.describe()}" if trace else "")
             message = f"the bot {process.describe_end(code)} after its input was closed"
@@ -601,6 +614,18 @@ class Dialogue:
                 message += f", and its stderr shows {trace.describe()}"
             self._soft("exit_status", "exit_status", message, expected="exit status 0", got=got,
                        stderr_error=trace.error if trace else None)
+
+
+@dataclass(frozen=True)
+class Ending:
+    """A bot whose input was closed at the game's end (`Dialogue._end_input`): where its
+    stderr stood, what it wrote out of turn, and until when it may take to exit."""
+
+    stderr_mark: int
+    late: bytes
+    grace_ns: int
+    deadline_ns: int
+    answer_pending: bool
 
 
 def _lines(n: int) -> str:

@@ -166,6 +166,9 @@ class GameReport:
     #: candidate's: its fault ends the game as a win, "the opponent forfeited: <kind>"),
     #: its answer times and its start-up.
     opponent_findings: list[Finding] = field(default_factory=list)
+    #: The bot in the other seat forfeited, and the game ended so: the kind of its fault
+    #: ("illegal_move"; the game is a win, its reason "the opponent forfeited: <kind>").
+    opponent_forfeited: str | None = None
     opponent_answer_ms: list[float] = field(default_factory=list)
     opponent_startup_ms: float | None = None
 

@@ -118,8 +118,8 @@ def ended(report: GameReport, names: Sequence[str] = NAMES) -> str:
     reason = report.reason
     if report.result == "forfeit":
         return f"{b} won by {a}'s forfeit: {reason}"
-    if report.result == "win" and reason.startswith("the opponent forfeited: "):
-        return f"{a} won by {b}'s forfeit: {reason.removeprefix('the opponent forfeited: ')}"
+    if report.result == "win" and report.opponent_forfeited is not None:
+        return f"{a} won by {b}'s forfeit: {report.opponent_forfeited}"
     if report.result == "win":
         return f"{a} won ({reason})" if reason else f"{a} won"
     if report.result == "loss":
@@ -164,7 +164,7 @@ class Tally:
             self.draws += 1
         if report.result == "forfeit":
             self.forfeits[0] += 1
-        elif report.reason.startswith("the opponent forfeited"):
+        elif report.opponent_forfeited is not None:
             self.forfeits[1] += 1
         self.pairs.setdefault(pair_of(index), {})[index] = score
 

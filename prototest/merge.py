@@ -137,7 +137,8 @@ def game(spec, data: dict[str, Any], findings: list[Finding]) -> GameReport:
                         seat_name=data["seat"], seed=data["seed"], result=data["result"], reason=data["reason"],
                         plies=data["plies"], moves=list(data["moves"]), findings=findings,
                         answer_ms=list(data.get("answer_ms", [])), startup_ms=data.get("startup_ms"),
-                        transcript_path=data.get("transcript"), opponent=data.get("opponent"))
+                        transcript_path=data.get("transcript"), opponent=data.get("opponent"),
+                        opponent_forfeited=data.get("opponent_forfeited"))
     if data.get("interrupted"):
         report.interrupted = int(signal.Signals[data["interrupted"]])
     report.rechecked = data.get("rechecked_alone")

@@ -130,12 +130,12 @@ class Referee(Dialogue, Judging, Accounting):
             return self.bot is not None
         self._launched = True
         report = self.report
-        report.transcript.header = [
+        report.transcript.head([
             f"prototest transcript: game {self.cfg.index}, {self.spec.game.title or self.spec.name}",
             f"spec: {self.spec.path}",
             f"bot: {' '.join(self.cfg.argv)}",
             f"seat: {report.seat_name} (seat {self.cfg.seat}), seed {self.cfg.seed}, time scale {self.cfg.time_scale}",
-        ]
+        ])
         try:
             severity = self.spec.severity
             bot = process.Bot(self.cfg.argv, env=self.cfg.env, transcript=report.transcript,
@@ -202,6 +202,8 @@ class Referee(Dialogue, Judging, Accounting):
                     report.result = "forfeit"
                     report.reason = forfeit.finding.kind
                     usable = forfeit.bot_usable
+                if self.seat is not None:  # both bots' inputs closed, then both exits waited for at once
+                    self.seat.end_input()
                 if usable:  # an answer still coming after a forfeit or a stop mid-answer is no finding
                     self._finish(answer_pending=report.result == "forfeit" or self._stopped_mid_answer)
             self._conduct(final=True)  # what the kill brought in (a signal sent meanwhile)
@@ -306,6 +308,7 @@ class Referee(Dialogue, Judging, Accounting):
             self._stopped(stop)
         except OpponentForfeit as forfeit:  # the other seat's fault: the bot wins
             self.report.result = "win"
+            self.report.opponent_forfeited = forfeit.finding.kind
             self.report.reason = f"the {self.cfg.opponent_label} forfeited: {forfeit.finding.kind}"
             self.report.transcript.note(f"game over after {self.position.ply()} plies: {self.report.reason}")
 
@@ -321,6 +324,8 @@ class Referee(Dialogue, Judging, Accounting):
         while True:
             outcome = self.position.outcome()
             if outcome is not None:
+                if self.seat is not None:  # the bot in the other seat told the last move, as its judge tells it
+                    self.seat.observe(self.position, self.report.moves, self.clock_ns)
                 self._ended(outcome)
                 return
             if self._broken_read is not None:  # the referee's next read fails: so does the game

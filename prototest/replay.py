@@ -53,9 +53,18 @@ class Replayed:
 def replay(fixture: Fixture, setup: Setup, *, exact_lines: bool = False) -> Replayed:
     """Play the fixture's game against `setup`'s bot and judge the difference. Where the
     protocol has comments (read.comment_separator), answers compare by their move and a
-    comment that differs is only noted; `exact_lines` compares whole lines."""
+    comment that differs is only noted; `exact_lines` compares whole lines. What the
+    fixture tells (`Fixture.told`) comes first."""
+    replayed = _replay(fixture, setup, exact_lines)
+    replayed.lines[:0] = fixture.told
+    return replayed
+
+
+def _replay(fixture: Fixture, setup: Setup, exact_lines: bool) -> Replayed:
     report = setup.play(ForcedOpponent(fixture.header.opponent_moves))
     now = dialogue(report)
+    if fixture.numbers is not None:  # from a transcript, whose answers' trailing spaces are its padding's
+        now = [line.rstrip(" ") if line.startswith("< ") else line for line in now]
     if report.interrupted is not None:
         return Replayed(fixture, report, now, "interrupted", True)
     recorded = fixture.body
@@ -123,7 +132,7 @@ def comment_notes(fixture: Fixture, now: Sequence[str], separator: str) -> list[
         return []
     i, was, is_ = changed[0]
     return [f"note: {len(changed)} answer(s) differ from the fixture in their comment only (not a failure; "
-            f"--exact-lines compares whole lines); the first at line {fixture.first_line + i}: "
+            f"--exact-lines compares whole lines); the first at line {fixture.line_of(i)}: "
             f"fixture {was!r}, now {is_!r}"]
 
 
@@ -165,7 +174,7 @@ def explain(fixture: Fixture, setup: Setup, report: GameReport, now: list[str], 
     was = recorded[i] if i < len(recorded) else None
     is_ = now[j] if j < len(now) else None
     turn, exchange = exchange_at(report, now, j)
-    where = f"line {fixture.first_line + i}"
+    where = f"line {fixture.line_of(i)}"
     if exchange is not None:
         where += f" (the bot's turn {turn}, ply {exchange.ply})"
     lines = [f"first difference at {where}"]

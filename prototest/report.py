@@ -176,7 +176,7 @@ def summary(run: CheckRun) -> str:
         lines.extend(findings_lines(findings))
     theirs = [f for g in run.games for f in g.opponent_findings]
     if theirs:  # check --opponent: the other bot's faults, never the bot's
-        forfeits = sum(1 for g in run.games if g.reason.startswith("the opponent forfeited"))
+        forfeits = sum(1 for g in run.games if g.opponent_forfeited is not None)
         lines.append("")
         lines.append(f"the opponent's findings (the opponent bot's, not the bot's; {forfeits} game"
                      f"{'s' if forfeits != 1 else ''} won by its forfeit):")
@@ -385,7 +385,7 @@ def to_json(run: CheckRun) -> dict[str, Any]:
                 "game": g.index, "seat": g.seat_name, "seed": g.seed, "result": g.result,
                 "reason": g.reason, "plies": g.plies, "checks": game_checks(g),
                 "startup_ms": g.startup_ms, "started_ahead_ms": g.started_ahead_ms, "timing": timing([g]), "transcript": g.transcript_path,
-                "opponent": g.opponent,
+                "opponent": g.opponent, "opponent_forfeited": g.opponent_forfeited,
                 "moves": g.moves,
                 "answer_ms": [round(ms, 3) for ms in g.answer_ms],
                 "interrupted": signal_name(g.interrupted) if g.interrupted is not None else None,

@@ -98,34 +98,24 @@ def run_check(
             if not run.skipped:
                 keep(report)
 
-    #: timing kind -> the games where it came back when played alone
-    came_back: dict[str, list[int]] = {}
+    rechecks = Rechecks()
     told: list[int] = []
 
     def again(report: GameReport) -> bool:
-        """Whether to play this game again alone: a timing finding made while other games
-        ran, unless each of its kinds already came back alone in RECHECKS games of this
-        run (the bot's own fault, shown: a bot that hangs in every game must not pay
-        every clock twice)."""
-        kinds = {f.kind for f in report.findings if _timing(f)}
-        if not kinds:
-            return False
-        shown = [came_back[k][:RECHECKS] for k in sorted(kinds) if len(came_back.get(k, ())) >= RECHECKS]
-        if len(shown) < len(kinds):
+        """Whether to play this game again alone (see Rechecks); a game that is not, though
+        it has a timing finding, is said once: the games after it are not re-checked either."""
+        if rechecks.wanted(report):
             return True
-        if note is not None and not told:
-            told.append(report.index)  # said once: the games after it are not re-checked either
-            games_ = sorted({g for gs in shown for g in gs})
+        if rechecks.kinds(report) and note is not None and not told:
+            told.append(report.index)
             note(f"game {report.index}: {first_timing(report)} with {jobs} games at once; not re-checked alone, "
                  f"nor are later games with the same fault: it came back alone in games "
-                 f"{', '.join(map(str, games_))}")
+                 f"{', '.join(map(str, rechecks.shown(report)))}")
         return False
 
     def done(position: int, report: GameReport, first: GameReport | None) -> bool:
         if first is not None:  # a timing finding while other games ran: this is the game alone
-            for kind in {f.kind for f in report.findings if _timing(f)}:
-                came_back.setdefault(kind, []).append(report.index)
-            report.rechecked = first_timing(first)
+            rechecks.alone(report, first)
             if note is not None:
                 outcome = "the same" if timing_bound(report) else "no timing finding alone"
                 note(f"game {report.index}: {report.rechecked} with {jobs} games at once; "
@@ -141,7 +131,7 @@ def run_check(
     # waiting for a CodinGame board times out) is decided only once the games beside it
     # end, and the stop must come before the other games are.
     first = len(tasks) if stop is None else max(1, jobs)
-    with Ahead.for_run(spec, tasks, jobs, fresh=lambda cfg: config(cfg.index)) as play:
+    with Ahead.for_run(spec, tasks, jobs, fresh=lambda cfg: config(cfg.index), rechecks=rechecks) as play:
         pool.play_all(tasks[:first], play, jobs, done, again=again)
         if tasks[first:] and not (run.skipped or run.interrupted):
             pool.play_all(tasks[first:], play, jobs,
@@ -183,24 +173,26 @@ class Ahead:
     played again alone, as `--jobs 2` re-checks one, until the same kind came back alone
     in RECHECKS games. `--set start.ahead=false` starts every bot at its game."""
 
-    def __init__(self, tasks: Sequence[GameConfig], fresh: Callable[[GameConfig], GameConfig]) -> None:
+    def __init__(self, tasks: Sequence[GameConfig], fresh: Callable[[GameConfig], GameConfig],
+                 rechecks: "Rechecks | None" = None) -> None:
         self.order = {id(cfg): i for i, cfg in enumerate(tasks)}
         self.tasks = list(tasks)
         #: the game's config anew for its re-check (its forced opponent has played its moves)
         self.fresh = fresh
         self.waiting: tuple[int, Referee] | None = None
-        #: timing kind -> games where it came back when played alone
-        self.came_back: dict[str, int] = {}
+        #: the run's re-checks alone: which games, and what came back
+        self.rechecks = rechecks or Rechecks()
 
     @classmethod
     @contextlib.contextmanager
     def for_run(cls, spec: Spec, tasks: Sequence[GameConfig], jobs: int, *,
-                fresh: Callable[[GameConfig], GameConfig]) -> Iterator[Callable[[GameConfig], GameReport]]:
+                fresh: Callable[[GameConfig], GameConfig],
+                rechecks: "Rechecks | None" = None) -> Iterator[Callable[[GameConfig], GameReport]]:
         """`play` for pool.play_all: with a bot started ahead when the spec and the run allow it."""
         if not spec.start.ahead or jobs > 1 or len(tasks) < 2 or pool.default_jobs() < 2:
             yield play_game
             return
-        ahead = cls(tasks, fresh)
+        ahead = cls(tasks, fresh, rechecks)
         try:
             yield ahead.play
         finally:
@@ -218,24 +210,57 @@ class Ahead:
             referee.after_first_answer = following.launch
         report = play_game(cfg, referee)
         beside = report.started_ahead_ms is not None or (self.waiting is not None and self.waiting[1].bot is not None)
-        kinds = {f.kind for f in report.findings if _timing(f)}
-        if not (beside and kinds and report.interrupted is None) or all(
-                self.came_back.get(k, 0) >= RECHECKS for k in kinds):
+        if not (beside and report.interrupted is None and self.rechecks.wanted(report)):
             return report
         if self.waiting is not None:  # alone now: the next game's bot starts at its game
             self.waiting[1].abandon()
             self.waiting = None
         alone = play_game(self.fresh(cfg))
-        alone.rechecked = first_timing(report)
+        self.rechecks.alone(alone, report)
         alone.rechecked_while = "another copy of the bot was alive (started ahead of its game)"
-        for kind in {f.kind for f in alone.findings if _timing(f)}:
-            self.came_back[kind] = self.came_back.get(kind, 0) + 1
         return alone
 
     def close(self) -> None:
         if self.waiting is not None:
             self.waiting[1].abandon()
             self.waiting = None
+
+
+class Rechecks:
+    """The re-checks alone of one run, one tally for every way a run plays games beside
+    each other (`--jobs`, a bot started ahead, a match): a game with a timing finding made
+    while something else ran is played again alone, until each of its timing kinds came
+    back alone in RECHECKS games of the run (the bot's own fault, shown: a bot that hangs
+    in every game must not pay every clock twice). `either`: the findings of the bot in
+    the other seat count too (a match), each seat's kinds apart."""
+
+    def __init__(self, either: bool = False) -> None:
+        self.either = either
+        #: (whose: "bot" or "opponent", timing kind) -> the games where it came back alone
+        self.came_back: dict[tuple[str, str], list[int]] = {}
+
+    def kinds(self, report: GameReport) -> set[tuple[str, str]]:
+        """The game's timing kinds, as (whose, kind)."""
+        found = {("bot", f.kind) for f in report.findings if _timing(f)}
+        if self.either:
+            found |= {("opponent", f.kind) for f in report.opponent_findings if _timing(f)}
+        return found
+
+    def wanted(self, report: GameReport) -> bool:
+        """Whether to play this game again alone."""
+        kinds = self.kinds(report)
+        return bool(kinds) and not all(len(self.came_back.get(k, ())) >= RECHECKS for k in kinds)
+
+    def shown(self, report: GameReport) -> list[int]:
+        """The games played alone in which the game's timing kinds came back (why it is not re-checked)."""
+        return sorted({g for k in self.kinds(report) for g in self.came_back.get(k, [])[:RECHECKS]})
+
+    def alone(self, report: GameReport, first: GameReport) -> None:
+        """`report` is the game played again alone after `first`: what came back is
+        counted, and the report names the first finding."""
+        for kind in self.kinds(report):
+            self.came_back.setdefault(kind, []).append(report.index)
+        report.rechecked = first_timing(first, either=self.either)
 
 
 def timing_bound(report: GameReport) -> bool:

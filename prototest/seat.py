@@ -11,7 +11,7 @@ of its bot ("the opponent forfeited: <kind>"). The candidate is judged exactly a
 the built-in opponent.
 
 Both bots' lines go to one transcript: the seat's are marked with a prefix
-(`SEAT_PREFIX`, "[opponent] " by default).
+(`Transcript.seat`: "[opponent] " by default).
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
+from .dialogue import Ending
 from .findings import Finding, fold
 from .game import Forfeit, GameConfig, StopGame
 from .games.base import Position
-from .transcript import Transcript
 
 if TYPE_CHECKING:
     from .referee import Referee
@@ -36,45 +36,6 @@ class OpponentForfeit(Exception):
     def __init__(self, finding: Finding) -> None:
         super().__init__(finding.message)
         self.finding = finding
-
-
-class SeatTranscript:
-    """The seat's view of the game's transcript: every event goes to the one transcript,
-    its text prefixed (the seat's own lines stay told apart from the candidate's)."""
-
-    def __init__(self, main: Transcript, prefix: str) -> None:
-        self._main = main
-        self._prefix = prefix
-
-    @property
-    def header(self) -> list[str]:
-        return self._main.header
-
-    @header.setter
-    def header(self, lines: list[str]) -> None:
-        self._main.header.extend(f"{self._prefix}{line}" for line in lines)
-
-    @property
-    def t0(self) -> int:
-        return self._main.t0
-
-    def add(self, mark: str, text: str, t_ns: int | None = None) -> None:
-        self._main.add(mark, self._prefix + text, t_ns)
-
-    def sent(self, text: str, t_ns: int) -> None:
-        self._main.sent(self._prefix + text, t_ns)
-
-    def received(self, text: str, t_ns: int, elapsed_ns: int | None = None) -> None:
-        self._main.received(self._prefix + text, t_ns, elapsed_ns)
-
-    def stderr(self, text: str, t_ns: int) -> None:
-        self._main.stderr(self._prefix + text, t_ns)
-
-    def note(self, text: str) -> None:
-        self._main.note(self._prefix + text)
-
-    def mask_sent(self, masked: list[str]) -> None:
-        self._main.mask_sent([self._prefix + m for m in masked])
 
 
 class BotSeat:
@@ -92,13 +53,15 @@ class BotSeat:
         self.main = referee
         self.referee = Referee(seat_cfg)
         self.prefix = f"[{cfg.opponent_label}] "
-        self.referee.report.transcript = SeatTranscript(referee.report.transcript, self.prefix)  # type: ignore[assignment]
+        self.referee.report.transcript = referee.report.transcript.seat(self.prefix)
         self.label = cfg.opponent_label
         #: the seat's bot can still be told the game is over (its exit checked)
         self.usable = True
         self.started = False
         self.forfeited: Finding | None = None
         self._stopped_mid_answer = False
+        #: its input closed at the game's end (see end_input)
+        self._ending: Ending | None = None
 
     # -- the game ---------------------------------------------------------------------------
     def start(self) -> None:
@@ -168,18 +131,28 @@ class BotSeat:
         self.forfeited = finding
         raise OpponentForfeit(finding)
 
+    def end_input(self) -> None:
+        """The game is over: the seat's bot told so (its input closed), unless it forfeited
+        unusable; its exit is waited for by `close`, its grace running meanwhile (the
+        referee closes its own bot's input after this one's, then waits for both)."""
+        r = self.referee
+        if (self._ending is None and r.bot is not None and self.started and self.usable
+                and self.main.report.interrupted is None):
+            self._ending = r._end_input(answer_pending=self.forfeited is not None or self._stopped_mid_answer)
+
     def close(self) -> None:
-        """The game is over: the seat's bot told so (its input closed, its exit checked,
-        unless it forfeited unusable), then killed; its findings go to the game's report."""
+        """The seat's bot's exit checked (its input closed first, if `end_input` did not),
+        then it is killed; its findings go to the game's report."""
         r = self.referee
         bot = r.bot
         try:
             if bot is not None:
                 with bot:
-                    if self.started and self.usable and self.main.report.interrupted is None:
+                    self.end_input()
+                    if self._ending is not None and self.main.report.interrupted is None:
                         try:
-                            r._finish(answer_pending=self.forfeited is not None or self._stopped_mid_answer)
-                        except Forfeit as forfeit:  # not raised by _finish; kept safe
+                            r._judge_exit(self._ending)
+                        except Forfeit as forfeit:  # not raised by _judge_exit; kept safe
                             r._note(forfeit.finding)
                 r._conduct(final=True)
                 r._envelope_end()

@@ -41,28 +41,43 @@ class Transcript:
     #: event index -> the event's text without what changes from run to run: a sent
     #: line with its clock values masked, an answer without its time (see `dialogue`)
     plain: dict[int, str] = field(default_factory=dict)
+    #: Put before the text of every line written through this transcript: a seat's view
+    #: (`seat`), whose lines stay told apart from the bot's in the one transcript.
+    prefix: str = ""
+    #: The transcript a seat's view writes to (its stderr counted there), or None.
+    root: "Transcript | None" = field(default=None, repr=False, compare=False)
+
+    def seat(self, prefix: str) -> "Transcript":
+        """A view of this transcript for the bot in the other seat (prototest.seat): its
+        lines, header lines and stderr go to this one, each line prefixed."""
+        return Transcript(header=self.header, events=self.events, t0=self.t0, plain=self.plain,
+                          prefix=prefix, root=self)
+
+    def head(self, lines: list[str]) -> None:
+        """Add lines to the header (the bot's command, seat, seed), prefixed as the view's."""
+        self.header.extend(self.prefix + line for line in lines)
 
     def add(self, mark: str, text: str, t_ns: int | None = None) -> None:
         t = time.perf_counter_ns() if t_ns is None else t_ns
-        self.events.append((t - self.t0, mark, text))
+        self.events.append((t - self.t0, mark, self.prefix + text))
 
     def sent(self, text: str, t_ns: int) -> None:
-        self.events.append((t_ns - self.t0, ">", text))
+        self.events.append((t_ns - self.t0, ">", self.prefix + text))
 
     def received(self, text: str, t_ns: int, elapsed_ns: int | None = None) -> None:
+        text = show(self.prefix + text)
         if elapsed_ns is not None:
-            self.plain[len(self.events)] = show(text)
-            text = f"{show(text):<40} [{elapsed_ns / 1e6:.1f} ms]"
-        else:
-            text = show(text)
+            self.plain[len(self.events)] = text
+            text = f"{text:<40} [{elapsed_ns / 1e6:.1f} ms]"
         self.events.append((t_ns - self.t0, "<", text))
 
     def stderr(self, text: str, t_ns: int) -> None:
-        self.stderr_bytes += len(text) + 1
-        if self.stderr_bytes > STDERR_KEEP_BYTES:
-            self.stderr_dropped += len(text) + 1
+        counts = self.root or self  # one budget for the whole transcript
+        counts.stderr_bytes += len(self.prefix) + len(text) + 1
+        if counts.stderr_bytes > STDERR_KEEP_BYTES:
+            counts.stderr_dropped += len(self.prefix) + len(text) + 1
             return
-        self.events.append((t_ns - self.t0, "!", show(text)))
+        self.events.append((t_ns - self.t0, "!", show(self.prefix + text)))
 
     def note(self, text: str) -> None:
         self.add("#", text)
@@ -72,7 +87,7 @@ class Transcript:
         values as `<time>`) for `dialogue`, so that recorded fixtures compare across runs."""
         start = len(self.events) - len(masked)
         for offset, text in enumerate(masked):
-            self.plain[start + offset] = text
+            self.plain[start + offset] = self.prefix + text
 
     def dialogue(self) -> list[tuple[str, str]]:
         """Every event as (mark, text), with the masked or untimed text where kept."""

@@ -9,9 +9,9 @@ from prototest.game import GameReport
 from prototest.commands.common import load_spec
 
 
-def report(index: int, result: str, reason: str = "") -> GameReport:
+def report(index: int, result: str, reason: str = "", forfeited: str | None = None) -> GameReport:
     r = GameReport(index, match.a_seat(index), "?", 0)
-    r.result, r.reason = result, reason
+    r.result, r.reason, r.opponent_forfeited = result, reason, forfeited
     return r
 
 
@@ -36,7 +36,7 @@ def test_openings_are_seeded_legal_and_leave_a_game(game):
 def test_tally_counts_forfeits_as_losses_of_the_faulty_bot():
     t = match.Tally()
     for r in (report(1, "win", "checkmate"), report(2, "forfeit", "crash"),
-              report(3, "win", "the opponent forfeited: timeout"), report(4, "draw", "stalemate"),
+              report(3, "win", "the opponent forfeited: timeout", "timeout"), report(4, "draw", "stalemate"),
               report(5, "stopped", "the time budget ran out")):
         t.add(r)
     assert t.wdl == (2, 1, 1) and t.uncounted == 1
@@ -50,9 +50,21 @@ def test_ended_names_who_won_and_how():
     assert match.ended(report(1, "win", "checkmate")) == "A won (checkmate)"
     assert match.ended(report(1, "loss", "checkmate")) == "B won (checkmate)"
     assert match.ended(report(1, "forfeit", "crash")) == "B won by A's forfeit: crash"
-    assert match.ended(report(1, "win", "the opponent forfeited: timeout")) == "A won by B's forfeit: timeout"
+    assert match.ended(report(1, "win", "the opponent forfeited: timeout", "timeout")) == "A won by B's forfeit: timeout"
     assert match.ended(report(1, "forfeit", "crash"), ("C", "A")) == "A won by C's forfeit: crash"
     assert match.ended(report(1, "draw", "stalemate"), ("C", "A")) == "draw (stalemate)"
+
+
+def test_the_opponents_forfeit_is_the_reports_field_not_its_words():
+    """A win is by the opponent's forfeit when the report says so (GameReport.opponent_forfeited),
+    whatever words its reason holds."""
+    lookalike = report(1, "win", "the opponent forfeited: nothing (a rule's own words)")
+    assert match.ended(lookalike) == "A won (the opponent forfeited: nothing (a rule's own words))"
+    t = match.Tally()
+    t.add(lookalike)
+    t.add(report(2, "win", "checkmate, after all", "crash"))
+    assert t.forfeits == [0, 1]
+    assert match.ended(report(2, "win", "checkmate, after all", "crash")) == "A won by B's forfeit: crash"
 
 
 def test_pairings():
@@ -77,3 +89,54 @@ def test_sprt_decides_on_the_pairs():
     result = t.sprt({"elo0": 0, "elo1": 100, "alpha": 0.05, "beta": 0.05, "model": "normalized"})
     assert result is not None and result.decision == stats.H1 and result.kind == "pentanomial"
     assert match.Tally().sprt({"elo0": 0, "elo1": 10, "alpha": 0.05, "beta": 0.05}) is None
+
+
+def test_rechecks_stop_at_the_cap_for_each_seat_apart():
+    """One tally of re-checks alone (runner.Rechecks) for check's games at once, a bot
+    started ahead and a match: a game with a timing finding of either bot is played alone
+    again until that bot's kind came back alone in RECHECKS games, then no more."""
+    from prototest import runner
+    from prototest.findings import Finding
+
+    def game(index: int, mine: tuple[str, ...] = (), theirs: tuple[str, ...] = ()) -> GameReport:
+        r = report(index, "win")
+        r.findings = [Finding(kind, "fail", kind, game=index, elapsed_ms=1200.0) for kind in mine]
+        r.opponent_findings = [Finding(kind, "fail", kind, game=index) for kind in theirs]
+        return r
+
+    rechecks = runner.Rechecks(either=True)
+    assert not rechecks.wanted(game(1, ("illegal_move",)))
+    for index in range(1, runner.RECHECKS + 1):
+        first = game(index, theirs=("timeout",))
+        assert rechecks.wanted(first)
+        alone = game(index, theirs=("timeout",))
+        rechecks.alone(alone, first)
+        assert alone.rechecked == "timeout"
+    assert not rechecks.wanted(game(9, theirs=("timeout",)))  # the opponent's timeout came back: shown
+    assert rechecks.shown(game(9, theirs=("timeout",))) == list(range(1, runner.RECHECKS + 1))
+    assert rechecks.wanted(game(9, mine=("timeout",)))  # the other bot's own timeout is not
+    assert not runner.Rechecks().wanted(game(9, theirs=("timeout",)))  # check: the candidate's alone
+    alone = game(3)
+    runner.Rechecks().alone(alone, game(3, mine=("timeout",)))
+    assert alone.rechecked == "timeout (1200 ms)"
+
+
+def test_the_seats_transcript_is_a_view_of_the_games():
+    """The bot in the other seat writes to the game's one transcript through a view
+    (Transcript.seat): every line and header line prefixed, one stderr budget for both."""
+    from prototest import transcript
+
+    main = transcript.Transcript()
+    seat = main.seat("[opponent] ")
+    main.head(["bot: a"])
+    seat.head(["bot: b"])
+    main.sent("white", main.t0)
+    seat.received("e2e4", main.t0 + 1_000_000, elapsed_ns=1_000_000)
+    seat.note("stdin closed")
+    assert main.header == ["bot: a", "[opponent] bot: b"]
+    assert [(m, t) for _, m, t in main.events] == [
+        (">", "white"), ("<", f"{'[opponent] e2e4':<40} [1.0 ms]"), ("#", "[opponent] stdin closed")]
+    assert main.dialogue()[1] == ("<", "[opponent] e2e4")
+    seat.stderr("x" * transcript.STDERR_KEEP_BYTES, main.t0)
+    main.stderr("y", main.t0)
+    assert main.stderr_dropped > 0 and "more bytes of stderr were not kept" in main.render()

@@ -320,3 +320,15 @@ def test_a_long_match_counts_how_its_games_ended(tmp_path):
     counted = [line for line in result.stdout.splitlines() if line.startswith("      ") and " won " in line]
     assert sum(int(line.split()[0]) for line in counted) == 42
     assert len(result.report["games"]) == 42
+
+
+def test_both_bots_are_told_the_game_is_over_before_either_exit_is_waited_for(tmp_path):
+    """The exit grace runs for both bots at once: the opponent's input is closed before
+    the bot's, and both before the first exit is waited for."""
+    result = match(tmp_path, bundled("impasse"), bundled("impasse"), "impasse", "--games", "2", "--jobs", "1")
+    assert result.code == 0, result.stdout + result.stderr
+    for g in result.report["games"]:
+        notes = [line.split("#  ", 1)[1] for line in Path(g["transcript"]).read_text().splitlines()
+                 if "#  " in line and ("stdin closed" in line or "exited" in line)]
+        assert notes[:2] == ["[opponent] stdin closed", "stdin closed"], notes
+        assert sorted(notes[2:]) == ["[opponent] exited: exit status 0", "exited: exit status 0"], notes

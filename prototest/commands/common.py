@@ -188,12 +188,32 @@ def check_output(option: str, path: Path, *, folder: bool = False) -> None:
 
 
 def load_fixtures(paths: list[Path], env: dict[str, str], time_scale: float | None,
-                  argv: list[str] | None = None) -> list:
-    """Every fixture read and its game checked (spec, position, bot) before any is played."""
-    from .. import fixtures  # the judge with it: record and replay only
+                  argv: list[str] | None = None, *, matches: bool = False, bot: str | None = None,
+                  seat: str | None = None) -> list:
+    """Every fixture read and its game checked (spec, position, bot) before any is played.
+    With `matches` (replay), a match game's transcript is one too: the side of the bot
+    that `bot` (its letter) or `seat` names (see prototest.matchgame)."""
+    from .. import fixtures, matchgame  # the judge with it: record and replay only
+
+    def load(path: Path):
+        if not matchgame.is_match_game(path):
+            fixture = fixtures.load(path)
+            if bot is not None or seat is not None:
+                raise fixtures.FixtureError(path, f"{'--bot' if bot is not None else '--seat'} picks a bot of a "
+                                                  f"match game's transcript; a fixture has one bot")
+            return fixture
+        if not matches:
+            raise fixtures.FixtureError(path, "a match game's transcript, not a fixture: `prototest replay` "
+                                              "plays it again (--bot A or --bot B)")
+        game = matchgame.load(path)
+        try:
+            side = matchgame.pick(game, bot, seat)
+        except ValueError as exc:
+            raise fixtures.FixtureError(path, str(exc)) from None
+        return matchgame.fixture_of(game, side)
 
     try:
-        loaded = [fixtures.load(path) for path in fixtures.expand(paths)]
+        loaded = [load(path) for path in fixtures.expand(paths, matches)]
         setups = [fixtures.setup_of(fixture, env, argv=argv, time_scale=time_scale) for fixture in loaded]
     except fixtures.FixtureError as exc:
         raise UsageProblem(str(exc)) from None

@@ -22,7 +22,6 @@ from typing import Any
 import typer
 
 from .. import match as matchmod, pool, process, report, runner, stats
-from ..findings import TIMING_KINDS
 from ..game import GameConfig, GameReport
 from ..spec import Spec
 from .check import opponent_command
@@ -61,6 +60,8 @@ class MatchRun:
     stopped_by_sprt: bool = False
     interrupted: signal.Signals | None = None
     write_errors: list[str] = field(default_factory=list)
+    #: --start-delay, if given (a game's transcript says it, for its replay)
+    start_delay: int | None = None
 
     def __post_init__(self) -> None:
         if not self.tallies:
@@ -173,6 +174,7 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
     run = MatchRun(spec, argvs, s.seed, s.time_scale, count, opening_plies,
                    matchmod.pairings(len(bots), gauntlet), mode, sprt_options)
     run.book = str(openings) if openings is not None else None
+    run.start_delay = start_delay
 
     def config(index: int) -> GameConfig:
         pairing, local = run.where(index)
@@ -190,12 +192,11 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
 
     tasks = [config(i) for i in range(1, run.games_total + 1)]
 
-    def again(game_report: GameReport) -> bool:  # a timing finding of either bot beside other games: alone again
-        return any(f.kind in TIMING_KINDS for f in [*game_report.findings, *game_report.opponent_findings])
+    rechecks = runner.Rechecks(either=True)  # a timing finding of either bot beside other games: alone again
 
     def done(position: int, game_report: GameReport, first: GameReport | None) -> bool:
         if first is not None:
-            game_report.rechecked = runner.first_timing(first, either=True)
+            rechecks.alone(game_report, first)
         run.games.append(game_report)
         pairing, local = run.where(game_report.index)
         run.tallies[pairing].add(game_report, local)
@@ -214,7 +215,7 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
         return False
 
     try:
-        pool.play_all(tasks, runner.play_game, jobs or pool.default_jobs(), done, again=again)
+        pool.play_all(tasks, runner.play_game, jobs or pool.default_jobs(), done, again=rechecks.wanted)
     except KeyboardInterrupt as exc:
         run.interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
     run.games.sort(key=lambda g: g.index)
@@ -225,11 +226,31 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
 
 
 def _keep_transcript(run: MatchRun, game_report: GameReport, folder: Path, write_all: bool) -> None:
-    """Every game's transcript with --transcripts; else those with findings of either bot."""
+    """Every game's transcript with --transcripts; else those with findings of either bot.
+    It starts with what `prototest replay` needs to play it again against either bot."""
     if write_all or runner.worth_keeping(game_report):
         first, second = run.names(game_report)
         name = runner.slug(f"{run.spec.name}-{game_report.index:03d}-{first}-{game_report.seat_name}-{second}")
+        game_report.transcript.header[:0] = _replay_header(run, game_report, folder)
         runner.write_transcript(game_report, folder / f"{name}.txt", run.write_errors)
+
+
+def _replay_header(run: MatchRun, g: GameReport, folder: Path) -> list[str]:
+    """The match game's lines of its transcript (see prototest.matchgame)."""
+    from ..fixtures import _registered_spec
+    from ..matchgame import Side, header_lines
+
+    pairing, local = run.where(g.index)
+    first, second = run.pairings[pairing]
+    seats = run.spec.game.seats
+    fen, opening = run.openings.get(matchmod.pair_of(local)) or (None, [])
+    sides = (Side(matchmod.LETTERS[first], seats[g.seat], list(run.bots[first]), os.getcwd()),
+             Side(matchmod.LETTERS[second], seats[1 - g.seat], list(run.bots[second]), os.getcwd()))
+    bundled = _registered_spec(run.spec.name) == Path(run.spec.path).resolve()
+    return header_lines(folder=folder, spec=run.spec, bundled=bundled, seed=run.seed, index=g.index,
+                        time_scale=run.time_scale, start_delay=run.start_delay, position=fen, opening=opening,
+                        sides=sides, moves=g.moves, result=g.result, reason=g.reason,
+                        opponent_forfeited=g.opponent_forfeited)
 
 
 def _seats(run: MatchRun, g: GameReport) -> str:

@@ -21,13 +21,16 @@ from .exits import UsageProblem, bots_ahead, fixture_exit, plural
 
 def execute(*, args: list[str], time_scale: float | None, env_pairs: list[str], transcripts: Path | None,
             exact_lines: bool, quiet: bool, typed: list[str], jobs: int | None = None, shard: str | None = None,
-            json_path: Path | None = None, junit_path: Path | None = None) -> None:
-    """Play the judge's side of each fixture against the bot; report the first difference."""
+            json_path: Path | None = None, junit_path: Path | None = None, bot_letter: str | None = None,
+            seat: str | None = None) -> None:
+    """Play the judge's side of each fixture against the bot; report the first difference.
+    A match game's transcript is played again against the bot `bot_letter` or `seat` names,
+    the other bot's moves taken from the record (see prototest.matchgame)."""
     bots_ahead()
     paths, bot = _after_dashes(list(args or []), typed, "replay")
     if not paths:
-        raise UsageProblem("replay: give the fixtures to replay (files or folders), and after -- a bot if "
-                           "not the one each fixture names")
+        raise UsageProblem("replay: give the fixtures to replay (files or folders, or a match game's transcript "
+                           "with --bot), and after -- a bot if not the one each fixture names")
     if time_scale is not None:
         check_time_scale(time_scale)
     part = parse_shard(shard)
@@ -35,7 +38,8 @@ def execute(*, args: list[str], time_scale: float | None, env_pairs: list[str], 
         if path is not None:
             check_output(option, path)
     env = process.controlled_env(parse_env(env_pairs))
-    pairs = load_fixtures([Path(p) for p in paths], env, time_scale, argv=bot)
+    pairs = load_fixtures([Path(p) for p in paths], env, time_scale, argv=bot, matches=True, bot=bot_letter,
+                          seat=seat)
     folder = transcripts or Path("prototest-transcripts") / f"replay-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
     check_output("--transcripts", folder, folder=True)
     mine = [(number, fixture, setup) for number, (fixture, setup) in enumerate(pairs, 1)
