@@ -8,7 +8,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from conftest import ROOT, run_cli
+from conftest import ROOT, bot_env, run_cli
 from prototest import conduct
 
 
@@ -89,3 +89,15 @@ def test_paths_are_shown_from_the_bots_folder_only_inside_it():
     assert conduct.shown_path("/botany/x", "/bot") == "/botany/x"
     assert conduct.shown_path("/tmp/x.log", "/bot") == "/tmp/x.log"
     assert conduct.shown_path("/tmp/x.log", None) == "/tmp/x.log"
+
+
+def test_readmes_first_command_checks_the_installed_bot_cleanly(tmp_path):
+    """README's first command checks the console script `prototest-chess-bot` (pyproject's
+    [project.scripts]): the installed package's bot, which writes no file, so a clean PASS."""
+    readme = (ROOT / "README.md").read_text()
+    first = readme.split("```sh\n", 1)[1].split("\n", 1)[0]
+    assert first.endswith("pip install . && prototest check prototest-chess-bot"), first
+    assert shutil.which("prototest-chess-bot", path=bot_env()["PATH"]), "pip install -e . installs it"
+    result = run_cli("check", "--games", "2", "prototest-chess-bot", tmp_path=tmp_path)
+    assert result.code == 0, result.stdout + result.stderr
+    assert result.findings() == [] and "PASS" in result.stdout and "with warnings" not in result.stdout
