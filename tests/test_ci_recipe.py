@@ -30,7 +30,8 @@ def test_actionlint_finds_nothing():
 
 
 def test_actionlint_is_no_rubber_stamp(tmp_path):
-    """The same file with a job that needs one that does not exist: reported."""
+    """The same file with a job that needs one that does not exist: reported. (Where
+    shellcheck is installed, actionlint also checks the run: scripts with it.)"""
     actionlint = shutil.which("actionlint", path=bot_env()["PATH"])
     assert actionlint
     broken = tmp_path / "broken.yml"
