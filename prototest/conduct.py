@@ -6,11 +6,18 @@ it happened. The referee turns them into findings: `signal` (always a FAIL: a bo
 signals its judge tries to stop it or to pass a failure off as an interruption) and
 `file_operation` (as severe as the spec's `severity.file_operation`, or
 `severity.runtime_cache` for a language runtime's own cache files).
+
+Paths inside the bot's folder are shown relative to it (`./debug.log`), so that a
+transcript or a fixture reads the same on every machine. A runtime's cache writes (a
+first run's `__pycache__`, the JVM's perf data) are one finding a game, with a count
+and the folders (`cache_message`), not one a file: their number depends on what an
+earlier run left, and their names on temporary suffixes (`x.pyc.140598084899472`).
 """
 
 from __future__ import annotations
 
 import bisect
+import os
 import re
 from typing import Any, NamedTuple
 
@@ -59,26 +66,79 @@ def runtime_cache(path: str) -> str | None:
     return None
 
 
-def file_operation(event: dict[str, Any]) -> tuple[str, str, str, str]:
-    """(what the bot did, in words; the severity key; the folding rule; the runtime's
-    cache it was and how to avoid it, or "") of a file event."""
+def shown_path(path: str, folder: str | None) -> str:
+    """A path as findings show it: relative to the bot's folder `folder` when inside it
+    (`./debug.log`), as the bot named it (made absolute) elsewhere."""
+    if not folder or not path.startswith("/"):
+        return path
+    for base in {os.path.abspath(folder), os.path.realpath(folder)}:
+        if path == base:
+            return "."
+        if path.startswith(base.rstrip("/") + "/"):
+            return "./" + path[len(base.rstrip("/")) + 1:]
+    return path
+
+
+def file_operation(event: dict[str, Any], folder: str | None = None) -> tuple[str, str, str, str]:
+    """(what the bot did, in words, its paths shown from the bot's folder `folder`; the
+    severity key; the folding rule; the runtime's cache it was and how to avoid it, or "")
+    of a file event."""
     op = event.get("op", "write")
     path = event.get("path", "?")
-    what = f"{_VERBS.get(op, op)} {path}"
+    what = f"{_VERBS.get(op, op)} {shown_path(path, folder)}"
     if op == "rename":
-        what += f" to {event.get('to', '?')}"
+        what += f" to {shown_path(event.get('to', '?'), folder)}"
     hint = runtime_cache(path) or (runtime_cache(event.get("to", "")) if op == "rename" else None)
     if hint:
-        return what, "runtime_cache", "file_operation:runtime_cache", hint
+        return what, "runtime_cache", f"file_operation:runtime_cache:{cache_name(hint)}", hint
     return what, "file_operation", f"file_operation:{op}:{path}", ""
 
 
-def file_message(what: str, when: str, severity: str, cache: str) -> str:
-    """The message of a file_operation finding."""
-    if cache:
-        name, _, advice = cache.partition(": ")
-        return (f"{what} {when}: {name}, written by the runtime; a judge that allows no file operations "
-                f"may kill the bot for it: {advice}")
+def cache_name(hint: str) -> str:
+    """"Python's bytecode cache" of a RUNTIME_CACHES hint."""
+    return hint.partition(": ")[0]
+
+
+#: A temporary name a runtime writes a cache file under before renaming it into place
+#: (Python: `x.cpython-311.pyc.140598084899472`).
+_TEMPORARY = re.compile(r"(\.py[co])\.\d+$")
+
+
+def cache_files(events: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
+    """(the folders, the files) a runtime's cache events touched, in the order first
+    seen; a temporary name counts as the file it becomes."""
+    folders: dict[str, None] = {}
+    files: dict[str, None] = {}
+    for event in events:
+        path = event.get("to") if event.get("op") == "rename" else event.get("path")
+        path = _TEMPORARY.sub(r"\1", path or "?")
+        if event.get("op", "").endswith("folder"):
+            folders.setdefault(path)
+        else:
+            folders.setdefault(os.path.dirname(path) or ".")
+            files.setdefault(path)
+    return list(folders), list(files)
+
+
+def cache_message(hint: str, events: list[dict[str, Any]], folder: str | None, when: str) -> str:
+    """The one finding of a game's writes to a runtime's cache: how many, in which
+    folders, from when, and how to avoid them."""
+    folders, files = cache_files(events)
+    where = " and ".join(shown_path(f, folder) for f in folders)
+    ops = f"{len(events)} file operation{'s' if len(events) != 1 else ''}"
+    count = f" ({len(files)} file{'s' if len(files) != 1 else ''})" if files else ""
+    name, _, advice = hint.partition(": ")
+    return (f"{name}: {ops} in {where}{count}, the first {when}: written by the runtime; a judge that allows "
+            f"no file operations may kill the bot for it: {advice}")
+
+
+def is_cache_message(message: str) -> bool:
+    """Whether a file_operation finding's message is a runtime's cache writes (`cache_message`)."""
+    return message.startswith(tuple(f"{cache_name(hint)}: " for _, hint in RUNTIME_CACHES))
+
+
+def file_message(what: str, when: str, severity: str) -> str:
+    """The message of a file_operation finding (not a runtime's cache: `cache_message`)."""
     if severity == "fail":
         return f"{what} {when}: the judge allows no file operations (reading files is allowed)"
     return f"{what} {when}: the judge's sandbox may refuse it (reading files is fine)"

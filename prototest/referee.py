@@ -14,9 +14,11 @@ Exchange, StopGame, Forfeit) `prototest.game`, re-exported here.
 
 from __future__ import annotations
 
+import os
 import random
 import signal
 import time
+from pathlib import Path
 from typing import Any, Callable
 
 from . import conduct, opponents, process
@@ -77,6 +79,11 @@ class Referee(Dialogue, Judging, Accounting):
         #: When each turn began, so that an event (a file written, a signal) is placed in
         #: the turn it happened in, whenever it is seen.
         self._marks: list[conduct.Mark] = []
+        #: A runtime's cache writes (its RUNTIME_CACHES hint -> [(event, mark)]): one
+        #: finding a game at its end (at once when the spec fails them).
+        self._caches: dict[str, list[tuple[dict[str, Any], conduct.Mark | None]]] = {}
+        #: The runtimes whose cache writes already made a FAIL: later ones add nothing.
+        self._caches_failed: set[str] = set()
         #: The platform's limits (the spec's [envelope]; see prototest.accounting).
         self.envelope = Envelope.from_spec(cfg.spec)
         #: The other seat, when a bot plays it (see prototest.seat).
@@ -132,7 +139,7 @@ class Referee(Dialogue, Judging, Accounting):
         report = self.report
         report.transcript.head([
             f"prototest transcript: game {self.cfg.index}, {self.spec.game.title or self.spec.name}",
-            f"spec: {self.spec.path}",
+            f"spec: {self._spec_shown()}",
             f"bot: {' '.join(self.cfg.argv)}",
             f"seat: {report.seat_name} (seat {self.cfg.seat}), seed {self.cfg.seed}, time scale {self.cfg.time_scale}",
         ])
@@ -155,6 +162,18 @@ class Referee(Dialogue, Judging, Accounting):
             self.interrupted(exc)
             return False
         return True
+
+    def _spec_shown(self) -> str:
+        """The spec as the transcript names it: an installed game's by its name (its path
+        is the machine's), another by its path from the current folder when inside it."""
+        from . import games
+
+        try:
+            if games.game(self.spec.name).spec.resolve() == Path(self.spec.path).resolve():
+                return f"{self.spec.name} (installed)"
+        except games.GameError:
+            pass
+        return conduct.shown_path(os.path.abspath(self.spec.path), os.getcwd())
 
     def abandon(self) -> None:
         """A bot started ahead for a game that will not be played: killed."""
@@ -457,6 +476,8 @@ class Referee(Dialogue, Judging, Accounting):
         if self.bot is None or not (final or self.bot.events):  # the usual case: nothing, at once
             return
         findings = [f for f in map(self._event_finding, self.bot.take_events(look=final)) if f is not None]
+        if self._caches and (self.spec.severity["runtime_cache"] == "fail" or final and not self.bot.alive()):
+            findings += self._cache_findings()  # a warning once the bot is gone: its exit may write too
         fails = [f for f in findings if f.severity == "fail"]
         for finding in findings:
             if final or finding.severity != "fail":
@@ -476,19 +497,55 @@ class Referee(Dialogue, Judging, Accounting):
             if finding is None:
                 return None
         elif event.get("e") == "file":
-            what, key, rule, cache = conduct.file_operation(event)
+            what, key, rule, cache = conduct.file_operation(event, self._folder())
             severity = self.spec.severity[key]
             if severity == "ignore":
                 return None
+            if cache:  # one finding a game: _cache_findings
+                if cache not in self._caches_failed:
+                    self._caches.setdefault(cache, []).append((event, mark))
+                return None
             finding = self._finding(
-                "file_operation", severity, conduct.file_message(what, conduct.moment(mark), severity, cache),
+                "file_operation", severity, conduct.file_message(what, conduct.moment(mark), severity),
                 expected="no file created, written, renamed or deleted", got=f"{what} (by {conduct.sender(event)})",
                 rule=rule, path=event.get("path"))
         else:
             return None
+        return self._placed(finding, mark)
+
+    def _placed(self, finding: Finding, mark: conduct.Mark | None) -> Finding:
+        """The finding placed at the moment its event happened."""
         finding.elapsed_ms = None
         finding.turn = mark.turn if mark else None
         if mark is not None:
             finding.ply, finding.position = mark.position.ply(), mark.position.notation()
             finding.moves = finding.moves[:mark.moves]
         return finding
+
+    def _folder(self) -> str:
+        """The folder the bot runs in: findings show the paths inside it relative to it."""
+        return self.cfg.cwd or os.getcwd()
+
+    def _cache_findings(self) -> list[Finding]:
+        """One finding for each runtime's cache writes seen so far, placed at the first."""
+        severity, found = self.spec.severity["runtime_cache"], []
+        for hint, seen in self._caches.items():
+            events = [event for event, _ in seen]
+            first, mark = seen[0]
+            message = conduct.cache_message(hint, events, self._folder(), conduct.moment(mark))
+            rule = conduct.file_operation(first)[2]
+            finding = self._finding("file_operation", severity, message, rule=rule,
+                                    expected="no file created, written, renamed or deleted",
+                                    got=self._cache_evidence(events),
+                                    path=conduct.cache_files(events)[0][0])
+            found.append(self._placed(finding, mark))
+            if severity == "fail":
+                self._caches_failed.add(hint)
+        self._caches.clear()
+        return found
+
+    def _cache_evidence(self, events: list[dict[str, Any]], shown: int = 6) -> str:
+        """The first cache writes in words, for the report's `got`."""
+        whats = [conduct.file_operation(event, self._folder())[0] for event in events[:shown]]
+        more = f"; {len(events) - shown} more" if len(events) > shown else ""
+        return f"{'; '.join(whats)}{more} (by {conduct.sender(events[0])})"

@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import shlex
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -79,7 +80,14 @@ def _replay(fixture: Fixture, setup: Setup, exact_lines: bool) -> Replayed:
     fail = _first_fail(now)
     if fail is not None:
         lines.append(f"the bot fails the game now: FAIL {fail[2:]}")
+    lines.append(accept(fixture))
     return Replayed(fixture, report, now, "differs", True, lines + notes)
+
+
+def accept(fixture: Fixture) -> str:
+    """How to accept a difference that is a deliberate change."""
+    return (f"a deliberate change? `prototest record --update {shlex.quote(str(fixture.path))}` records the game "
+            f"as it goes now (then review the diff)")
 
 
 def first_difference(recorded: Sequence[str], now: Sequence[str], separator: str = "") -> tuple[int, int] | None:
@@ -159,7 +167,8 @@ def _reproducer(fixture: Fixture, setup: Setup, report: GameReport, now: list[st
             lines += explain(fixture, setup, report, now, first)
         return Replayed(fixture, report, now, "fails", True, lines + notes)
     lines = [f"the recorded failure did not come back (FAIL {recorded_fail[2:]}): the bot passes "
-             f"this game now; `prototest record --update` records it as it goes now"]
+             f"this game now; `prototest record --update {shlex.quote(str(fixture.path))}` records it as it "
+             f"goes now"]
     if first is not None:
         lines += explain(fixture, setup, report, now, first)
     return Replayed(fixture, report, now, "did not come back", False, lines + notes)

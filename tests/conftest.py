@@ -43,6 +43,7 @@ def one_per_seat(*args: str) -> tuple[str, ...]:
 # not do that only on a fresh checkout.
 compileall.compile_dir(str(BOTS), quiet=1)
 compileall.compile_dir(str(ROOT / "prototest"), quiet=1)
+compileall.compile_dir(str(ROOT / "examples" / "connect4"), quiet=1)  # its bot too (an editable install)
 
 # Subprocess work has no useful per-example deadline.
 settings.register_profile("prototest", deadline=None, max_examples=50)

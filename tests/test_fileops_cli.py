@@ -41,13 +41,15 @@ def test_a_debug_log_written_each_turn_fails_with_path_and_turn(tmp_path):
     log = str(tmp_path / "debug.log")  # the bot runs in the current folder
     assert (finding["kind"], finding["severity"], finding["turn"], finding["path"]) == \
         ("file_operation", "fail", 1, log)
-    assert finding["message"] == (f"created {log} on its turn 1: the judge allows no file operations "
-                                  f"(reading files is allowed)")
+    # the message shows the path from the bot's folder: the same on every machine
+    assert finding["message"] == ("created ./debug.log on its turn 1: the judge allows no file operations "
+                                  "(reading files is allowed)")
     assert "writes_debug_log.py" in finding["got"] and finding["check"] == "sandbox"
     assert finding["position"].startswith("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w")
     [game] = result.report["games"]
     assert game["result"] == "forfeit" and game["checks"]["sandbox"] == "fail"
-    assert f"FAIL file_operation (game 1, turn 1): created {log}" in result.stdout
+    assert "FAIL file_operation (game 1, turn 1): created ./debug.log" in result.stdout
+    assert str(tmp_path) not in (tmp_path / result.report["games"][0]["transcript"]).read_text()
     assert "leaves its judge and the files alone" in result.stdout
 
 
@@ -58,8 +60,9 @@ def test_a_cache_file_created_and_deleted_on_turn_two(tmp_path):
     assert result.code == 1
     created, deleted = result.findings()
     assert created["turn"] == deleted["turn"] == 2
-    assert created["message"].startswith(f"created {tmp_path}/prototest-cache-")
-    assert deleted["message"].startswith(f"deleted {created['path']} on its turn 2")
+    assert created["message"].startswith("created ./prototest-cache-")  # TMPDIR is the bot's folder
+    assert created["path"].startswith(f"{tmp_path}/prototest-cache-")
+    assert deleted["message"].startswith(f"deleted ./{Path(created['path']).name} on its turn 2")
     assert {created["severity"], deleted["severity"]} == {"fail"}
     assert len(result.report["games"][0]["moves"]) == 2  # forfeited on that turn
 
@@ -72,7 +75,7 @@ def test_a_rename_fails(tmp_path):
     assert result.code == 1
     [finding] = result.findings()
     assert finding["turn"] == 1 and finding["path"] == str(tmp_path / "state.txt")
-    assert finding["message"].startswith(f"renamed {tmp_path}/state.txt to {tmp_path}/state.txt.old on its turn 1")
+    assert finding["message"].startswith("renamed ./state.txt to ./state.txt.old on its turn 1")
 
 
 def test_a_loa_bot_writing_a_log_gets_a_warning(tmp_path):
@@ -85,7 +88,7 @@ def test_a_loa_bot_writing_a_log_gets_a_warning(tmp_path):
     findings = result.findings()
     assert {(f["kind"], f["severity"], f["path"]) for f in findings} == {("file_operation", "warn", log)}
     created, written = findings  # a new file on the first turn, then opened again on each later one
-    assert created["turn"] == 1 and created["message"].startswith(f"created {log} on its turn 1: the judge's sandbox")
+    assert created["turn"] == 1 and created["message"].startswith("created ./loa.log on its turn 1: the judge's sandbox")
     # Black (the bot's seat in game 1) moves first: every later turn of the bot opened the log once
     bot_turns = (len(result.report["games"][0]["moves"]) + 1) // 2
     assert written["turn"] == 2 and written["count"] == bot_turns - 1 > 1
@@ -148,33 +151,59 @@ def test_a_file_written_by_a_child_process_of_the_bot_is_caught(tmp_path):
         pytest.skip("file operations not watched here")
     assert result.code == 1
     folder, child = result.findings()
-    assert folder["message"].startswith(f"created the folder {tmp_path}/notes on its turn 3")
-    assert child["message"].startswith(f"created {tmp_path}/notes/child.txt on its turn 3")
+    assert folder["message"].startswith("created the folder ./notes on its turn 3")
+    assert child["message"].startswith("created ./notes/child.txt on its turn 3")
     assert "echo hello" in child["got"] or "sh" in child["got"]
 
 
 def test_a_python_bytecode_cache_is_the_runtimes(tmp_path):
     """A bot importing its own module on a first run writes __pycache__: a WARN that
-    names the cache and how to avoid it (severity.runtime_cache), not the bot's FAIL."""
+    names the cache and how to avoid it (severity.runtime_cache), not the bot's FAIL;
+    one a game, with a count and the folder, not one a file."""
     helper = tmp_path / "botlib.py"
     helper.write_text(f"import sys\nsys.path.insert(0, {str(CHESS)!r})\nfrom _common import Bot\n")
+    (tmp_path / "botlib2.py").write_text("from botlib import Bot\n")
     bot = tmp_path / "bot.py"
     bot.write_text(f"#!{sys.executable}\nimport os, sys\nsys.path.insert(0, {str(tmp_path)!r})\n"
-                   f"from botlib import Bot\nBot().run()\n")
+                   f"from botlib2 import Bot\nBot().run()\n")
     bot.chmod(0o755)
     result = check(tmp_path / "run", bot)
     if not watched(result):
         pytest.skip("file operations not watched here")
     assert result.code == 0, result.stdout + result.stderr
-    findings = result.findings()
-    assert findings and {(f["kind"], f["severity"]) for f in findings} == {("file_operation", "warn")}
-    assert "Python's bytecode cache, written by the runtime" in findings[0]["message"]
-    assert "python3 -B" in findings[0]["message"]
+    [finding] = result.findings()  # folder, two temporary files, two renames: one finding
+    assert (finding["kind"], finding["severity"], finding["count"]) == ("file_operation", "warn", 1)
+    # outside the bot's folder (it runs in tmp_path/run): the path as the bot named it
+    assert finding["message"].startswith(f"Python's bytecode cache: 5 file operations in {tmp_path}/__pycache__ "
+                                         f"(2 files), the first at start-up: written by the runtime; ")
+    assert "python3 -B" in finding["message"] and finding["path"] == str(tmp_path / "__pycache__")
+    assert ".pyc." not in result.stdout  # no temporary name
     again = check(tmp_path / "again", bot)  # the cache is there now: nothing is written
     assert again.code == 0 and again.findings() == []
-    os.remove(next((tmp_path / "__pycache__").glob("botlib*.pyc")))
+    os.remove(next((tmp_path / "__pycache__").glob("botlib.*.pyc")))
     strict = check(tmp_path / "strict", bot, "--set", "severity.runtime_cache=fail")
     assert strict.code == 1 and {f["severity"] for f in strict.findings()} == {"fail"}
+
+
+def test_a_bytecode_cache_in_the_bots_folder_is_shown_from_there(tmp_path):
+    """The bot runs in its own folder: the finding and the transcript name ./__pycache__,
+    no machine path and no temporary name; the game's other seat (a second game) writes
+    nothing more, so it has no finding."""
+    (tmp_path / "botlib.py").write_text(f"import sys\nsys.path.insert(0, {str(CHESS)!r})\n"
+                                        f"from _common import Bot\n")
+    bot = tmp_path / "bot.py"
+    bot.write_text(f"#!{sys.executable}\nfrom botlib import Bot\nBot().run()\n")
+    bot.chmod(0o755)
+    result = run_cli("check", "--start-delay", "150", "--games", "2", "--jobs", "1", "./bot.py", tmp_path=tmp_path)
+    if not watched(result):
+        pytest.skip("file operations not watched here")
+    assert result.code == 0, result.stdout + result.stderr
+    [finding] = result.findings()
+    assert finding["game"] == 1 and finding["message"].startswith(
+        "Python's bytecode cache: 3 file operations in ./__pycache__ (1 file), the first at start-up")
+    transcript = (tmp_path / result.report["games"][0]["transcript"]).read_text()
+    assert "W  WARN file_operation: Python's bytecode cache: 3 file operations in ./__pycache__" in transcript
+    assert str(tmp_path) not in transcript and ".pyc." not in transcript
 
 
 def test_without_the_keeper_file_operations_go_unreported_and_the_summary_says_so(tmp_path, monkeypatch):
@@ -195,9 +224,9 @@ def java_impasse_bot(tmp_path_factory) -> Path:
     return classes
 
 
-def perf_data(result) -> list[tuple[str, str, list]]:
-    """(first verb, folder, turns of its occurrences) of each hsperfdata finding."""
-    return [(f["message"].split()[0], f["path"].rsplit("/", 1)[0], [o["turn"] for o in f["occurrences"]])
+def perf_data(result) -> list[tuple[str, str, int | None]]:
+    """(what it says, folder, turn of the first) of each hsperfdata finding: one a game."""
+    return [(f["message"].split(" in ")[0], f["path"], f["turn"])
             for f in result.findings() if "the JVM's performance data" in f["message"]]
 
 
@@ -218,11 +247,12 @@ def test_a_jvms_perf_data_is_reported_in_the_pid_namespace_as_without_it(tmp_pat
         folder = f"/tmp/hsperfdata_{pwd.getpwuid(os.geteuid()).pw_name}"
         # created as the JVM starts (on its first turn, or before the judge's first line when
         # the judge itself was slow to write it), deleted when it exits, after the game
-        [(verb, where, turns)] = perf_data(result)
-        assert (verb, where) == ("created", folder) and turns in ([1, None], [None, None]), result.findings()
+        [(what, where, turn)] = perf_data(result)
+        assert (what, where) == ("the JVM's performance data: 2 file operations", folder), result.findings()
+        assert turn in (1, None) and f"{folder} (1 file)" in result.findings()[0]["message"]
         assert {(f["kind"], f["severity"]) for f in result.findings()} == {("file_operation", "warn")}
         assert "run java -XX:-UsePerfData" in result.stdout
-    assert inside.findings()[0]["path"].endswith("/2")  # its pid in its namespace
+    assert inside.findings()[0]["got"].startswith(f"created {folder}/2;")  # its pid in its namespace
 
 
 def test_two_jvms_at_once_keep_their_perf_data_apart(tmp_path, java_impasse_bot):

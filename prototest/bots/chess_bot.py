@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Reference bot for the chess judge protocol: small, fast and always correct.
 
-Run it as `python3 -m prototest.bots.chess_bot` (or as an executable). The protocol,
+Run it as `python3 -m prototest.bots.chess_bot` (or as an executable), or, installed,
+as `prototest-chess-bot`. The protocol,
 over stdin/stdout, one line each way:
 
 * start-up: write nothing; read the colour line (`white` or `black`);

