@@ -12,16 +12,26 @@ escaped, so `\\r` stays visible).
 
 Marks: `>` judge to bot (stdin), `<` bot to judge (stdout), `!` bot's stderr,
 `#` the judge's notes, `F` / `W` findings.
+
+A game's transcript ends with one `# board: {...}` line (JSON on one line): the rules
+and the start position, every move played and where in the events each one was played,
+the moves the judge refused, and the time limits, so that `prototest show` and the HTML
+pages (prototest.gameview) rebuild every ply's position from the file alone.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 #: Total stderr bytes a transcript keeps; the rest is counted, not stored.
 STDERR_KEEP_BYTES = 256 * 1024
+
+
+#: The line that holds the game's moves for a viewer (see the module's docstring).
+BOARD_PREFIX = "# board: "
 
 
 def show(text: str) -> str:
@@ -41,6 +51,9 @@ class Transcript:
     #: event index -> the event's text without what changes from run to run: a sent
     #: line with its clock values masked, an answer without its time (see `dialogue`)
     plain: dict[int, str] = field(default_factory=dict)
+    #: The game's moves for a viewer (see the module's docstring; filled by the referee):
+    #: rules, start, moves, at (the event count when each move was played), refused.
+    board: dict | None = None
 
     def add(self, mark: str, text: str, t_ns: int | None = None) -> None:
         t = time.perf_counter_ns() if t_ns is None else t_ns
@@ -74,6 +87,17 @@ class Transcript:
         for offset, text in enumerate(masked):
             self.plain[start + offset] = text
 
+    def played(self, move: str) -> None:
+        """A move was played now: the events so far belong to the plies before it."""
+        if self.board is not None:
+            self.board["moves"].append(move)
+            self.board["at"].append(len(self.events))
+
+    def refused(self, move: str) -> None:
+        """The judge refused this move of the bot where the game is now."""
+        if self.board is not None:
+            self.board["refused"].append([len(self.board["moves"]), move])
+
     def dialogue(self) -> list[tuple[str, str]]:
         """Every event as (mark, text), with the masked or untimed text where kept."""
         return [(mark, self.plain.get(i, text)) for i, (_, mark, text) in enumerate(self.events)]
@@ -84,6 +108,8 @@ class Transcript:
             lines.append(f"{t / 1e9:9.3f} {mark}  {text}")
         if self.stderr_dropped:
             lines.append(f"# {self.stderr_dropped} more bytes of stderr were not kept")
+        if self.board is not None:
+            lines.append(f"{BOARD_PREFIX}{json.dumps(self.board, separators=(',', ':'), default=str)}")
         return "\n".join(lines) + "\n"
 
     def write(self, path: Path) -> Path:
