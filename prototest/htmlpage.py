@@ -187,13 +187,12 @@ def game_html(number: int, section: Section) -> str:
             "boards": _boards_data(view)}
     problem = f'<p class="note">{esc(view.problem)}</p>' if view.problem else ""
     note = f'<p class="note">{esc(section.note)}</p>' if section.note else ""
-    verdict = f'<p class="verdict-line {level_of(view.verdict or "")}">{esc(view.verdict)}</p>' if view.verdict else ""
     return (head + note + problem + f'''
 <div class="viewer" data-game="{esc(view.game)}" data-last="{view.last}">
  <div class="left">
   <div class="board" data-position="{esc(view.notation(view.opening_ply))}" data-ply="{view.opening_ply}">{board_html(view, view.opening_ply)}</div>
   <div class="controls">
-   <button data-go="first" title="first (Home)">⏮</button><button data-go="prev" title="previous (←)">◀</button><button data-go="next" title="next (→)">▶</button><button data-go="last" title="last (End)">⏭</button>
+   <button data-go="first" title="first (Home)">{ICONS["first"]}</button><button data-go="prev" title="previous (←)">{ICONS["prev"]}</button><button data-go="next" title="next (→)">{ICONS["next"]}</button><button data-go="last" title="last (End)">{ICONS["last"]}</button>
    {'<button data-go="failing" class="to-fail" title="the failing ply (F)">failure</button>' if view.failing_ply is not None else ''}
    <span class="plyinfo"></span>
   </div>
@@ -207,7 +206,7 @@ def game_html(number: int, section: Section) -> str:
   {_lines(view)}
  </div>
  <script type="application/json" class="game-data">{_json_for_script(data)}</script>
-</div>''' + verdict + evidence + "</section>")
+</div>''' + evidence + "</section>")
 
 
 def _json_for_script(data: Any) -> str:
@@ -227,12 +226,10 @@ def page(title: str, verdict: str, report_text: str, sections: Sequence[Section]
     body = [f'<header class="banner {level_of(verdict) or "plain"}"><h1>{esc(verdict)}</h1>'
             f'<div class="sub">{esc(title)}</div></header>',
             f'<nav class="games">{nav}</nav>' if nav else "",
-            '<main>',
-            f'<section class="summary"><h2>Summary</h2>{report_block(head)}</section>',
-            games]
-    if findings or tail:
-        body.append(f'<section class="findings"><h2>Findings as printed</h2>{report_block(findings)}'
-                    f'{report_block(tail) if tail else ""}</section>')
+            '<main>', games]
+    if head or findings or tail:
+        printed = "".join(report_block(part) for part in (head, findings, tail) if part)
+        body.append(f'<section class="summary" id="report"><h2>The report as printed</h2>{printed}</section>')
     body.append("</main>")
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -342,6 +339,15 @@ def write_view(view: View, path: Path) -> None:
     write(path, page(view.title, verdict, "", [section]))
 
 
+def _icon(path: str) -> str:
+    return f'<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true"><path d="{path}" fill="currentColor"/></svg>'
+
+
+#: The step buttons' icons (drawn: a font may lack the media symbols).
+ICONS = {"first": _icon("M3 3h2v10H3zM13 3v10L6 8z"), "prev": _icon("M11 3v10L4 8z"),
+         "next": _icon("M5 3v10l7-5z"), "last": _icon("M11 3h2v10h-2zM3 3v10l7-5z")}
+
+
 # -- style and behaviour ---------------------------------------------------------------------------
 
 CSS = """
@@ -373,7 +379,7 @@ pre.report .fail{color:var(--fail);font-weight:600}pre.report .warn{color:var(--
 .board svg{width:100%;height:auto;display:block}
 .board pre.diagram{line-height:1.25;font-size:15px;margin:8px;white-space:pre}
 .controls{display:flex;align-items:center;gap:4px;margin:8px 0 2px;flex-wrap:wrap}
-.controls button{font-size:15px;min-width:38px;height:32px;border:1px solid #c8ced6;background:#fff;border-radius:5px;cursor:pointer}
+.controls button svg{vertical-align:middle}.controls button{font-size:15px;color:#333;min-width:38px;height:32px;border:1px solid #c8ced6;background:#fff;border-radius:5px;cursor:pointer}
 .controls button:hover{background:var(--panel)}.controls button.to-fail{color:var(--fail);border-color:var(--fail);font-size:13px}
 .plyinfo{margin-left:8px;font-size:14px;color:var(--ink)}
 .moveinfo{font-size:14px;min-height:1.5em;margin-bottom:6px}.moveinfo .bad{color:var(--fail);font-weight:600}
