@@ -21,6 +21,9 @@ suite checks, on the game as it is registered (`prototest.games`):
   and leave out the classes a configuration omits (when anything else is left);
 - situations, measures and the diagram are computed without error on random games,
   and name only what `SITUATIONS` lists;
+- the board drawing (`svg`, when the game has one) is one self-contained `<svg>` whose
+  root names the game and the position, with the move just played and any refused
+  string, either way up;
 - the game's bot (`BOT`) plays a whole game in each seat under `prototest check`.
 
 The random games are seeded: a failure is the same on every run.
@@ -54,6 +57,7 @@ __all__ = [
     "test_perft_and_divide_agree_with_the_generic_versions",
     "test_opponents_lists_are_never_empty_and_leave_out_omitted_classes",
     "test_situations_measures_and_diagram_on_random_games",
+    "test_the_board_drawing_is_an_svg_of_the_position",
     "test_the_bot_plays_a_whole_game_in_each_seat",
 ]
 
@@ -294,6 +298,58 @@ def test_situations_measures_and_diagram_on_random_games(game_name):
         if diagram is not None:
             lines = diagram(position)
             assert lines and all(isinstance(line, str) for line in lines), position.notation()
+
+
+#: Refused answers a drawing must survive, beside the moves refused in the position.
+REFUSED = ["", " ", "zz99", "e2", "1 2 3", "\x00", "9" * 40, "pass", "<&\"'>", "é", "-1 -1 99 99", "a1h8c7"]
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def test_the_board_drawing_is_an_svg_of_the_position(game_name):
+    """`svg(position, last=, bad=, flipped=)` (games/base.py): along a few random games,
+    with the move just played and refused strings of every kind, an `<svg>` that parses,
+    whose root has class "board", the game's name and the position's notation, that
+    needs nothing from outside (no script, no link but to its own ids), and whose
+    pieces (`data-cell`, `data-piece`, when it marks them) are the same either way up."""
+    import xml.etree.ElementTree as ET
+
+    _, _, module, rules = _bound(game_name)
+    draw = getattr(module, "svg", None)
+    if draw is None:
+        pytest.skip(f"{game_name} has no svg()")
+    rng = random.Random(8)
+    for _ in range(3):
+        position, last = rules.initial(), None
+        for ply in range(MAX_PLIES):
+            if ply % 9 == 0 or position.outcome() is not None:
+                listed = list(position.legal_moves())
+                refused = [text for text in REFUSED + ([last] if last else []) if text not in listed]
+                seen = []
+                for bad in [None] + refused:
+                    for flipped in (False, True):
+                        text = draw(position, last=last, bad=bad, flipped=flipped)
+                        where = f"{position.notation()}, last={last!r}, bad={bad!r}, flipped={flipped}"
+                        assert isinstance(text, str) and text.startswith("<svg"), where
+                        root = ET.fromstring(text)
+                        assert root.tag == SVG + "svg", where
+                        assert root.get("class") == "board", where
+                        assert root.get("data-game") == game_name, where
+                        assert root.get("data-position") == position.notation(), where
+                        assert root.get("viewBox"), where
+                        assert root.get("width") in (None, "100%") and root.get("height") is None, where
+                        for element in root.iter():
+                            assert element.tag.split("}")[-1] not in ("script", "foreignObject", "image"), where
+                            for name, value in element.attrib.items():
+                                assert not name.lower().startswith("on"), where
+                                if name.endswith("href"):
+                                    assert value.startswith("#"), f"{where}: links to {value!r}"
+                        seen.append(sorted((e.get("data-cell"), e.get("data-piece"))
+                                           for e in root.iter() if e.get("data-cell") is not None))
+                assert all(pieces == seen[0] for pieces in seen), f"{position.notation()}: pieces differ"
+            if position.outcome() is not None:
+                break
+            last = rng.choice(list(position.legal_moves()))
+            position = position.play(last)
 
 
 def test_the_bot_plays_a_whole_game_in_each_seat(game_name):

@@ -61,7 +61,19 @@ For `prototest fuzz` and the reports, all optional:
         moves or pieces the side to move has. General measures of a game's boundaries,
         never one per known fault;
     diagram(position) -> list[str]
-        the board with its coordinates, as findings and reproducers show it.
+        the board with its coordinates, as findings and reproducers show it;
+    svg(position, *, last=None, bad=None, flipped=False) -> str
+        the board as the reports' pages show it: one self-contained `<svg>` element (no
+        XML declaration, scripts, external references or fonts to download) with a
+        viewBox and no fixed pixel size, its root carrying `class="board"`,
+        `data-game="<game name>"` and `data-position="<position.notation()>"` (escaped).
+        `last` is the move string (as the referee writes it) that reached `position`,
+        highlighted; `bad` a move string the side to move answered here and the judge
+        refused, drawn in red where it can be read (else a red caption): any string,
+        never an exception; `flipped` shows the board from the second seat.
+        `prototest.draw` is the drawing layer prototest's games share; their pieces
+        carry `data-cell` (the cell as move strings name it) and `data-piece` (a short
+        code, the notation's letter).
 
 `Rules` and `Position` below say what the rules and a position provide; subclass them
 for the defaults (a generic perft and divide). Moves are strings exactly as the real

@@ -9,12 +9,15 @@ never re-implements a rule: legality, check and the end of the game come from
 
 from __future__ import annotations
 
+import functools
 import random
+import re
 from collections.abc import Callable, Iterable, Iterator, Set as AbstractSet
 from typing import Any, Mapping, Sequence
 
 import chess
 
+from .. import draw
 from .base import (IllegalMove, Judged, OptionError, Outcome, PositionError, best_scored, bundled_spec,
                    take_options)
 
@@ -664,3 +667,61 @@ def diagram(position: ChessPosition) -> list[str]:
     """The board as a bot author reads it: rank 8 at the top, files under it."""
     rows = str(position.board).splitlines()
     return [f"{8 - i} {row}" for i, row in enumerate(rows)] + ["  a b c d e f g h"]
+
+
+# -- the board as a picture (see games/base.py and prototest.draw) --------------------------
+
+_SQUARES = re.compile(r"\s*([a-h][1-8])([a-h][1-8])?[qrbnQRBN]?\s*")
+
+
+def svg(position: ChessPosition, *, last: str | None = None, bad: str | None = None, flipped: bool = False) -> str:
+    """The board as an SVG element: python-chess's pieces on prototest's board, the move
+    just played tinted, a refused move in red, a king in check marked. Each piece is a
+    `<use>` with `data-cell` (its square) and `data-piece` (its FEN letter)."""
+    board = position.board
+    grid = draw.Grid(8, 8, flipped)
+    present = {piece.symbol() for piece in board.piece_map().values()}
+    pieces = [draw.place(grid, _cell(square), f"chess-{_PIECE_ID[piece.symbol()]}", chess.square_name(square),
+                         piece.symbol())
+              for square, piece in sorted(board.piece_map().items())]
+    king = board.king(board.turn) if board.is_check() else None
+    check = "" if king is None else draw.ring(grid, _cell(king), draw.PALETTE["check"])
+    mover = not board.turn
+    return draw.root(
+        "chess", position.notation(), grid,
+        draw.defs(*(_piece_def(symbol) for symbol in sorted(present))),
+        draw.checkered(grid, lambda cell: (cell[0] + cell[1]) % 2 == 1),
+        draw.labels(grid, "abcdefgh", "87654321"),
+        draw.played(grid, last, lambda move: _read_squares(board, move, mover)),
+        "".join(pieces),
+        check,
+        draw.refused(grid, bad, lambda move: _read_squares(board, move, board.turn)))
+
+
+def _cell(square: chess.Square) -> draw.Cell:
+    return chess.square_file(square), 7 - chess.square_rank(square)
+
+
+def _read_squares(board: chess.Board, move: str, side: chess.Color) -> list[draw.Cell]:
+    """The squares a move string names (castling: the king's from and to, for `side`:
+    the judge castles only from e1 or e8); none when it names none."""
+    if move in ("O-O", "O-O-O"):
+        start = chess.E1 if side == chess.WHITE else chess.E8
+        return [_cell(start), (6 if move == "O-O" else 2, 7 - chess.square_rank(start))]
+    found = _SQUARES.fullmatch(move)
+    if found is None:
+        return []
+    return [_cell(chess.parse_square(name)) for name in found.groups() if name]
+
+
+_PIECE_ID = {symbol: ("w" if symbol.isupper() else "b") + symbol.lower() for symbol in "PNBRQKpnbrqk"}
+
+
+@functools.cache
+def _piece_def(symbol: str) -> str:
+    """python-chess's drawing of a piece (45 units), scaled to a cell, as a `<defs>` entry."""
+    import chess.svg
+
+    text = chess.svg.PIECES[symbol]
+    return re.sub(r'^<g id="[^"]*" class="[^"]*"',
+                  f'<g id="chess-{_PIECE_ID[symbol]}" transform="scale({draw.CELL / 45:.4f})"', text)

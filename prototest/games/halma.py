@@ -78,6 +78,7 @@ from .base import (
     take_options,
     bundled_spec,
 )
+from .. import draw
 
 #: The game's spec and the bot that plays it (see base.py: a registered game's module).
 SPEC = bundled_spec("halma.toml")
@@ -795,3 +796,50 @@ def diagram(position: HalmaPosition) -> list[str]:
     head = "    " + " ".join(f"{x:>2}" for x in range(1, SIZE + 1))
     rows = [f"{y:>2}  " + " ".join(f"{c:>2}" for c in row) for y, row in enumerate(position.board_lines(), 1)]
     return [head + "   (x)", *rows, " (y)"]
+
+
+# --------------------------------------------------------------------------------------
+# The board as a picture (see games/base.py and prototest.draw)
+
+_DEFS = draw.defs(
+    draw.disc("halma-1", draw.PALETTE["red"], "#7a1d16", "#f08a80"),
+    draw.disc("halma-2", draw.PALETTE["blue"], "#15386f", "#8fb4f0"),
+)
+_CAMPS = ("#f3c9c2", "#c6d6f3")
+_NUMBERS = tuple(str(n) for n in range(1, SIZE + 1))
+
+
+def svg(position: HalmaPosition, *, last: str | None = None, bad: str | None = None,
+        flipped: bool = False) -> str:
+    """The board as an SVG element: the two starting camps tinted in their player's
+    colour, red and blue pieces, the move just played (its first and last cell tinted, a
+    jump chain's path dashed), a refused move in red. Each piece carries `data-cell`
+    (`x y`, as moves name it) and `data-piece` (`1` or `2`, as the notation writes it)."""
+    grid = draw.Grid(SIZE, SIZE, flipped)
+    camps = "".join(draw.region(grid, [_cell(c) for c in sorted(START[seat])], f'fill="{_CAMPS[seat]}"')
+                    for seat in (0, 1))
+    pieces = [draw.place(grid, _cell(c), f"halma-{seat + 1}", _CELL_TEXT[c], str(seat + 1))
+              for seat in (0, 1) for c in sorted(position._pieces[seat])]
+    return draw.root(
+        "halma", position.notation(), grid, _DEFS,
+        draw.plain(grid), camps,
+        draw.labels(grid, _NUMBERS, _NUMBERS),
+        draw.played(grid, last, _read_cells, ends=True),
+        "".join(pieces),
+        draw.route(grid, draw.read_cells(grid, last, _read_cells)),
+        draw.refused(grid, bad, _read_cells))
+
+
+def _cell(index: int) -> draw.Cell:
+    x, y = _xy(index)
+    return x - 1, y - 1
+
+
+def _read_cells(move: str) -> list[draw.Cell]:
+    """The points a move string names, as far as they are pairs of plain numbers."""
+    numbers = []
+    for token in move.split():
+        if not token.isascii() or not _INTEGER.match(token) or len(token) > 6:
+            break
+        numbers.append(int(token))
+    return [(x - 1, y - 1) for x, y in zip(numbers[::2], numbers[1::2])]

@@ -71,6 +71,7 @@ from .base import (
     take_options,
     bundled_spec,
 )
+from .. import draw
 
 #: The game's spec and the bot that plays it (see base.py: a registered game's module).
 SPEC = bundled_spec("impasse.toml")
@@ -872,6 +873,49 @@ def _progress(board: str, side: int) -> int:
         elif content == double:
             distance += abs((sq >> 3) - home)
     return -20 * on_board(board, side) - distance
+
+
+# --------------------------------------------------------------------------------------
+# The board as a picture (see games/base.py and prototest.draw)
+
+_SQUARE_RUN = re.compile(r"\s*((?:[a-h][1-8]){1,3})\s*")
+_DEFS = draw.defs(
+    draw.disc("impasse-w", draw.PALETTE["white"], draw.PALETTE["edge"], "#b9b3a6"),
+    draw.disc("impasse-b", draw.PALETTE["black"], draw.PALETTE["edge"], "#6b6b6b"),
+    draw.crowned("impasse-W", draw.PALETTE["white"], draw.PALETTE["edge"], "#7a5a00"),
+    draw.crowned("impasse-B", draw.PALETTE["black"], draw.PALETTE["edge"], "#7a5a00"),
+)
+
+
+def svg(position: ImpassePosition, *, last: str | None = None, bad: str | None = None,
+        flipped: bool = False) -> str:
+    """The board as an SVG element: checkers on the dark squares, a double as two
+    stacked checkers under a crown, the squares of the move just played tinted, a refused
+    move in red. Each single or double carries `data-cell` (its square) and `data-piece`
+    (`w`, `b`, `W` or `B`, as the notation writes it)."""
+    grid = draw.Grid(8, 8, flipped)
+    pieces = [draw.place(grid, _cell(sq), f"impasse-{content}", NAMES[sq], content)
+              for sq, content in enumerate(position.board) if content != EMPTY]
+    return draw.root(
+        "impasse", position.notation(), grid, _DEFS,
+        draw.checkered(grid, lambda cell: (cell[0] + cell[1]) % 2 == 1),
+        draw.labels(grid, "abcdefgh", "87654321"),
+        draw.played(grid, last, _read_squares),
+        "".join(pieces),
+        draw.refused(grid, bad, _read_squares))
+
+
+def _cell(sq: int) -> draw.Cell:
+    return sq % 8, 7 - sq // 8
+
+
+def _read_squares(move: str) -> list[draw.Cell]:
+    """The squares a move string names, in order; none when it is not 1 to 3 squares."""
+    found = _SQUARE_RUN.fullmatch(move)
+    if found is None:
+        return []
+    text = found.group(1)
+    return [_cell(SQUARE_OF[text[i:i + 2]]) for i in range(0, len(text), 2)]
 
 
 __all__ = [

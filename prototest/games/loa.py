@@ -60,6 +60,7 @@ from .base import (
     take_options,
     bundled_spec,
 )
+from .. import draw
 
 #: The game's spec and the bot that plays it (see base.py: a registered game's module).
 SPEC = bundled_spec("loa.toml")
@@ -678,6 +679,46 @@ def _spread(board: int) -> int:
     sum_file = sum(sq & 7 for sq in squares)
     return sum(max(abs(n * (sq >> 3) - sum_rank), abs(n * (sq & 7) - sum_file))
                for sq in squares)
+
+
+# --------------------------------------------------------------------------------------
+# The board as a picture (see games/base.py and prototest.draw)
+
+_SQUARE_PAIR = re.compile(r"\s*([a-h][1-8])([a-h][1-8])?\s*")
+_DEFS = draw.defs(
+    draw.disc("loa-b", draw.PALETTE["black"], draw.PALETTE["edge"], "#6b6b6b"),
+    draw.disc("loa-w", draw.PALETTE["white"], draw.PALETTE["edge"], "#b9b3a6"),
+)
+
+
+def svg(position: LoaPosition, *, last: str | None = None, bad: str | None = None, flipped: bool = False) -> str:
+    """The board as an SVG element: black and white checkers, the squares of the move
+    just played tinted, a refused move in red. Each checker carries `data-cell` (its
+    square) and `data-piece` (`b` or `w`, as the notation writes it)."""
+    grid = draw.Grid(8, 8, flipped)
+    black, white = position.boards
+    pieces = [draw.place(grid, _cell(sq), f"loa-{char}", NAMES[sq], char)
+              for sq in range(64)
+              for char in ("b" if black >> sq & 1 else "w" if white >> sq & 1 else "",) if char]
+    return draw.root(
+        "loa", position.notation(), grid, _DEFS,
+        draw.checkered(grid, lambda cell: (cell[0] + cell[1]) % 2 == 1),
+        draw.labels(grid, "abcdefgh", "87654321"),
+        draw.played(grid, last, _read_squares),
+        "".join(pieces),
+        draw.refused(grid, bad, _read_squares))
+
+
+def _cell(sq: int) -> draw.Cell:
+    return sq % 8, 7 - sq // 8
+
+
+def _read_squares(move: str) -> list[draw.Cell]:
+    """The one or two squares a move string names; none for `pass` or anything else."""
+    found = _SQUARE_PAIR.fullmatch(move)
+    if found is None:
+        return []
+    return [_cell(SQUARE_OF[name]) for name in found.groups() if name]
 
 
 __all__ = ["DEFAULT_OPTIONS", "LoaPosition", "LoaRules", "make_rules", "move_kinds", "prefer"]

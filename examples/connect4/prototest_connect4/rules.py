@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Mapping
 
+from prototest import draw
 from prototest.games.base import (IllegalMove, Judged, OptionError, Outcome, PositionError, Rules,
                                   best_scored, take_options)
 
@@ -238,3 +239,39 @@ def diagram(position: Position) -> list[str]:
     """The board as sent (top row first), with row numbers and column digits."""
     return [f"{ROWS - i} {' '.join(row)}" for i, row in enumerate(position.board_lines())] + \
         ["  " + " ".join(COLUMNS)]
+
+
+# The board as a picture, with prototest's drawing layer (see prototest/games/base.py).
+
+_DEFS = draw.defs(draw.disc("connect4-x", draw.PALETTE["red"], "#7a1d16", "#f08a80"),
+                  draw.disc("connect4-o", draw.PALETTE["yellow"], "#8a6a00", "#fbe38a"))
+_FRAME = "#2456b8"
+_HOLE = "#eef2fa"
+
+
+def svg(position: Position, *, last: str | None = None, bad: str | None = None, flipped: bool = False) -> str:
+    """The board as an SVG element: red `x` and yellow `o` discs in a blue frame, the
+    disc just dropped tinted, a refused column crossed out (on the cell it aimed at, the
+    top one when the column is full). Both seats see the board the same way up, so
+    `flipped` changes nothing. Each disc carries `data-cell` (`column row`, both from 1,
+    row 1 at the bottom) and `data-piece` (`x` or `o`)."""
+    grid = draw.Grid(COLS, ROWS)
+    holes = "".join(f'<circle cx="{draw.num(x)}" cy="{draw.num(y)}" r="{draw.num(draw.CELL * .39)}"/>'
+                    for x, y in (grid.centre((c, r)) for r in range(ROWS) for c in range(COLS)))
+    frame = (f'<rect x="{draw.num(grid.margin)}" y="{draw.num(grid.margin)}" width="{COLS * draw.CELL}" height="{ROWS * draw.CELL}" '
+             f'rx="1.5" fill="{_FRAME}"/><g fill="{_HOLE}">{holes}</g>')
+    discs = [draw.place(grid, (i % COLS, ROWS - 1 - i // COLS), f"connect4-{mark}", f"{i % COLS + 1} {i // COLS + 1}",
+                        mark)
+             for i, mark in enumerate(position.cells) if mark != "."]
+
+    def dropped(move: str) -> list[tuple[int, int]]:
+        col = COLUMNS.index(move)
+        return [(col, ROWS - position.height(col))] if position.height(col) else []
+
+    def aimed(move: str) -> list[tuple[int, int]]:
+        col = COLUMNS.index(move.strip())
+        return [(col, max(0, ROWS - 1 - position.height(col)))]
+
+    return draw.root("connect4", position.notation(), grid, _DEFS, frame,
+                     draw.labels(grid, COLUMNS, [str(r) for r in range(ROWS, 0, -1)]),
+                     draw.played(grid, last, dropped), "".join(discs), draw.refused(grid, bad, aimed))
