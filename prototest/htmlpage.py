@@ -141,13 +141,16 @@ def chart(view: View) -> str:
     bar = max(1.0, min(14.0, step * 0.7))
     for i, (ply, ms) in enumerate(view.answers):
         x = left + i * step + (step - bar) / 2
-        over = any(ms > v for v, name in limits if name != "clock")
+        over = any(ms > v for v, name in limits if name not in ("clock", "statement"))
         parts.append(f'<rect class="bar{" over" if over else ""}" data-ply="{ply}" x="{x:.1f}" y="{y(ms):.1f}" '
                      f'width="{bar:.1f}" height="{h - bottom - y(ms):.1f}"><title>answer {i + 1}, ply {ply}: '
                      f'{ms:.1f} ms</title></rect>')
     for v, name in limits:
-        parts.append(f'<line class="limit" x1="{left}" x2="{w - 4}" y1="{y(v):.1f}" y2="{y(v):.1f}"/>'
-                     f'<text class="limit-label" x="{w - 6}" y="{y(v) - 3:.1f}">{esc(name)} limit {v:g} ms</text>')
+        soft = name == "statement"  # the statement's limit: later is a warning
+        kind = "limit soft" if soft else "limit"
+        parts.append(f'<line class="{kind}" x1="{left}" x2="{w - 4}" y1="{y(v):.1f}" y2="{y(v):.1f}"/>'
+                     f'<text class="{"soft-label" if soft else "limit-label"}" x="{left + 4 if soft else w - 6}" y="{y(v) + (9 if soft else -3):.1f}">'
+                     f'{esc(name)} limit {v:g} ms</text>')
     parts.append(f'<text class="axis-x" x="{left}" y="{h - 4}">answers 1 to {n} (click one to go to its ply)</text>')
     parts.append("</svg>")
     return "".join(parts)
@@ -193,7 +196,7 @@ def game_html(number: int, section: Section) -> str:
   <div class="board" data-position="{esc(view.notation(view.opening_ply))}" data-ply="{view.opening_ply}">{board_html(view, view.opening_ply)}</div>
   <div class="controls">
    <button data-go="first" title="first (Home)">{ICONS["first"]}</button><button data-go="prev" title="previous (←)">{ICONS["prev"]}</button><button data-go="next" title="next (→)">{ICONS["next"]}</button><button data-go="last" title="last (End)">{ICONS["last"]}</button>
-   {'<button data-go="failing" class="to-fail" title="the failing ply (F)">failure</button>' if view.failing_ply is not None else ''}
+   {_to_failure(view)}
    <span class="plyinfo"></span>
   </div>
   <div class="moveinfo"></div>
@@ -207,6 +210,13 @@ def game_html(number: int, section: Section) -> str:
  </div>
  <script type="application/json" class="game-data">{_json_for_script(data)}</script>
 </div>''' + evidence + "</section>")
+
+
+def _to_failure(view: View) -> str:
+    if view.failing_ply is None:
+        return ""
+    what = "failure" if (view.verdict or "").startswith("FAIL") else "warning"
+    return f'<button data-go="failing" class="to-fail" title="the ply of the first {what} (F)">{what}</button>'
 
 
 def _json_for_script(data: Any) -> str:
@@ -366,23 +376,24 @@ nav.games a{font-size:13px;text-decoration:none;padding:2px 8px;border-radius:10
 max-width:46em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 nav.games a.fail{border-color:var(--fail);color:var(--fail)}nav.games a.warn{border-color:var(--warn);color:var(--warn)}
 main{padding:8px 24px 40px;max-width:1500px}
-h2{font-size:17px;margin:22px 0 8px}h2.fail{color:var(--fail)}h2.warn{color:var(--warn)}h2.pass{color:var(--pass)}
+h2{font-size:17px;margin:16px 0 8px}h2.fail{color:var(--fail)}h2.warn{color:var(--warn)}h2.pass{color:var(--pass)}
 pre.report{background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:10px 12px;font-size:12.5px;
 overflow-x:auto;margin:6px 0}
 pre.report .fail{color:var(--fail);font-weight:600}pre.report .warn{color:var(--warn);font-weight:600}pre.report .pass{color:var(--pass);font-weight:600}
-.game{border-top:2px solid var(--line);padding-top:4px;margin-top:18px}
+.game{border-top:1px solid var(--line);margin-top:14px}.game:first-child{border-top:0;margin-top:0}
 .note{color:var(--dim);font-style:italic}
 .verdict-line{font-weight:600;margin:8px 0}.verdict-line.fail{color:var(--fail)}.verdict-line.warn{color:var(--warn)}
 .viewer{display:grid;grid-template-columns:minmax(260px,480px) minmax(0,1fr);gap:18px;align-items:start}
 .viewer:focus-within,.viewer.active{outline:none}
-.board{background:#fff;border:1px solid var(--line);border-radius:6px;padding:6px;line-height:0}
+.board{line-height:0;max-width:480px}
+.board pre.diagram{background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:8px}
 .board svg{width:100%;height:auto;display:block}
 .board pre.diagram{line-height:1.25;font-size:15px;margin:8px;white-space:pre}
 .controls{display:flex;align-items:center;gap:4px;margin:8px 0 2px;flex-wrap:wrap}
 .controls button svg{vertical-align:middle}.controls button{font-size:15px;color:#333;min-width:38px;height:32px;border:1px solid #c8ced6;background:#fff;border-radius:5px;cursor:pointer}
 .controls button:hover{background:var(--panel)}.controls button.to-fail{color:var(--fail);border-color:var(--fail);font-size:13px}
 .plyinfo{margin-left:8px;font-size:14px;color:var(--ink)}
-.moveinfo{font-size:14px;min-height:1.5em;margin-bottom:6px}.moveinfo .bad{color:var(--fail);font-weight:600}
+.moveinfo{font-size:14px;min-height:1.5em;margin-bottom:6px}.moveinfo .bad{color:var(--fail);font-weight:600;display:block}
 .right{min-width:0}
 .pane-title{font-size:12px;text-transform:uppercase;letter-spacing:.04em;color:var(--dim);margin:2px 0 4px}.pane-title .dim{text-transform:none;letter-spacing:0}
 ol.moves{list-style:none;margin:0 0 10px;padding:6px;display:flex;flex-wrap:wrap;gap:2px 4px;max-height:132px;overflow:auto;
@@ -401,6 +412,7 @@ svg.chart .grid{stroke:#e1e5ea;stroke-width:1}svg.chart .axis{font-size:9px;fill
 svg.chart .axis-x{font-size:9px;fill:var(--dim)}
 svg.chart .bar{fill:#5b8def;cursor:pointer}svg.chart .bar.over{fill:var(--fail)}svg.chart .bar.current{fill:#f0a000}
 svg.chart .limit{stroke:var(--fail);stroke-width:1.2;stroke-dasharray:5 3}svg.chart .limit-label{font-size:9px;fill:var(--fail);text-anchor:end}
+svg.chart .limit.soft{stroke:var(--warn)}svg.chart .soft-label{font-size:9px;fill:var(--warn)}
 @media (max-width:860px){.viewer{grid-template-columns:1fr}.transcript{height:300px}main{padding:8px 10px 30px}.banner,nav.games{padding-left:10px;padding-right:10px}}
 """
 
@@ -433,7 +445,7 @@ function show(v,p){
  if(p>0){text=(d.movers[p-1]==='bot'?'the bot':'the opponent')+' played '+p+'. '+d.moves[p-1];}else{text='the start position';}
  const bad=d.refused.filter(r=>r[0]===p).map(r=>r[1]);
  v.moveinfo.innerHTML='';v.moveinfo.append(text);
- if(bad.length){const s=document.createElement('span');s.className='bad';s.textContent='  · the bot answered '+bad.join(', ')+': refused by the judge';v.moveinfo.append(s);}
+ if(bad.length){const s=document.createElement('span');s.className='bad';s.textContent='the bot answered '+bad.join(', ')+' here: refused by the judge';v.moveinfo.append(s);}
  v.moves.forEach(li=>li.classList.toggle('current',+li.dataset.ply===p&&!li.classList.contains('refused')));
  const cur=v.moves.find(li=>li.classList.contains('current'));
  if(cur){const ol=cur.parentElement;const top=cur.offsetTop-ol.offsetTop;if(top<ol.scrollTop||top>ol.scrollTop+ol.clientHeight-20)ol.scrollTop=top-ol.clientHeight/2;}

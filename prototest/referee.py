@@ -498,7 +498,8 @@ def _board(cfg: GameConfig, start: Position) -> dict[str, Any]:
     """What a viewer needs to rebuild the game's positions (Transcript.board): the rules,
     the seats, the start, the time limits (scaled, ms); the moves are added as played."""
     spec, t = cfg.spec, cfg.spec.time
-    limits = {"first answer": t.first_answer_ms, "answer": t.answer_ms, "clock": t.clock_ms}
+    limits = {"first answer": t.first_answer_ms, "answer": t.answer_ms, "statement": t.statement_answer_ms,
+              "clock": t.clock_ms}
     return {"game": spec.name, "rules": spec.game.rules, "options": dict(spec.rules),
             "seats": list(spec.game.seats), "seat": cfg.seat, "start": start.notation(),
             "limits": {k: v * cfg.time_scale for k, v in limits.items() if v},
