@@ -69,15 +69,6 @@ def report_block(text: str) -> str:
     return '<pre class="report">' + "\n".join(out) + "</pre>"
 
 
-def split_report(text: str, findings_text: str) -> tuple[str, str, str]:
-    """The report as printed, cut around its findings: (before, findings, after); when
-    the findings are not found in it, everything is before."""
-    if findings_text and findings_text in text:
-        head, _, tail = text.partition(findings_text)
-        return head.rstrip("\n"), findings_text, tail.strip("\n")
-    return text, "", ""
-
-
 # -- boards ---------------------------------------------------------------------------------
 
 def board_html(view: View, ply: int) -> str:
@@ -227,19 +218,20 @@ def _json_for_script(data: Any) -> str:
 
 # -- the page -----------------------------------------------------------------------------------
 
-def page(title: str, verdict: str, report_text: str, sections: Sequence[Section], findings_text: str = "") -> str:
-    """The whole page: the verdict, the report (its findings after the games' boards when
-    they can be told apart), and a board for every section."""
-    head, findings, tail = split_report(report_text, findings_text)
+def page(title: str, verdict: str, report_text: str, sections: Sequence[Section]) -> str:
+    """The whole page: the verdict, a board for every section (each with its findings),
+    then the report as the terminal printed it."""
     nav = "".join(f'<a href="#game-{i}" class="{s.level}">{esc(s.heading)}</a>' for i, s in enumerate(sections, 1))
+    if report_text:
+        nav += '<a href="#report" class="to-report">the report as printed ↓</a>'
     games = "".join(game_html(i, s) for i, s in enumerate(sections, 1))
     body = [f'<header class="banner {level_of(verdict) or "plain"}"><h1>{esc(verdict)}</h1>'
             f'<div class="sub">{esc(title)}</div></header>',
             f'<nav class="games">{nav}</nav>' if nav else "",
             '<main>', games]
-    if head or findings or tail:
-        printed = "".join(report_block(part) for part in (head, findings, tail) if part)
-        body.append(f'<section class="summary" id="report"><h2>The report as printed</h2>{printed}</section>')
+    if report_text:
+        body.append(f'<section class="summary" id="report"><h2>The report as printed</h2>'
+                    f'{report_block(report_text)}</section>')
     body.append("</main>")
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -298,12 +290,11 @@ def game_sections(games: Sequence, *, bot: str = "the bot") -> list[Section]:
 
 def write_check(run, path: Path) -> None:
     """The page of a check (also of a merge of check shards)."""
-    from .report import findings_lines, summary
+    from .report import summary
 
     text = summary(run)
-    findings = findings_lines([f for g in run.games for f in g.findings])
     page_text = page(f"prototest check: {run.spec.game.title or run.spec.name}, bot {' '.join(run.argv)}",
-                     text.splitlines()[-1], text, game_sections(run.games), "\n".join(findings))
+                     text.splitlines()[-1], text, game_sections(run.games))
     write(path, page_text)
 
 

@@ -215,3 +215,15 @@ def test_a_fuzz_reproducer_opens_at_its_failing_position(tmp_path):
     finding = next(f for f in result.report["findings"] if f["severity"] == "fail")
     (game,) = page.games
     assert game["positions"][game["open"]] == finding["position"] and game["open"] == game["failing"]
+
+
+def test_show_of_a_transcript_plays_no_game(chess_run):
+    """`show` reads a file: it imports neither the judge's processes nor its reports."""
+    from test_imports import JUDGE, modules_after
+
+    tmp, result = chess_run
+    transcript = next(f["transcript"] for f in result.report["findings"] if f["severity"] == "fail")
+    code, modules = modules_after("show", transcript)
+    assert code == 0
+    assert "prototest.gameview" in modules
+    assert [m for m in modules if m in JUDGE or m.split(".")[0] in ("hypothesis", "redis")] == []
