@@ -87,6 +87,15 @@ class View:
         """The bot's refused move at this ply, if any (the first)."""
         return next((move for p, move in self.refused if p == ply), None)
 
+    @property
+    def result(self) -> str:
+        """How the game ended, as its transcript says ("draw (insufficient material)"), or ""."""
+        for line in reversed(self.lines):
+            found = re.search(r"#  ?result: (.*)$", line.text)
+            if found:
+                return found[1]
+        return ""
+
     def lines_at(self, ply: int) -> list[Line]:
         return [line for line in self.lines if line.ply == ply]
 

@@ -334,10 +334,11 @@ def write_text_page(title: str, text: str, path: Path, games: Sequence = (), bot
 
 def write_view(view: View, path: Path) -> None:
     """The page of one saved transcript or fixture (`prototest show --html`)."""
-    level = level_of(view.verdict or "") or "plain"
-    verdict = view.verdict or f"{view.title}: {len(view.moves)} plies"
-    section = Section(f"{view.title}: {verdict}", view, [], "", level if level != "plain" else "pass")
-    write(path, page(view.title, verdict, "", [section]))
+    ended = f"{len(view.moves)} plies" + (f", {view.result}" if view.result else "")
+    verdict = view.verdict or f"{view.title}: {ended}"
+    seat = f", the bot as {view.seat_name}" if view.seat_name else ""
+    section = Section(f"{view.title} ({view.game}{seat}): {ended}", view, [], "", level_of(verdict) or "pass")
+    write(path, page(f"prototest show {view.title}", verdict, "", [section]))
 
 
 def _icon(path: str) -> str:
@@ -414,7 +415,7 @@ async function inflate(b64){const bytes=Uint8Array.from(atob(b64),c=>c.charCodeA
  const stream=new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));return JSON.parse(await new Response(stream).text());}
 function setup(el){
  const data=JSON.parse(el.querySelector('script.game-data').textContent);
- const v={el,data,ply:data.open,boards:data.boards.list||null,board:el.querySelector('.board'),
+ const v={el,data,ply:data.open,drawn:data.open,boards:data.boards.list||null,board:el.querySelector('.board'),
   info:el.querySelector('.plyinfo'),moveinfo:el.querySelector('.moveinfo'),moves:[...el.querySelectorAll('ol.moves li')],
   lines:[...el.querySelectorAll('.tl')],pane:el.querySelector('.transcript'),bars:[...el.querySelectorAll('rect.bar')]};
  v.last=data.positions.length-1;
@@ -429,7 +430,8 @@ function go(v,where){
  if(p!==undefined&&p!==null)show(v,Math.max(0,Math.min(v.last,p)));}
 function show(v,p){
  v.ply=p;const d=v.data;
- if(v.boards){v.board.innerHTML=v.boards[p];}
+ if(v.boards){v.board.innerHTML=v.boards[p];v.drawn=p;}
+ else if(v.drawn!==p){v.board.innerHTML='<pre class="diagram">…</pre>';v.drawn=null;}
  v.board.dataset.position=d.positions[p];v.board.dataset.ply=p;
  v.info.textContent='ply '+p+' of '+v.last+(p===d.failing?'  · the failing ply':'');
  let text='';

@@ -13,12 +13,13 @@ One browser serves the whole module.
 from __future__ import annotations
 
 import os
+import time
 import shutil
 from pathlib import Path
 
 import pytest
 
-from conftest import BOTS, run_cli
+from conftest import BOTS, ROOT, run_cli
 from prototest import games, spec as specmod
 
 #: game -> (broken bot, moves played before the bot's first turn: the failure comes later)
@@ -165,3 +166,26 @@ def test_the_failing_game_steps_to_its_failure_in_a_browser(browser, game, tmp_p
         colours = rgb.getcolors(maxcolors=1 << 20)
         assert colours is not None and len(colours) > 200, f"{shot}: {len(colours or [])} colours"
         assert max(n for n, _ in colours) < 0.9 * rgb.width * rgb.height, f"{shot}: mostly one colour"
+
+
+def test_a_long_game_steps_through_its_compressed_boards(browser, tmp_path):
+    """A 200-ply Halma fixture: its boards are embedded compressed and inflated by the
+    browser; every ply's drawn board is the position of that ply."""
+    from selenium.webdriver.common.keys import Keys
+
+    page = tmp_path / "halma-long.html"
+    result = run_cli("show", str(ROOT / "fixtures" / "halma-blocker.txt"), "--html", str(page))
+    assert result.code == 0, result.stderr
+    assert '"gz":' in page.read_text()
+    browser.get(page.as_uri())
+    positions = browser.execute_script(
+        "return JSON.parse(document.querySelector('script.game-data').textContent).positions")
+    assert len(positions) == 201
+    for key, ply in ((Keys.END, 200), (Keys.HOME, 0), (Keys.ARROW_RIGHT, 1), (Keys.ARROW_RIGHT, 2)):
+        press(browser, key)
+        for _ in range(50):  # the boards are inflated asynchronously
+            shown, position, drawn = board_at(browser)
+            if drawn is not None:
+                break
+            time.sleep(0.05)
+        assert (shown, position, drawn) == (ply, positions[ply], positions[ply])
