@@ -18,6 +18,7 @@ import gzip
 import html
 import json
 import math
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -170,6 +171,18 @@ def _lines(view: View) -> str:
 
 
 def game_html(number: int, section: Section) -> str:
+    """One game's section; a game whose boards cannot be drawn (a rules module's own
+    error) keeps its heading and evidence, and says why, so the page is still written."""
+    try:
+        return _game_html(number, section)
+    except Exception as exc:  # noqa: BLE001 - a plugin's bug must not cost the run its page
+        if os.environ.get("PROTOTEST_DEBUG"):
+            raise
+        note = f"this game's board could not be drawn: {type(exc).__name__}: {exc}"
+        return _game_html(number, Section(section.heading, None, section.evidence, note, section.level))
+
+
+def _game_html(number: int, section: Section) -> str:
     view = section.view
     head = (f'<section class="game" id="game-{number}"><h2 class="{section.level}">{esc(section.heading)}</h2>')
     evidence = report_block("\n".join(section.evidence)) if section.evidence else ""

@@ -227,3 +227,16 @@ def test_show_of_a_transcript_plays_no_game(chess_run):
     assert code == 0
     assert "prototest.gameview" in modules
     assert [m for m in modules if m in JUDGE or m.split(".")[0] in ("hypothesis", "redis")] == []
+
+
+def test_a_game_whose_board_cannot_be_drawn_keeps_its_section(monkeypatch):
+    view = gameview.from_fixture(FIXTURES / "loa-pass.txt")
+
+    def broken(position):
+        raise RuntimeError("no drawing today")
+
+    monkeypatch.setattr(view.module, "diagram", broken)
+    monkeypatch.setattr(view.module, "svg", broken, raising=False)
+    text = htmlpage.page("t", "FAIL: x", "report", [htmlpage.Section("Game 1", view, ["FAIL illegal_move ..."])])
+    assert "this game&#x27;s board could not be drawn: RuntimeError: no drawing today" in text
+    assert "FAIL illegal_move ..." in text and 'class="viewer"' not in text
