@@ -149,7 +149,9 @@ def test_show_refuses_a_ply_past_the_end_and_a_file_that_is_no_game(chess_run, t
     assert past.code == 2 and "--ply 99:" in past.stderr and past.stderr.count("\n") == 1
     other = tmp_path / "notes.txt"
     other.write_text("hello\n")
-    for path in (other, tmp_path / "none.txt", tmp_path):
+    old = tmp_path / "old.txt"  # a transcript without its '# board:' line
+    old.write_text("".join(line + "\n" for line in Path(transcript).read_text().splitlines()[:-1]))
+    for path in (other, old, tmp_path / "none.txt", tmp_path):
         shown = run_cli("show", str(path))
         assert shown.code == 2 and shown.stderr.count("\n") == 1 and "Traceback" not in shown.stderr, shown.stderr
 
