@@ -28,7 +28,7 @@ from . import gameview
 from .gameview import View
 
 #: Boards of one game above this many characters are embedded compressed.
-COMPRESS_ABOVE = 400_000
+COMPRESS_ABOVE = 50_000
 #: Namespace declarations an inline SVG does not need (and a page with no addresses in it).
 _XMLNS = re.compile(r'\s+xmlns(?::\w+)?="[^"]*"')
 
