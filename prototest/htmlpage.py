@@ -334,9 +334,24 @@ def write_replay(results: Sequence, text: str, path: Path) -> None:
         if not result.failed:
             continue
         view, note = _view_of(result.report, result.fixture.path.name)
+        if view is not None and result.status == "differs":
+            _open_at_difference(view, result)
         level = "fail" if result.status in ("came back", "fails", "differs") else "warn"
         sections.append(Section(f"{result.fixture.path}: {result.status}", view, list(result.lines), note, level))
     write(path, page("prototest replay", text.splitlines()[-1] if text else "", text, sections))
+
+
+def _open_at_difference(view: View, result) -> None:
+    """A replay that differs opens where the bot's game first went otherwise."""
+    from .replay import exchange_at, first_difference
+
+    at = first_difference(result.fixture.body, result.now)
+    if at is None:
+        return
+    _, exchange = exchange_at(result.report, result.now, at[1])
+    if exchange is not None and 0 <= exchange.ply - view.positions[0].ply() <= view.last:
+        view.failing_ply = exchange.ply - view.positions[0].ply()
+        view.verdict = next((line for line in result.lines if line.startswith("first difference")), view.verdict)
 
 
 def write_text_page(title: str, text: str, path: Path, games: Sequence = (), bot: str = "the bot") -> None:

@@ -242,3 +242,19 @@ def test_a_game_whose_board_cannot_be_drawn_keeps_its_section(monkeypatch):
     text = htmlpage.page("t", "FAIL: x", "report", [htmlpage.Section("Game 1", view, ["FAIL illegal_move ..."])])
     assert "this game&#x27;s board could not be drawn: RuntimeError: no drawing today" in text
     assert "FAIL illegal_move ..." in text and 'class="viewer"' not in text
+
+
+def test_a_replay_that_differs_opens_where_the_game_went_otherwise(tmp_path):
+    lines = (FIXTURES / "chess-castling.txt").read_text().split("\n")
+    answers = [i for i, line in enumerate(lines) if line.startswith("< ")]
+    lines[answers[4]] = "< a2a3"  # the bot's 5th answer, edited: the bot answers otherwise now
+    lines = [f"# cwd: {ROOT}" if line.startswith("# cwd:") else line for line in lines]
+    fixture = tmp_path / "edited.txt"
+    fixture.write_text("\n".join(lines))
+    result = run_cli("replay", str(fixture), "--html", str(tmp_path / "replay.html"), tmp_path=tmp_path)
+    assert result.code == 1 and "first difference at line" in result.stdout, result.stdout + result.stderr
+    text, page = read_page(tmp_path / "replay.html")
+    assert_self_contained(text, page)
+    (game,) = page.games
+    assert game["open"] == game["failing"] == 8  # the bot's 5th answer, as white
+    assert game["moves"][8] != "a2a3"
