@@ -29,6 +29,8 @@ from .gameview import View
 
 #: Boards of one game above this many characters are embedded compressed.
 COMPRESS_ABOVE = 50_000
+#: A terminal's colour codes (the report as the terminal printed it may hold them).
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 #: Namespace declarations an inline SVG does not need (and a page with no addresses in it).
 _XMLNS = re.compile(r'\s+xmlns(?::\w+)?="[^"]*"')
 
@@ -56,6 +58,8 @@ def esc(text: str) -> str:
 
 def level_of(line: str) -> str:
     """The colour of a report line: by its first word."""
+    if line.lstrip().startswith("PASS with warnings"):
+        return "warn"
     word = line.lstrip().split(" ", 1)[0].rstrip(":")
     return {"FAIL": "fail", "WARN": "warn", "PASS": "pass", "pass": "pass", "DIFFERS": "fail", "ERROR": "fail",
             "INTERRUPTED": "warn", "STOP": "warn"}.get(word, "")
@@ -64,7 +68,7 @@ def level_of(line: str) -> str:
 def report_block(text: str) -> str:
     """Report text as the terminal prints it, each FAIL/WARN/PASS line coloured."""
     out = []
-    for line in text.splitlines():
+    for line in _ANSI.sub("", text).splitlines():
         level = level_of(line)
         out.append(f'<span class="{level}">{esc(line)}</span>' if level else esc(line))
     return '<pre class="report">' + "\n".join(out) + "</pre>"
