@@ -486,7 +486,11 @@ document.addEventListener('keydown',e=>{
  if(!active||e.altKey||e.ctrlKey||e.metaKey)return;
  const t=e.target;if(t&&(t.tagName==='INPUT'||t.tagName==='TEXTAREA'))return;
  const where={ArrowLeft:'prev',ArrowRight:'next',Home:'first',End:'last',f:'failing'}[e.key];
- if(where){e.preventDefault();go(active,where);}});
+ if(where){e.preventDefault();go(inView(active),where);}});
+function inView(v){  // the keys step the board in sight: the last one used, else the first one seen
+ const seen=r=>r.bottom>40&&r.top<window.innerHeight-40;
+ if(seen(v.el.getBoundingClientRect()))return v;
+ return viewers.find(w=>seen(w.el.getBoundingClientRect()))||v;}
 window.prototestViewers=viewers;
 })();
 """
