@@ -147,7 +147,6 @@ def from_transcript(text: str, *, title: str = "", module: ModuleType | None = N
                 seat=board.get("seat"), seat_name=_seat_name(board), moves=moves, positions=positions,
                 refused=[(p, m) for p, m in board.get("refused", [])],
                 limits={k: float(v) for k, v in board.get("limits", {}).items()}, problem=problem)
-    view.title = title or _title(raw)
     events = 0
     moved = 0
     for text_line in raw:
