@@ -67,6 +67,8 @@ class View:
     verdict: str | None = None
     #: why the moves stop early (a move the rules refused on the way), else ""
     problem: str = ""
+    #: the first `given` moves were played before the game (check --moves, a fixture's moves)
+    given: int = 0
 
     @property
     def last(self) -> int:
@@ -78,7 +80,10 @@ class View:
         return self.failing_ply if self.failing_ply is not None else self.last
 
     def mover(self, ply: int) -> str:
-        """Who played the move that led to ply `ply` (1 or more): "bot" or "opponent"."""
+        """Who played the move that led to ply `ply` (1 or more): "bot", "opponent", or
+        "given" (played before the game)."""
+        if ply <= self.given:
+            return "given" if ply >= 1 else ""
         if self.seat is None or ply < 1:
             return ""
         return "bot" if self.positions[ply - 1].turn() == self.seat else "opponent"
@@ -146,7 +151,8 @@ def from_transcript(text: str, *, title: str = "", module: ModuleType | None = N
     view = View(title=title or _title(raw), game=board.get("game", ""), module=module, rules=rules,
                 seat=board.get("seat"), seat_name=_seat_name(board), moves=moves, positions=positions,
                 refused=[(p, m) for p, m in board.get("refused", [])],
-                limits={k: float(v) for k, v in board.get("limits", {}).items()}, problem=problem)
+                limits={k: float(v) for k, v in board.get("limits", {}).items()}, problem=problem,
+                given=int(board.get("given", 0)))
     events = 0
     moved = 0
     for text_line in raw:
@@ -194,7 +200,7 @@ def from_fixture(path: Path) -> View:
     start = rules.parse(h.position) if h.position is not None else rules.initial()
     moves, problem, positions = _positions(rules, start.notation(), list(h.moves), path.name)
     view = View(title=path.name, game=spec.name, module=module, rules=rules, seat=seat, seat_name=h.seat,
-                moves=moves, positions=positions, problem=problem)
+                moves=moves, positions=positions, problem=problem, given=len(moves))
     view.lines = [Line("h", line, view.last) for line in h.lines()]
     opponent = iter(h.opponent_moves)
 

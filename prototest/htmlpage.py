@@ -211,7 +211,7 @@ def _game_html(number: int, section: Section) -> str:
   {chart(view)}
  </div>
  <div class="right">
-  <div class="pane-title">moves <span class="dim">(the bot as {esc(view.seat_name or "?")}: bold)</span></div>
+  <div class="pane-title">moves <span class="dim">(the bot as {esc(view.seat_name or "?")}: bold{"; given before the game: grey" if view.given else ""})</span></div>
   {_moves_list(view)}
   <div class="pane-title">transcript <span class="dim">(this ply's lines highlighted)</span></div>
   {_lines(view)}
@@ -423,7 +423,7 @@ pre.report .fail{color:var(--fail);font-weight:600}pre.report .warn{color:var(--
 ol.moves{list-style:none;margin:0 0 10px;padding:6px;display:flex;flex-wrap:wrap;gap:2px 4px;max-height:132px;overflow:auto;
 border:1px solid var(--line);border-radius:6px;font-size:13px}
 ol.moves li{padding:1px 6px;border-radius:4px;cursor:pointer;white-space:nowrap}
-ol.moves li .n{color:var(--dim)}ol.moves li.bot{font-weight:700}ol.moves li.start{color:var(--dim)}
+ol.moves li .n{color:var(--dim)}ol.moves li.bot{font-weight:700}ol.moves li.given{font-style:italic;color:var(--dim)}ol.moves li.start{color:var(--dim)}
 ol.moves li.refused{color:var(--fail);text-decoration:line-through;font-weight:700}
 ol.moves li.current{background:var(--accent);color:#fff}ol.moves li.current .n{color:#dfe7fb}
 .transcript{border:1px solid var(--line);border-radius:6px;height:430px;overflow:auto;font-size:12px;padding:4px 0;background:#fff}
@@ -467,7 +467,7 @@ function show(v,p){
  v.board.dataset.position=d.positions[p];v.board.dataset.ply=p;
  v.info.textContent='ply '+p+' of '+v.last+(p===d.failing?'  · the failing ply':'');
  let text='';
- if(p>0){text=(d.movers[p-1]==='bot'?'the bot':'the opponent')+' played '+p+'. '+d.moves[p-1];}else{text='the start position';}
+ if(p>0){const who={bot:'the bot played ',opponent:'the opponent played ',given:'given before the game: '}[d.movers[p-1]]||'';text=who+p+'. '+d.moves[p-1];}else{text='the start position';}
  const bad=d.refused.filter(r=>r[0]===p).map(r=>r[1]);
  v.moveinfo.innerHTML='';v.moveinfo.append(text);
  if(bad.length){const s=document.createElement('span');s.className='bad';s.textContent='the bot answered '+bad.join(', ')+' here: refused by the judge';v.moveinfo.append(s);}

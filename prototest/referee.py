@@ -502,5 +502,5 @@ def _board(cfg: GameConfig, start: Position) -> dict[str, Any]:
               "clock": t.clock_ms}
     return {"game": spec.name, "rules": spec.game.rules, "options": dict(spec.rules),
             "seats": list(spec.game.seats), "seat": cfg.seat, "start": start.notation(),
-            "limits": {k: v * cfg.time_scale for k, v in limits.items() if v},
+            "limits": {k: v * cfg.time_scale for k, v in limits.items() if v}, "given": len(cfg.start_moves),
             "moves": [], "at": [], "refused": []}

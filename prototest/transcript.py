@@ -52,7 +52,8 @@ class Transcript:
     #: line with its clock values masked, an answer without its time (see `dialogue`)
     plain: dict[int, str] = field(default_factory=dict)
     #: The game's moves for a viewer (see the module's docstring; filled by the referee):
-    #: rules, start, moves, at (the event count when each move was played), refused.
+    #: rules, start, moves, at (the event count when each move was played), refused,
+    #: given (how many of the moves were played before the game: check --moves).
     board: dict | None = None
 
     def add(self, mark: str, text: str, t_ns: int | None = None) -> None:

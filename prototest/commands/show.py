@@ -45,7 +45,7 @@ def lines(view: gameview.View, ply: int) -> list[str]:
     if ply == 0:
         out.append(f"ply 0 of {view.last}: the start position" + (f" ({where})" if where else ""))
     else:
-        who = {"bot": "the bot's", "opponent": "the opponent's"}.get(view.mover(ply), "")
+        who = {"bot": "the bot's", "opponent": "the opponent's", "given": "a given"}.get(view.mover(ply), "")
         out.append(f"ply {ply} of {view.last}" + (f" ({where})" if where else "")
                    + f": after move {ply} {view.moves[ply - 1]}" + (f" ({who} move)" if who else ""))
     bad = view.bad_at(ply)
