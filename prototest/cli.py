@@ -1,4 +1,4 @@
-"""The command line: `prototest check | moves | perft | fuzz | games | record | replay | merge`.
+"""The command line: `prototest check | match | moves | perft | fuzz | games | record | replay | merge | show`.
 
 This module declares the commands and their options and passes them on: each command's
 body is its own module in `prototest.commands`. Library code raises domain exceptions
@@ -37,6 +37,8 @@ JOBS_HELP = ("Games played at once, each bot in its own worker (default: the num
 SHARD_HELP = ("Play only shard I of N (I/N, e.g. 2/4) of the {what}, for a CI matrix; "
               "`prototest merge` joins the shards' JSON reports.")
 
+HTML_HELP = ("Also write one self-contained HTML page here (no network needed): the report, and for every game "
+             "with a finding a board to step through, move by move, opening at the failure.")
 PLATFORM_HELP = ("'none' turns the platform's envelope off for this run (its memory, CPU share, process "
                  "and network limits: the spec's [envelope]); --set envelope.KEY=VALUE changes one limit.")
 #: --platform none, as the spec overrides it stands for.
@@ -67,6 +69,7 @@ def check_command(
     start_delay: Optional[int] = typer.Option(None, "--start-delay", min=0, max=3_600_000, help="Milliseconds of silence before the judge's first line (default: the spec's)."),
     json_path: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report here."),
     junit_path: Optional[Path] = typer.Option(None, "--junit", help="Write a JUnit XML report here."),
+    html_path: Optional[Path] = typer.Option(None, "--html", help=HTML_HELP),
     transcripts: Optional[Path] = typer.Option(None, "--transcripts", help="Write every game's transcript here (default: only games with findings, to ./prototest-transcripts)."),
     overrides: List[str] = typer.Option([], "--set", help="Override a spec key: --set time.clock_ms=60000 (repeatable)."),
     platform: Optional[str] = typer.Option(None, "--platform", metavar="none", help=PLATFORM_HELP),
@@ -89,7 +92,7 @@ def check_command(
                   start_delay=start_delay, json_path=json_path, junit_path=junit_path,
                   transcripts=transcripts, overrides=_platform(platform, overrides), env_pairs=env_pairs, seat=seat,
                   position=position, moves=moves, opponent_moves=opponent_moves, opponent=opponent, quiet=quiet,
-                  config_path=config_path, no_config=no_config, jobs=jobs, shard=shard)
+                  config_path=config_path, no_config=no_config, jobs=jobs, shard=shard, html_path=html_path)
 
 
 @app.command("match")
@@ -107,6 +110,7 @@ def match_command(
     start_delay: Optional[int] = typer.Option(None, "--start-delay", min=0, max=3_600_000, help="Milliseconds of silence before the judge's first line to each bot (default: the spec's)."),
     json_path: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report here: games, results, each bot's findings, the statistics."),
     junit_path: Optional[Path] = typer.Option(None, "--junit", help="Write a JUnit XML report here: a test suite per bot, a test case per check per game."),
+    html_path: Optional[Path] = typer.Option(None, "--html", help=HTML_HELP),
     pgn_path: Optional[Path] = typer.Option(None, "--pgn", help="Chess: write every game here as PGN (python-chess's writer), with the bots' names, the result and how it ended."),
     transcripts: Optional[Path] = typer.Option(None, "--transcripts", help="Write every game's transcript here (default: only games with findings, to ./prototest-transcripts)."),
     overrides: List[str] = typer.Option([], "--set", help="Override a spec key (repeatable)."),
@@ -124,7 +128,7 @@ def match_command(
                   time_scale=time_scale, start_delay=start_delay, json_path=json_path, pgn_path=pgn_path, junit_path=junit_path, transcripts=transcripts,
                   overrides=_platform(platform, overrides), env_pairs=env_pairs, jobs=jobs,
                   opening_plies=openings_plies, sprt=sprt, quiet=quiet, config_path=config_path,
-                  no_config=no_config, gauntlet=gauntlet, openings=openings)
+                  no_config=no_config, gauntlet=gauntlet, openings=openings, html_path=html_path)
 
 
 @app.command("moves")
@@ -172,6 +176,7 @@ def fuzz_command(
     no_database: bool = typer.Option(False, "--no-database", help="Neither replay nor save failures (the run depends on --seed alone)."),
     json_path: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report here."),
     junit_path: Optional[Path] = typer.Option(None, "--junit", help="Write a JUnit XML report here."),
+    html_path: Optional[Path] = typer.Option(None, "--html", help=HTML_HELP),
     shrink_examples: int = typer.Option(80, "--shrink-examples", min=0, max=10_000_000, help="Runs of the bot after the first failure, to shorten it (cold retries, shorter paths, fewer opponent moves)."),
     time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Multiply every time limit (default 1)."),
     start_delay: int = typer.Option(0, "--start-delay", min=0, max=3_600_000, help="Milliseconds of silence before the judge's first line (default 0: start-up is check's business)."),
@@ -191,7 +196,7 @@ def fuzz_command(
                  no_database=no_database, json_path=json_path, junit_path=junit_path,
                  shrink_examples=shrink_examples, time_scale=time_scale, start_delay=start_delay,
                  overrides=_platform(platform, overrides), env_pairs=env_pairs, quiet=quiet,
-                 config_path=config_path, no_config=no_config, shard=shard)
+                 config_path=config_path, no_config=no_config, shard=shard, html_path=html_path)
 
 
 @app.command("games")
@@ -255,13 +260,15 @@ def replay_command(
     shard: Optional[str] = typer.Option(None, "--shard", help=SHARD_HELP.format(what="fixtures (in sorted order)")),
     json_path: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report here."),
     junit_path: Optional[Path] = typer.Option(None, "--junit", help="Write a JUnit XML report here (a test case per fixture)."),
+    html_path: Optional[Path] = typer.Option(None, "--html", help=HTML_HELP),
 ) -> None:
     """Play the judge's side of each fixture against the bot; report the first difference."""
     from .commands import replay
 
     replay.execute(args=args, time_scale=time_scale, env_pairs=env_pairs, transcripts=transcripts,
                    exact_lines=exact_lines, quiet=quiet, typed=_TYPED, jobs=jobs, shard=shard,
-                   json_path=json_path, junit_path=junit_path, bot_letter=bot_letter, seat=seat)
+                   json_path=json_path, junit_path=junit_path, bot_letter=bot_letter, seat=seat,
+                   html_path=html_path)
 
 
 @app.command("merge")
@@ -269,12 +276,26 @@ def merge_command(
     reports: List[Path] = typer.Argument(None, metavar="REPORT.json...", help="The JSON reports of every shard of one run (--shard I/N --json FILE)."),
     json_path: Optional[Path] = typer.Option(None, "--json", help="Write the merged JSON report here."),
     junit_path: Optional[Path] = typer.Option(None, "--junit", help="Write the merged JUnit XML report here."),
+    html_path: Optional[Path] = typer.Option(None, "--html", help=HTML_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final verdict line."),
 ) -> None:
     """Join the shards of one check, fuzz, replay or record --update run into one verdict (exit status as the command's)."""
     from .commands import merge
 
-    merge.execute(reports=list(reports or []), json_path=json_path, junit_path=junit_path, quiet=quiet)
+    merge.execute(reports=list(reports or []), json_path=json_path, junit_path=junit_path, quiet=quiet,
+                  html_path=html_path)
+
+
+@app.command("show")
+def show_command(
+    path: Path = typer.Argument(..., metavar="TRANSCRIPT|FIXTURE", help="A saved transcript (check, fuzz, replay, match) or a fixture."),
+    ply: Optional[int] = typer.Option(None, "--ply", min=0, help="The ply to print: the position after this many moves (default: the failing ply, else the last)."),
+    html_path: Optional[Path] = typer.Option(None, "--html", help="Also write a self-contained HTML page of the whole game here, to step through move by move."),
+) -> None:
+    """Print the board of a saved game at a ply, with the move that led there and that ply's transcript lines."""
+    from .commands import show
+
+    show.execute(path=path, ply=ply, html_path=html_path)
 
 
 def main(argv: Optional[List[str]] = None) -> None:

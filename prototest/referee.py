@@ -30,7 +30,7 @@ from .game import Exchange, Forfeit, GameConfig, GameReport, StopGame
 from .games.base import IllegalMove, Outcome, Position
 from .judging import Judging
 from .seat import BotSeat, OpponentForfeit
-from .transcript import show
+from .transcript import Transcript, show
 
 __all__ = ["MAX_PLIES", "Exchange", "Forfeit", "GameConfig", "GameReport", "Referee", "StopGame"]
 
@@ -51,6 +51,7 @@ class Referee(Dialogue, Judging, Accounting):
         self._unanswered: list[str] | None = [] if cfg.log_exchanges else None
         if cfg.log_exchanges:
             self.report.positions.append(self.position)
+        self.report.transcript.board = _board(cfg, self.position)
         for move in cfg.start_moves:
             self._played(self.position.play(move), move)
         self.bot_turns = 0
@@ -389,6 +390,8 @@ class Referee(Dialogue, Judging, Accounting):
         self.position = position
         self.last_move = move
         self.report.moves.append(move)
+        if isinstance(self.report.transcript, Transcript):  # not the other seat's view of it
+            self.report.transcript.played(move)
         if self._unanswered is not None:
             self.report.positions.append(position)
 
@@ -445,6 +448,8 @@ class Referee(Dialogue, Judging, Accounting):
                     forfeit.also.extend(self._extra_output(text, t_sent))
                 raise
             except IllegalMove as exc:
+                if isinstance(self.report.transcript, Transcript):
+                    self.report.transcript.refused(exc.move)
                 finding = self._illegal(text, exc, elapsed_ns)
                 extra = self._extra_output(text, t_sent)
                 self._say(self.spec.turn.denied)
@@ -549,3 +554,15 @@ class Referee(Dialogue, Judging, Accounting):
         whats = [conduct.file_operation(event, self._folder())[0] for event in events[:shown]]
         more = f"; {len(events) - shown} more" if len(events) > shown else ""
         return f"{'; '.join(whats)}{more} (by {conduct.sender(events[0])})"
+
+
+def _board(cfg: GameConfig, start: Position) -> dict[str, Any]:
+    """What a viewer needs to rebuild the game's positions (Transcript.board): the rules,
+    the seats, the start, the time limits (scaled, ms); the moves are added as played."""
+    spec, t = cfg.spec, cfg.spec.time
+    limits = {"first answer": t.first_answer_ms, "answer": t.answer_ms, "statement": t.statement_answer_ms,
+              "clock": t.clock_ms}
+    return {"game": spec.name, "rules": spec.game.rules, "options": dict(spec.rules),
+            "seats": list(spec.game.seats), "seat": cfg.seat, "start": start.notation(),
+            "limits": {k: v * cfg.time_scale for k, v in limits.items() if v}, "given": len(cfg.start_moves),
+            "moves": [], "at": [], "refused": []}

@@ -12,16 +12,26 @@ escaped, so `\\r` stays visible).
 
 Marks: `>` judge to bot (stdin), `<` bot to judge (stdout), `!` bot's stderr,
 `#` the judge's notes, `F` / `W` findings.
+
+A game's transcript ends with one `# board: {...}` line (JSON on one line): the rules
+and the start position, every move played and where in the events each one was played,
+the moves the judge refused, and the time limits, so that `prototest show` and the HTML
+pages (prototest.gameview) rebuild every ply's position from the file alone.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 #: Total stderr bytes a transcript keeps; the rest is counted, not stored.
 STDERR_KEEP_BYTES = 256 * 1024
+
+
+#: The line that holds the game's moves for a viewer (see the module's docstring).
+BOARD_PREFIX = "# board: "
 
 
 def show(text: str) -> str:
@@ -56,6 +66,10 @@ class Transcript:
     def head(self, lines: list[str]) -> None:
         """Add lines to the header (the bot's command, seat, seed), prefixed as the view's."""
         self.header.extend(self.prefix + line for line in lines)
+    #: The game's moves for a viewer (see the module's docstring; filled by the referee):
+    #: rules, start, moves, at (the event count when each move was played), refused,
+    #: given (how many of the moves were played before the game: check --moves).
+    board: dict | None = None
 
     def add(self, mark: str, text: str, t_ns: int | None = None) -> None:
         t = time.perf_counter_ns() if t_ns is None else t_ns
@@ -89,6 +103,17 @@ class Transcript:
         for offset, text in enumerate(masked):
             self.plain[start + offset] = self.prefix + text
 
+    def played(self, move: str) -> None:
+        """A move was played now: the events so far belong to the plies before it."""
+        if self.board is not None:
+            self.board["moves"].append(move)
+            self.board["at"].append(len(self.events))
+
+    def refused(self, move: str) -> None:
+        """The judge refused this move of the bot where the game is now."""
+        if self.board is not None:
+            self.board["refused"].append([len(self.board["moves"]), move])
+
     def dialogue(self) -> list[tuple[str, str]]:
         """Every event as (mark, text), with the masked or untimed text where kept."""
         return [(mark, self.plain.get(i, text)) for i, (_, mark, text) in enumerate(self.events)]
@@ -99,6 +124,8 @@ class Transcript:
             lines.append(f"{t / 1e9:9.3f} {mark}  {text}")
         if self.stderr_dropped:
             lines.append(f"# {self.stderr_dropped} more bytes of stderr were not kept")
+        if self.board is not None:
+            lines.append(f"{BOARD_PREFIX}{json.dumps(self.board, separators=(',', ':'), default=str)}")
         return "\n".join(lines) + "\n"
 
     def write(self, path: Path) -> Path:

@@ -13,7 +13,7 @@ import typer
 from .. import detect, pool, process, report, runner, settings
 from ..game import CheckRun
 from .bot import bot_argv
-from .common import (check_output, check_time_scale, game_start, given_opponent_moves, in_shard, load_settings,
+from .common import (check_output, html_writer, check_time_scale, game_start, given_opponent_moves, in_shard, load_settings,
                      load_spec, parse_position, parse_shard, resolve_settings, shard_text)
 from .exits import UsageProblem, bots_ahead, conclude
 
@@ -39,13 +39,15 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, games: 
             junit_path: Path | None, transcripts: Path | None, overrides: list[str], env_pairs: list[str],
             seat: str | None, position: str | None, moves: str | None, opponent_moves: str | None,
             quiet: bool, config_path: Path | None, no_config: bool, jobs: int | None = None,
-            shard: str | None = None, opponent: str | None = None) -> None:
+            shard: str | None = None, opponent: str | None = None, html_path: Path | None = None) -> None:
     """Play games against BOT as the judge and report every fault."""
     bots_ahead()
     s = resolve_settings(bot, game, spec_path, games, seed, time_scale, overrides, env_pairs, config_path, no_config)
     part = parse_shard(shard)
     loaded: list = []
     try:
+        if html_path is not None:
+            check_output("--html", html_path)
         run = _play(s, start_delay, json_path, junit_path, transcripts, seat, position, quiet, loaded,
                     moves, opponent_moves, jobs or pool.default_jobs(), part, opponent)
     except KeyboardInterrupt as exc:  # before the first game: still leave a report for CI
@@ -62,7 +64,8 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, games: 
     count = run.games_total or game_count(s, [seat] if seat else run.spec.game.seats,
                                           forced=_forced_start(position, moves, opponent_moves))
     run.shard, run.games_total = shard_text(part), count
-    conclude(run, [("--json", json_path, report.write_json), ("--junit", junit_path, report.write_junit)],
+    conclude(run, [("--json", json_path, report.write_json), ("--junit", junit_path, report.write_junit),
+                   ("--html", html_path, html_writer("write_check"))],
              report.summary, quiet, f"after {len(run.games)} of {count} games")
 
 

@@ -187,6 +187,15 @@ def check_output(option: str, path: Path, *, folder: bool = False) -> None:
         raise UsageProblem(f"{option} {path}: {exc.strerror or exc}") from None
 
 
+def html_writer(name: str):
+    """--html's writer for conclude(): prototest.htmlpage's `name`, imported when a page is written."""
+    def write(run, path: Path) -> None:
+        from .. import htmlpage
+
+        getattr(htmlpage, name)(run, path)
+    return write
+
+
 def load_fixtures(paths: list[Path], env: dict[str, str], time_scale: float | None,
                   argv: list[str] | None = None, *, matches: bool = False, bot: str | None = None,
                   seat: str | None = None) -> list:

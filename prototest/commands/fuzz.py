@@ -16,7 +16,7 @@ from ..fuzzrun import FuzzRun, Options, Target
 from ..interrupts import signals
 from ..workers import run_workers
 from .bot import bot_argv
-from .common import check_output, check_time_scale, load_settings, parse_shard, resolve_settings
+from .common import check_output, html_writer, check_time_scale, load_settings, parse_shard, resolve_settings
 from .exits import UsageProblem, bots_ahead, conclude
 
 
@@ -25,7 +25,7 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, budget:
             database: str, no_database: bool, json_path: Path | None, junit_path: Path | None,
             shrink_examples: int, time_scale: float | None, start_delay: int, overrides: list[str],
             env_pairs: list[str], quiet: bool, config_path: Path | None, no_config: bool,
-            shard: str | None = None) -> None:
+            shard: str | None = None, html_path: Path | None = None) -> None:
     """Play whole games against BOT with swarm opponents drawn by Hypothesis; shrink any failure to a minimal reproducer."""
     bots_ahead()
     s = resolve_settings(bot, game, spec_path, 0, seed, time_scale, overrides, env_pairs, config_path, no_config)
@@ -39,7 +39,7 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, budget:
         mode = choose_mode(spec, mode)
     except ValueError as exc:
         raise UsageProblem(str(exc)) from None
-    for option, path in (("--json", json_path), ("--junit", junit_path)):
+    for option, path in (("--json", json_path), ("--junit", junit_path), ("--html", html_path)):
         if path is not None:
             check_output(option, path)
     where = None if no_database else _database(database)
@@ -64,7 +64,8 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, budget:
     signals.armed = False  # the verdict is complete: a late signal is ignored
     if save is not None:
         _save_reproducers(run, save)
-    conclude(run, [("--json", json_path, report.write_fuzz_json), ("--junit", junit_path, report.write_fuzz_junit)],
+    conclude(run, [("--json", json_path, report.write_fuzz_json), ("--junit", junit_path, report.write_fuzz_junit),
+                   ("--html", html_path, html_writer("write_fuzz"))],
              report.fuzz_summary, quiet, f"after {run.examples} examples")
 
 

@@ -11,6 +11,7 @@ fastchess's report lines (prototest.stats).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -111,7 +112,7 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
             junit_path: Path | None, transcripts: Path | None, overrides: list[str],
             env_pairs: list[str], jobs: int | None, opening_plies: int | None, sprt: str | None, quiet: bool,
             config_path: Path | None, no_config: bool, gauntlet: bool = False,
-            openings: Path | None = None) -> None:
+            openings: Path | None = None, html_path: Path | None = None) -> None:
     if len(bots) < 2:
         raise UsageProblem(f"match takes two bots or more, BOT_A BOT_B [BOT...], each one command line "
                            f"('python3 bot.py'), not {len(bots)}")
@@ -157,7 +158,7 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
             sprt_options = matchmod.parse_sprt(sprt)
         except ValueError as exc:
             raise UsageProblem(f"--sprt {sprt!r}: {exc}") from None
-    for option, path in (("--json", json_path), ("--junit", junit_path)):
+    for option, path in (("--json", json_path), ("--junit", junit_path), ("--html", html_path)):
         if path is not None:
             check_output(option, path)
     if pgn_path is not None:
@@ -222,7 +223,19 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
     if sprt_options is not None:
         run.sprt = run.tally.sprt(sprt_options)
     conclude(run, [("--json", json_path, write_json), ("--junit", junit_path, write_junit),
-                  ("--pgn", pgn_path, write_pgn)], summary, quiet, f"after {len(run.games)} of {run.games_total} games")
+                  ("--pgn", pgn_path, write_pgn), ("--html", html_path, write_html)], summary, quiet, f"after {len(run.games)} of {run.games_total} games")
+
+
+def write_html(run: MatchRun, path: Path) -> None:
+    """--html: the summary as printed, and a board for every game with a finding of either bot."""
+    from .. import htmlpage
+
+    text = summary(run)
+    title = f"prototest match: {run.spec.game.title or run.spec.name}, " + " vs ".join(
+        f"{matchmod.LETTERS[i]} ({_name(argv)})" for i, argv in enumerate(run.bots))
+    htmlpage.write(path, htmlpage.page(title, text.splitlines()[-1], text, [
+        dataclasses.replace(section, heading=f"Game {g.index} ({_seats(run, g)}): {section.heading.split(': ', 1)[-1]}")
+        for g in run.games for section in htmlpage.game_sections([g])]))
 
 
 def _keep_transcript(run: MatchRun, game_report: GameReport, folder: Path, write_all: bool) -> None:

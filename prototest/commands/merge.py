@@ -9,12 +9,13 @@ from pathlib import Path
 import typer
 
 from .. import merge as merger, report
-from .common import check_output, write_fixture_reports
+from .common import check_output, html_writer, write_fixture_reports
 from .exits import EXIT_FAIL, EXIT_PASS, UsageProblem, conclude
 
 
-def execute(*, reports: list[Path], json_path: Path | None, junit_path: Path | None, quiet: bool) -> None:
-    for option, path in (("--json", json_path), ("--junit", junit_path)):
+def execute(*, reports: list[Path], json_path: Path | None, junit_path: Path | None, quiet: bool,
+            html_path: Path | None = None) -> None:
+    for option, path in (("--json", json_path), ("--junit", junit_path), ("--html", html_path)):
         if path is not None:
             check_output(option, path)
     try:
@@ -24,7 +25,8 @@ def execute(*, reports: list[Path], json_path: Path | None, junit_path: Path | N
     except merger.MergeError as exc:
         raise UsageProblem(str(exc)) from None
     if command == "check":
-        conclude(run, [("--json", json_path, report.write_json), ("--junit", junit_path, report.write_junit)],
+        conclude(run, [("--json", json_path, report.write_json), ("--junit", junit_path, report.write_junit),
+                       ("--html", html_path, html_writer("write_check"))],
                  report.summary, quiet, f"after {len(run.games)} of {run.games_total} games")
         return
     merged = merger.fuzz_reports(data) if command == "fuzz" else merger.fixture_reports(command, data)
@@ -32,6 +34,8 @@ def execute(*, reports: list[Path], json_path: Path | None, junit_path: Path | N
     write_fixture_reports(merged, json_path, junit_path, errors,
                           junit=report.write_merged_fuzz_junit if command == "fuzz" else None)
     text = report.merged_summary(command, merged, len(data))
+    if html_path is not None:
+        _write_html(html_path, f"prototest merge: {len(data)} shards of a {command} run", text, errors)
     typer.echo(text if not quiet else text.splitlines()[-1])
     for line in errors:
         typer.echo(f"prototest: error: {line}", err=True)
@@ -40,6 +44,15 @@ def execute(*, reports: list[Path], json_path: Path | None, junit_path: Path | N
     if not merged["passed"]:
         raise typer.Exit(EXIT_FAIL)
     raise typer.Exit(2 if errors else EXIT_PASS)
+
+
+def _write_html(path: Path, title: str, text: str, errors: list[str]) -> None:
+    from .. import htmlpage
+
+    try:
+        htmlpage.write_text_page(title, text, path)
+    except OSError as exc:
+        errors.append(f"--html {path}: cannot write: {exc.strerror or exc}")
 
 
 def _signum(name: str) -> int:

@@ -22,7 +22,7 @@ from .exits import UsageProblem, bots_ahead, fixture_exit, plural
 def execute(*, args: list[str], time_scale: float | None, env_pairs: list[str], transcripts: Path | None,
             exact_lines: bool, quiet: bool, typed: list[str], jobs: int | None = None, shard: str | None = None,
             json_path: Path | None = None, junit_path: Path | None = None, bot_letter: str | None = None,
-            seat: str | None = None) -> None:
+            seat: str | None = None, html_path: Path | None = None) -> None:
     """Play the judge's side of each fixture against the bot; report the first difference.
     A match game's transcript is played again against the bot `bot_letter` or `seat` names,
     the other bot's moves taken from the record (see prototest.matchgame)."""
@@ -34,7 +34,7 @@ def execute(*, args: list[str], time_scale: float | None, env_pairs: list[str], 
     if time_scale is not None:
         check_time_scale(time_scale)
     part = parse_shard(shard)
-    for option, path in (("--json", json_path), ("--junit", junit_path)):
+    for option, path in (("--json", json_path), ("--junit", junit_path), ("--html", html_path)):
         if path is not None:
             check_output(option, path)
     env = process.controlled_env(parse_env(env_pairs))
@@ -47,6 +47,7 @@ def execute(*, args: list[str], time_scale: float | None, env_pairs: list[str], 
     jobs = jobs or pool.default_jobs()
     errors: list[str] = []
     entries: dict[int, dict] = {}
+    shown: dict[int, tuple] = {}  # number -> (the result, its lines as printed): for --html
     interrupted = None
 
     def done(position: int, result, first) -> bool:
@@ -59,6 +60,7 @@ def execute(*, args: list[str], time_scale: float | None, env_pairs: list[str], 
                                          f"this is the replay played alone")
         kept = _keep_replay(result, folder, number, transcripts is not None, errors)
         entries[number] = _entry(number, result, kept, note)
+        shown[number] = (result, _replay_lines(result, kept) + (f"\n  {note}" if note else ""))
         if not quiet:
             typer.echo(_replay_lines(result, kept) + (f"\n  {note}" if note else ""))
         return False
@@ -74,7 +76,22 @@ def execute(*, args: list[str], time_scale: float | None, env_pairs: list[str], 
     signals.armed = False
     data = fixtures_report("replay", [entries[n] for n in sorted(entries)], len(pairs), part, errors, interrupted)
     write_fixture_reports(data, json_path, junit_path, errors)
+    if html_path is not None:
+        _write_html(html_path, [shown[n] for n in sorted(shown)], data, len(mine), errors)
     fixture_exit(plural(len(mine), "fixture"), "replayed", data["failed"], errors, interrupted)
+
+
+def _write_html(path: Path, shown: list[tuple], data: dict, total: int, errors: list[str]) -> None:
+    """--html: the replays as printed, and a board for each that failed or differs."""
+    from .. import htmlpage
+
+    last = (f"FAIL: {data['failed']} of {plural(total, 'fixture')} failed" if data["failed"]
+            else f"PASS: {plural(total, 'fixture')} replayed")
+    text = "\n".join([*(lines for _, lines in shown), "", last])
+    try:
+        htmlpage.write_replay([result for result, _ in shown], text, path)
+    except OSError as exc:
+        errors.append(f"--html {path}: cannot write: {exc.strerror or exc}")
 
 
 def _after_dashes(args: list[str], typed: list[str], command: str) -> tuple[list[str], list[str] | None]:

@@ -1,0 +1,191 @@
+"""The `--html` page in a real browser (issue 24, item 3): headless Chromium driven by
+selenium opens the page of a failing check of a chess, an Impasse, a LOA and a Halma bot
+(the broken bots of tests/bots), steps to the failing move with the keyboard and the
+buttons, and reads the board the DOM shows at each ply against the position the rules
+give there. A screenshot of each page goes to $PROTOTEST_SCREENSHOTS (default: the test's
+tmp_path) and must not be blank.
+
+Without chromium, chromedriver or selenium these tests are skipped, unless
+PROTOTEST_REQUIRE_BROWSER=1 (as .ci/run sets it): then they fail, so CI never skips them.
+One browser serves the whole module.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import BOTS, ROOT, run_cli
+from prototest import games, spec as specmod
+
+#: game -> (broken bot, moves played before the bot's first turn: the failure comes later)
+CASES = {
+    "chess": ("illegal_move.py", "e2e4,e7e5,g1f3,b8c6,f1c4,g8f6"),
+    "impasse": ("upside_down.py", "c7a5,b2e5,g7h6,f2d4,d2e3,e5g7,e3g5,d4b6,a1f6,g1c5"),
+    "loa": ("own_count.py", "b1b3,a5c3,d1f3,h3f1,f8f5,a2c2,c1a3,c3d4,e1b1,h7f7"),
+    "halma": ("revisits_cell.py", None),
+}
+WIDTH, HEIGHT = 1280, 800
+
+
+def _browser_missing() -> str | None:
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed (pip install -e '.[test]')"
+    for program in ("chromium", "chromedriver"):
+        if shutil.which(program) is None:
+            return f"{program} is not installed (apt-get install chromium chromium-driver)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser():
+    missing = _browser_missing()
+    if missing is not None:
+        if os.environ.get("PROTOTEST_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"{missing} and PROTOTEST_REQUIRE_BROWSER=1")
+        pytest.skip(missing)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium")
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                f"--window-size={WIDTH},{HEIGHT}", "--hide-scrollbars", "--force-device-scale-factor=1"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+    driver.set_page_load_timeout(30)
+    viewport(driver, WIDTH, HEIGHT)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def viewport(driver, width: int, height: int) -> None:
+    """The page's own size (a window's size includes its frame)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+
+
+def screenshots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("PROTOTEST_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def positions(game: str, moves: list[str]) -> list[str]:
+    """The notation after each ply, as the rules give it (the start is ply 0)."""
+    spec = specmod.load(games.game(game).spec)
+    _, rules = specmod.bind(spec)
+    position = rules.initial()
+    out = [position.notation()]
+    for move in moves:
+        position = position.play(move)
+        out.append(position.notation())
+    return out
+
+
+def board_at(driver) -> tuple[int, str, str | None]:
+    """The ply the first viewer shows, its board's position, and its SVG's (if drawn)."""
+    return tuple(driver.execute_script("""
+        const b = document.querySelector('.viewer .board');
+        const svg = b.querySelector('svg');
+        return [+b.dataset.ply, b.dataset.position, svg ? svg.getAttribute('data-position') : null];"""))
+
+
+def press(driver, key: str) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(driver).send_keys(key).perform()
+
+
+@pytest.mark.parametrize("game", sorted(CASES))
+def test_the_failing_game_steps_to_its_failure_in_a_browser(browser, game, tmp_path):
+    from PIL import Image
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    bot, moves = CASES[game]
+    page = tmp_path / f"{game}.html"
+    args = ["check", "--game", game, "--games", "2", "--html", str(page)]
+    if moves:
+        args += ["--moves", moves]
+    result = run_cli(*args, "--", "python3", str(BOTS / game / bot), tmp_path=tmp_path)
+    assert result.code == 1, result.stderr
+    finding = next(f for f in result.report["findings"] if f["severity"] == "fail" and f["game"] == 1)
+    assert finding["kind"] == "illegal_move"
+    expected = positions(game, finding["moves"])
+    failing = len(finding["moves"])
+    assert expected[failing] == finding["position"]
+
+    browser.get(page.as_uri())
+    assert board_at(browser)[:2] == (failing, finding["position"])  # it opens at the failure
+    press(browser, Keys.HOME)
+    assert board_at(browser)[:2] == (0, expected[0])
+    for ply in range(1, failing + 1):  # the keyboard, then the buttons
+        if ply % 2:
+            press(browser, Keys.ARROW_RIGHT)
+        else:
+            browser.find_element(By.CSS_SELECTOR, ".viewer button[data-go=next]").click()
+        shown, position, drawn = board_at(browser)
+        assert (shown, position) == (ply, expected[ply])
+        assert drawn in (None, position)
+    press(browser, Keys.END)
+    last = browser.execute_script("return +document.querySelector('.viewer').dataset.last")
+    assert board_at(browser)[0] == last
+    browser.find_element(By.CSS_SELECTOR, ".viewer button[data-go=failing]").click()
+    shown, position, drawn = board_at(browser)
+    assert (shown, position) == (failing, finding["position"]) and drawn in (None, position)
+    info = browser.find_element(By.CSS_SELECTOR, ".viewer .moveinfo").text
+    assert "refused by the judge" in info
+    here = [e.text for e in browser.find_elements(By.CSS_SELECTOR, ".viewer .tl.here")]
+    assert any("FAIL illegal_move:" in line for line in here), here
+
+    if game == "chess":  # a narrow window: the moves and the transcript go below the board, nothing sticks out
+        viewport(browser, 420, HEIGHT)
+        try:
+            left, right, overflow = browser.execute_script("""
+                const v = document.querySelector('.viewer');
+                return [v.querySelector('.left').getBoundingClientRect().bottom,
+                        v.querySelector('.right').getBoundingClientRect().top,
+                        document.documentElement.scrollWidth];""")
+            assert right >= left and overflow <= 420
+        finally:
+            viewport(browser, WIDTH, HEIGHT)
+    browser.execute_script("document.querySelector('#game-1').scrollIntoView(); window.scrollBy(0, -12)")
+    shot = screenshots(tmp_path) / f"{game}.png"
+    assert browser.save_screenshot(str(shot))
+    with Image.open(shot) as image:
+        rgb = image.convert("RGB")
+        colours = rgb.getcolors(maxcolors=1 << 20)
+        assert colours is not None and len(colours) > 200, f"{shot}: {len(colours or [])} colours"
+        assert max(n for n, _ in colours) < 0.9 * rgb.width * rgb.height, f"{shot}: mostly one colour"
+
+
+def test_a_long_game_steps_through_its_compressed_boards(browser, tmp_path):
+    """A 200-ply Halma fixture: its boards are embedded compressed and inflated by the
+    browser; every ply's drawn board is the position of that ply."""
+    from selenium.webdriver.common.keys import Keys
+
+    page = tmp_path / "halma-long.html"
+    result = run_cli("show", str(ROOT / "fixtures" / "halma-blocker.txt"), "--html", str(page))
+    assert result.code == 0, result.stderr
+    assert '"gz":' in page.read_text()
+    browser.get(page.as_uri())
+    positions = browser.execute_script(
+        "return JSON.parse(document.querySelector('script.game-data').textContent).positions")
+    assert len(positions) == 201
+    for key, ply in ((Keys.END, 200), (Keys.HOME, 0), (Keys.ARROW_RIGHT, 1), (Keys.ARROW_RIGHT, 2)):
+        press(browser, key)
+        for _ in range(50):  # the boards are inflated asynchronously
+            shown, position, drawn = board_at(browser)
+            if drawn is not None:
+                break
+            time.sleep(0.05)
+        assert (shown, position, drawn) == (ply, positions[ply], positions[ply])
