@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import signal
@@ -10,12 +11,12 @@ from pathlib import Path
 
 import typer
 
-from .. import detect, pool, process, report, runner, settings
+from .. import detect, live, pool, process, report, runner, settings
 from ..game import CheckRun
 from .bot import bot_argv
 from .common import (check_output, check_time_scale, game_start, given_opponent_moves, in_shard, load_settings,
                      load_spec, parse_position, parse_shard, resolve_settings, shard_text)
-from .exits import UsageProblem, bots_ahead, conclude
+from .exits import UsageProblem, bots_ahead, conclude, plural
 
 
 def opponent_command(text: str | None, env: dict[str, str], option: str = "--opponent") -> list[str] | None:
@@ -63,7 +64,8 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, games: 
                                           forced=_forced_start(position, moves, opponent_moves))
     run.shard, run.games_total = shard_text(part), count
     conclude(run, [("--json", json_path, report.write_json), ("--junit", junit_path, report.write_junit)],
-             report.summary, quiet, f"after {len(run.games)} of {count} games")
+             lambda r: report.summary(r, findings_first=live.coloured()), quiet,
+             f"after {len(run.games)} of {plural(count, 'game')}")
 
 
 def game_count(s: settings.Settings, seats, *, forced: bool) -> int:
@@ -106,25 +108,45 @@ def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts,
         transcript_dir = beside / "prototest-transcripts" / f"{spec.name}-{stamp}-{os.getpid()}"
     check_output("--transcripts", transcript_dir, folder=True)
 
+    view = live_view(spec, s, count, seats, jobs, quiet)
+
     def progress(game_report, total):
-        if not quiet:
-            typer.echo(report.progress_line(game_report, total), err=True)
+        if view is not None:
+            view.finished(report.progress_line(game_report, total, spec), report.verdict(game_report))
+        elif not quiet:
+            typer.echo(report.progress_line(game_report, total, spec), err=True)
 
     def note(text: str) -> None:
-        if not quiet:
+        if view is not None:
+            view.note(text)
+        elif not quiet:
             typer.echo(text, err=True)
 
     # Nobody chose the game: once a game shows the bot speaks another protocol, stop.
     stop = None if s.game_chosen else (lambda game_report: detect.hint(game_report) is not None)
-    run = runner.run_check(
-        spec, rules, module, argv, games=count, seed=s.seed, time_scale=s.time_scale,
-        start_delay_ms=start_delay, env=env, transcripts=transcript_dir,
-        write_all=transcripts is not None, progress=progress, seats=seats, start_position=start,
-        start_moves=start_moves, opponent_moves=forced, cwd=s.bot_cwd, stop=stop,
-        stop_when_idle=not s.game_chosen, jobs=jobs, note=note, opponent_argv=opponent_argv,
-        indices=[i for i in range(1, count + 1) if in_shard(i - 1, shard)],
-    )
+    with view if view is not None else contextlib.nullcontext():
+        run = runner.run_check(
+            spec, rules, module, argv, games=count, seed=s.seed, time_scale=s.time_scale,
+            start_delay_ms=start_delay, env=env, transcripts=transcript_dir,
+            write_all=transcripts is not None, progress=progress, seats=seats, start_position=start,
+            start_moves=start_moves, opponent_moves=forced, cwd=s.bot_cwd, stop=stop,
+            stop_when_idle=not s.game_chosen, jobs=jobs, note=note, opponent_argv=opponent_argv,
+            indices=[i for i in range(1, count + 1) if in_shard(i - 1, shard)],
+        )
     run.games_total = count
     if not s.game_chosen:
         run.hints = list(dict.fromkeys(h for g in run.games if (h := detect.hint(g))))
     return run
+
+
+def live_view(spec, s: settings.Settings, count: int, seats: list[int], jobs: int, quiet: bool):
+    """The live view on a terminal (see prototest.live), its header shown at once; None
+    when stderr is no terminal, NO_COLOR is set or --quiet: the plain lines, as ever."""
+    if not live.wanted(quiet):
+        return None
+    names = list(dict.fromkeys(spec.seat_title(i) for i in seats[:count]))
+    seats_text = f"as {names[0]}" if len(names) == 1 else f"as {' and '.join(names)} in turn"
+    header = [f"prototest check: {spec.game.title or spec.name}, bot {' '.join(s.bot)}",
+              f"  {plural(count, 'game')} {seats_text}, seed {s.seed}, {min(jobs, count)} at once; "
+              f"time: {live.limits(spec, s.time_scale)}"]
+    return live.View(header, count, [spec.seat_title(i) for i in range(len(spec.game.seats))], jobs)

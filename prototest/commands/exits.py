@@ -15,7 +15,7 @@ import sys
 
 import typer
 
-from .. import config as configmod, interrupts, spec as specmod, usage
+from .. import config as configmod, interrupts, live, spec as specmod, usage
 from ..interrupts import signals
 
 EXIT_PASS, EXIT_FAIL, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -48,7 +48,10 @@ def conclude(run, writers, summary, quiet: bool, progress: str) -> None:
         except OSError as exc:
             run.write_errors.append(f"{option} {path}: cannot write: {exc.strerror or exc}")
     text = summary(run)
-    typer.echo(text if not quiet else text.splitlines()[-1])
+    if not quiet and live.coloured():  # a terminal: coloured, wrapped at its width
+        live.print_text(text)
+    else:
+        typer.echo(text if not quiet else text.splitlines()[-1])
     usage_errors = getattr(run, "usage_errors", [])  # check: a given move not legal where it came
     for line in [*run.write_errors, *usage_errors]:
         typer.echo(f"prototest: error: {line}", err=True)
