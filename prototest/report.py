@@ -203,6 +203,8 @@ def summary(run: CheckRun, findings_first: bool = False) -> str:
         done = sum(1 for g in run.games if g.interrupted is None)
         lines.append(f"INTERRUPTED by {run.interrupted.name}: {plural(done, 'game')} complete"
                      + (f", {fails} failed" if fails else "") + "; no verdict on the rest")
+    elif run.hints:
+        lines.append(other_game_verdict(run.spec.name))
     elif fails:
         lines.append(f"FAIL: {fails} of {plural(len(run.games), 'game')} failed" + _per_seat(run.games, lambda g: g.failed, run.spec))
     elif run.usage_errors:
@@ -215,6 +217,13 @@ def summary(run: CheckRun, findings_first: bool = False) -> str:
     else:
         lines.append(f"PASS: {plural(len(run.games), 'game')}" + _per_seat(run.games, spec=run.spec))
     return "\n".join(lines)
+
+
+def other_game_verdict(game: str) -> str:
+    """The last line when no game was chosen and the bot seems to play another one (a
+    hint): no verdict on the bot, which was not played its own game."""
+    return (f"ERROR: no verdict: the bot seems to play another game than {game}, the default (the hint "
+            f"above says which); choose its game and run again")
 
 
 def _timing_finding(game: GameReport) -> bool:
@@ -609,6 +618,8 @@ def fuzz_summary(run: FuzzRun) -> str:
         lines.append(f"INTERRUPTED by {run.interrupted.name} after {run.examples} examples"
                      + (f": {kinds} kind(s) of failure found so far (not fully shrunk)" if kinds else
                         "; no failure so far"))
+    elif run.hints:
+        lines.append(other_game_verdict(spec.name))
     elif kinds:
         lines.append(f"FAIL: {kinds} kind{'s' if kinds != 1 else ''} of failure in {run.examples} examples")
     elif run.incomplete:

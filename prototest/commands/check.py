@@ -110,17 +110,31 @@ def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts,
 
     view = live_view(spec, s, count, seats, jobs, quiet)
 
-    def progress(game_report, total):
+    def say(text: str, verdict: str | None = None) -> None:
         if view is not None:
-            view.finished(report.progress_line(game_report, total, spec), report.verdict(game_report))
-        elif not quiet:
-            typer.echo(report.progress_line(game_report, total, spec), err=True)
-
-    def note(text: str) -> None:
-        if view is not None:
-            view.note(text)
+            view.finished(text, verdict) if verdict is not None else view.note(text)
         elif not quiet:
             typer.echo(text, err=True)
+
+    #: No game chosen: a game's notes wait for its line, and go unsaid when it shows that the
+    #: bot plays another game (the hint is said first, in plain words; the summary has the rest).
+    held: list[str] = []
+
+    def progress(game_report, total):
+        hint = None if s.game_chosen else detect.hint(game_report, spec.name)
+        if hint is not None:
+            say(other_game(spec.name, hint))
+            held.clear()
+        for text in held:
+            say(text)
+        held.clear()
+        say(report.progress_line(game_report, total, spec), report.verdict(game_report))
+
+    def note(text: str) -> None:
+        if s.game_chosen:
+            say(text)
+        else:
+            held.append(text)
 
     # Nobody chose the game: once a game shows the bot speaks another protocol, stop.
     stop = None if s.game_chosen else (lambda game_report: detect.hint(game_report) is not None)
@@ -150,3 +164,9 @@ def live_view(spec, s: settings.Settings, count: int, seats: list[int], jobs: in
               f"  {plural(count, 'game')} {seats_text}, seed {s.seed}, {min(jobs, count)} at once; "
               f"time: {live.limits(spec, s.time_scale)}"]
     return live.View(header, count, [spec.seat_title(i) for i in range(len(spec.game.seats))], jobs)
+
+
+def other_game(game: str, hint: str) -> str:
+    """The first thing said when no game was chosen and the bot plays another one."""
+    return (f"prototest: this bot seems to play another game: no game was chosen, so it was checked as a "
+            f"{game} bot (the default), and {hint}")

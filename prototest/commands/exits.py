@@ -37,8 +37,9 @@ def bots_ahead() -> None:
 
 def conclude(run, writers, summary, quiet: bool, progress: str) -> None:
     """The end of a command that ran a bot: reports written (a write error is kept, not
-    raised), the summary, and the exit status: 128 + signal, 1 failed, 2 unwritable or a
-    given move not legal where it came (each one line on stderr), 0."""
+    raised), the summary, and the exit status: 128 + signal, 2 when no game was chosen and
+    the bot seems to play another (a hint), 1 failed, 2 unwritable or a given move not legal
+    where it came (each one line on stderr), 0."""
     signals.armed = False  # the verdict is complete: a late signal is ignored
     for option, path, write in writers:
         if path is None:
@@ -60,6 +61,8 @@ def conclude(run, writers, summary, quiet: bool, progress: str) -> None:
         typer.echo(f"prototest: interrupted ({run.interrupted.name}) {progress}; "
                    f"the bot's processes were killed", err=True)
         raise typer.Exit(128 + run.interrupted)
+    if getattr(run, "hints", None):  # no game chosen, and the bot plays another: a usage problem
+        raise typer.Exit(EXIT_USAGE)
     if run.failed:
         raise typer.Exit(EXIT_FAIL)
     incomplete = getattr(run, "incomplete", False)  # fuzz: no answer judged within the budget
