@@ -476,6 +476,7 @@ class Referee(Dialogue, Judging, Accounting):
                 return None
         elif event.get("e") == "file":
             what, key, rule, cache = conduct.file_operation(event)
+            cache = conduct.python_advice(cache, self.cfg.argv)  # -B for the bot's python, not prototest's
             severity = self.spec.severity[key]
             if severity == "ignore":
                 return None
