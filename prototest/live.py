@@ -174,6 +174,24 @@ def print_text(text: str, *, stderr: bool = False) -> None:
         out.print(styled(line), overflow="fold")
 
 
+def fit(line: str, width: int | None = None) -> str:
+    """A line rewritten in place (fuzz's progress) cut to the terminal's width at a word,
+    so that it never wraps (a wrapped line is not rewritten: it piles up)."""
+    if width is None:
+        import shutil
+
+        width = shutil.get_terminal_size((80, 24)).columns
+    width = max(20, width - 1)
+    if len(line) > width:  # the rate goes first: the budget and the state matter more
+        line = re.sub(r", [\d.]+ runs/s", "", line)
+    if len(line) > width and " examples, " in line:  # then the runs, when the examples are counted
+        line = re.sub(r"^fuzz: \d+ runs, ", "fuzz: ", line)
+    if len(line) <= width:
+        return line
+    cut = line.rfind(" ", 0, width - 1)
+    return line[:cut if cut > 0 else width - 1] + "…"
+
+
 def limits(spec, time_scale: float) -> str:
     """The spec's time limits in words: 'a 10000 ms clock each', 'answers 100 ms'."""
     t = spec.time

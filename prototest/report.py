@@ -506,7 +506,8 @@ def fuzz_progress(run: FuzzRun, ended: bool = False) -> str:
     cold = len(run.cold_kinds - run.failing_kinds)
     cold_text = f" (+{cold} seen only after a cold start)" if cold else ""
     budget = f" of {run.options.budget_s:g} s" if run.options.budget_s else ""
-    return (f"fuzz: {run.runs} runs, {failures} failing kind{'s' if failures != 1 else ''}{cold_text}, "
+    examples = f", {run.examples} of {run.options.examples} examples" if run.options.examples else ""
+    return (f"fuzz: {run.runs} runs{examples}, {failures} failing kind{'s' if failures != 1 else ''}{cold_text}, "
             f"{run.rate:.1f} runs/s, {run.elapsed_s:.0f} s{budget}{jobs} ({state})")
 
 

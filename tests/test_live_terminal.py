@@ -129,3 +129,15 @@ def test_no_color_or_a_dumb_terminal_gives_the_plain_lines(tmp_path, no_color):
     lines = [line for line in out.replace("\r\n", "\n").split("\n") if line]
     assert lines[0].startswith("game 1/1 as white: FAIL"), lines  # no header, no live line: as through a pipe
     assert lines[1].startswith("prototest check: Chess judge")
+
+
+def test_fuzz_rewrites_one_line_in_place_with_the_budget_and_the_examples(tmp_path):
+    """Fuzz's progress line names the examples and the time of the budget, and fits the
+    terminal (a line that wrapped would pile up instead of being rewritten)."""
+    code, chunks = in_terminal(tmp_path, "fuzz", "--game", "chess", "--examples", "3", "--budget", "30s", "--jobs", "1",
+                               "--no-database", "--", *CORRECT)
+    out = "".join(chunks)
+    assert code == 0, out
+    states = [ANSI.sub("", part) for part in re.split(r"[\r\n]+", out) if part.startswith("fuzz: ")]
+    assert states and all(len(state) < WIDTH for state in states), states
+    assert re.fullmatch(r"fuzz: 3 of 3 examples, 0 failing kinds, \d+ s of 30 s \(ended\)", states[-1]), states
