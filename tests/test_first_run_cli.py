@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import sys
+import xml.etree.ElementTree as ET
 
 from conftest import CHESS_FAST, run_cli
 
@@ -45,8 +46,8 @@ def test_a_game_where_the_bot_never_moved_does_not_pass_moves_are_legal(tmp_path
     bot = tmp_path / "bot.sh"
     bot.write_text("#!/bin/sh\nread colour\nexit 1\n")  # reads its colour line, then dies
     bot.chmod(0o755)
-    result = run_cli("check", "--game", "chess", "--seat", "white", "--games", "1", *CHESS_FAST, str(bot),
-                     tmp_path=tmp_path)
+    result = run_cli("check", "--game", "chess", "--seat", "white", "--games", "1", *CHESS_FAST,
+                     "--junit", str(tmp_path / "report.xml"), str(bot), tmp_path=tmp_path)
     assert result.code == 1, result.stdout + result.stderr
     [game] = result.report["games"]
     assert game["bot_moves"] == 0 and game["checks"]["legality"] == "none", game
@@ -54,6 +55,9 @@ def test_a_game_where_the_bot_never_moved_does_not_pass_moves_are_legal(tmp_path
     assert row.split()[-3:] == ["0", "0", "0"], row
     assert "1 game, seed" in result.stdout.splitlines()[0] and "1 games" not in result.stdout
     assert result.stdout.splitlines()[-1] == "FAIL: 1 of 1 game failed"
+    junit = ET.parse(tmp_path / "report.xml")
+    [case] = [c for c in junit.iter("testcase") if c.get("name").endswith("moves are legal")]
+    assert case.find("skipped") is not None and case.find("failure") is None
 
 
 def test_seats_are_named_alike_in_every_game(tmp_path):
