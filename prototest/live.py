@@ -265,7 +265,7 @@ class View:
         if bar and self.total:
             filled = round(bar * done / self.total)
             score.append("[" + "#" * filled + "." * (bar - filled) + "] ")
-        score.append(f"{done}/{self.total} games done: ")
+        score.append(f"{done}/{self.total} game{'' if self.total == 1 else 's'} done: ")
         score.append(f"{c['pass']} passed", style="green" if c["pass"] else "")
         score.append(", ")
         score.append(f"{c['warn']} warned", style="yellow" if c["warn"] else "")

@@ -84,7 +84,9 @@ def test_the_live_view_shows_a_header_at_once_the_game_in_play_and_colours(tmp_p
     assert in_play and header < in_play.start() < ended, plain  # the header first, then the game as it goes
     assert "time: a 2000 ms clock each" in " ".join(plain[header:in_play.start()].split()), plain
     assert f"{RED}FAIL\x1b[0m" in out  # the game's line
+    assert "1 game as white, seed 1, 1 at once" in " ".join(plain[header:in_play.start()].split()), plain
     assert re.search(r"\x1b\[1;31mFAIL: 1 of 1 game failed", out), out  # the verdict
+    assert "1 game, seed 1" in " ".join(plain.split()) and "1 games" not in " ".join(plain.split())
     lines = [line for line in screen_lines(out) if line.strip()]
     assert lines[-1].startswith("FAIL: 1 of 1 game failed"), lines[-3:]
     table = next(i for i, line in enumerate(lines) if line.startswith("  check "))
@@ -141,3 +143,17 @@ def test_fuzz_rewrites_one_line_in_place_with_the_budget_and_the_examples(tmp_pa
     states = [ANSI.sub("", part) for part in re.split(r"[\r\n]+", out) if part.startswith("fuzz: ")]
     assert states and all(len(state) < WIDTH for state in states), states
     assert re.fullmatch(r"fuzz: 3 of 3 examples, 0 failing kinds, \d+ s of 30 s \(ended\)", states[-1]), states
+
+
+def test_games_played_in_workers_show_their_plies_live(tmp_path):
+    """With --jobs 2 the games are played in forked workers: each writes its ply and answer
+    time to shared memory, and the view in prototest shows both games as they go."""
+    code, chunks = in_terminal(tmp_path, "check", "--games", "2", "--jobs", "2", "--time-scale", "0.2",
+                               "--start-delay", "100", "--transcripts", "t", SLOW, width=120)
+    plain = ANSI.sub("", "".join(chunks))
+    assert code == 1, plain
+    assert "2 games as white and black in turn, seed 1, 2 at once" in plain, plain
+    for game in ("game 1/2 as white", "game 2/2 as black"):
+        live = re.search(game + r": ply \d+, last answer \d+\.\d ms", plain)
+        assert live and live.start() < plain.index(game + ": FAIL"), plain
+    assert re.search(r"2/2 games done: 0 passed, 0 warned, 2 failed", plain), plain
