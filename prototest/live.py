@@ -211,11 +211,13 @@ class View:
     """The live view of a check on stderr: started with its header, told each game's line
     (`finished`) and each note, stopped before the summary."""
 
-    def __init__(self, header: Sequence[str], total: int, seats: Sequence[str], jobs: int) -> None:
+    def __init__(self, header: Sequence[str], total: int, seats: Sequence[str], jobs: int,
+                 planned: int | None = None) -> None:
         from rich.live import Live
 
         self.console = console(stderr=True)
-        self.total = total
+        self.total = total  # the run's games (a game's number is out of these)
+        self.planned = total if planned is None else planned  # the games played here (a shard's)
         self.seats = list(seats)
         self.slots = Slots(jobs + 2)  # the workers, and a game played here after them (a re-check)
         self.counts = {"pass": 0, "warn": 0, "fail": 0, "stop": 0}
@@ -262,10 +264,10 @@ class View:
         done = sum(c.values())
         score = Text("  ", no_wrap=True, overflow="ellipsis")
         bar = 20 if width >= 80 else 10 if width >= 50 else 0
-        if bar and self.total:
-            filled = round(bar * done / self.total)
+        if bar and self.planned:
+            filled = round(bar * min(done, self.planned) / self.planned)
             score.append("[" + "#" * filled + "." * (bar - filled) + "] ")
-        score.append(f"{done}/{self.total} game{'' if self.total == 1 else 's'} done: ")
+        score.append(f"{done}/{self.planned} game{'' if self.planned == 1 else 's'} done: ")
         score.append(f"{c['pass']} passed", style="green" if c["pass"] else "")
         score.append(", ")
         score.append(f"{c['warn']} warned", style="yellow" if c["warn"] else "")
@@ -280,16 +282,23 @@ class View:
 _view: View | None = None
 
 
+def _drawing_lock():
+    """The lock the refresh timer holds while it draws (rich's own, if it has one)."""
+    return getattr(_view.live, "_lock", None) if _view is not None else None
+
+
 def _before_fork() -> None:
-    """No fork while the refresh timer draws (it holds the terminal's lock)."""
-    if _view is not None:
-        _view.live._lock.acquire()
+    """No fork while the refresh timer draws (a worker must not inherit the lock taken)."""
+    lock = _drawing_lock()
+    if lock is not None:
+        lock.acquire()
 
 
 def _after_fork() -> None:
-    if _view is not None:
+    lock = _drawing_lock()
+    if lock is not None:
         try:
-            _view.live._lock.release()
+            lock.release()
         except RuntimeError:
             pass
 

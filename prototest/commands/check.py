@@ -108,7 +108,8 @@ def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts,
         transcript_dir = beside / "prototest-transcripts" / f"{spec.name}-{stamp}-{os.getpid()}"
     check_output("--transcripts", transcript_dir, folder=True)
 
-    view = live_view(spec, s, count, seats, jobs, quiet)
+    indices = [i for i in range(1, count + 1) if in_shard(i - 1, shard)]
+    view = live_view(spec, s, count, seats, jobs, quiet, shard_text(shard), indices)
 
     def say(text: str, verdict: str | None = None) -> None:
         if view is not None:
@@ -145,7 +146,7 @@ def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts,
             write_all=transcripts is not None, progress=progress, seats=seats, start_position=start,
             start_moves=start_moves, opponent_moves=forced, cwd=s.bot_cwd, stop=stop,
             stop_when_idle=not s.game_chosen, jobs=jobs, note=note, opponent_argv=opponent_argv,
-            indices=[i for i in range(1, count + 1) if in_shard(i - 1, shard)],
+            indices=indices,
         )
     run.games_total = count
     if not s.game_chosen:
@@ -153,17 +154,20 @@ def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts,
     return run
 
 
-def live_view(spec, s: settings.Settings, count: int, seats: list[int], jobs: int, quiet: bool):
+def live_view(spec, s: settings.Settings, count: int, seats: list[int], jobs: int, quiet: bool,
+              shard: str | None, indices: list[int]):
     """The live view on a terminal (see prototest.live), its header shown at once; None
     when stderr is no terminal, NO_COLOR is set or --quiet: the plain lines, as ever."""
     if not live.wanted(quiet):
         return None
-    names = list(dict.fromkeys(spec.seat_title(i) for i in seats[:count]))
-    seats_text = f"as {names[0]}" if len(names) == 1 else f"as {' and '.join(names)} in turn"
+    planned = len(indices)
+    names = list(dict.fromkeys(spec.seat_title(seats[(i - 1) % len(seats)]) for i in indices))
+    seats_text = f"as {' and '.join(names)} in turn" if len(names) > 1 else f"as {names[0]}" if names else ""
+    games = plural(count, "game") + (f" (shard {shard}: {planned} of them)" if shard else "")
     header = [f"prototest check: {spec.game.title or spec.name}, bot {' '.join(s.bot)}",
-              f"  {plural(count, 'game')} {seats_text}, seed {s.seed}, {min(jobs, count)} at once; "
+              f"  {games} {seats_text}, seed {s.seed}, {min(jobs, max(planned, 1))} at once; "
               f"time: {live.limits(spec, s.time_scale)}"]
-    return live.View(header, count, [spec.seat_title(i) for i in range(len(spec.game.seats))], jobs)
+    return live.View(header, count, [spec.seat_title(i) for i in range(len(spec.game.seats))], jobs, planned)
 
 
 def other_game(game: str, hint: str) -> str:
