@@ -711,7 +711,7 @@ def reproducer_lines(r: dict[str, Any], f: Finding) -> list[str]:
     else:
         how = "a game from the start"
     worker = f" (worker {r['worker']})" if r.get("worker") else ""
-    lines.append(f"    game:     {r['game']}, {how}; seed {r['seed']}{worker}, bot seat {r['seat']}")
+    lines.append(f"    game:     {r['game']}, {how}; seed {r['seed']}{worker}, the bot as {r.get('seat_title') or r['seat']}")
     if r.get("opponent"):
         lines.append(f"    opponent: {r['opponent']}")
     lines.append(_moves_line(r["moves"], 24))
