@@ -192,6 +192,17 @@ def fit(line: str, width: int | None = None) -> str:
     return line[:cut if cut > 0 else width - 1] + "…"
 
 
+def say(line: str) -> None:
+    """A progress line on stderr: coloured and wrapped at words on a terminal (`wanted`),
+    as it is elsewhere."""
+    if wanted():
+        console(stderr=True).print(styled(line), overflow="fold")
+    else:
+        import typer
+
+        typer.echo(line, err=True)
+
+
 def limits(spec, time_scale: float) -> str:
     """The spec's time limits in words: 'a 10000 ms clock each', 'answers 100 ms'."""
     t = spec.time
