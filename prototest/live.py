@@ -138,6 +138,8 @@ _STYLES = [
     (re.compile(r"\[(fail [^\]]*)\]"), "red"),
     (re.compile(r"\[(warn [^\]]*)\]"), "yellow"),
     (re.compile(r"^\s*hint: "), "bold cyan"),
+    (re.compile(r"^prototest: (?:error|internal error|interrupted)\b"), "bold red"),
+    (re.compile(r"^prototest: this bot seems to play another game\b"), "bold yellow"),
 ]
 #: a row of the check table: the warn and fail counts coloured when not 0
 _ROW = re.compile(r"^  .{40} +\d+ +(\d+) +(\d+)$")

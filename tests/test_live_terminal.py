@@ -157,3 +157,15 @@ def test_games_played_in_workers_show_their_plies_live(tmp_path):
         live = re.search(game + r": ply \d+, last answer \d+\.\d ms", plain)
         assert live and live.start() < plain.index(game + ": FAIL"), plain
     assert re.search(r"2/2 games done: 0 passed, 0 warned, 2 failed", plain), plain
+
+
+def test_an_error_line_wraps_between_words_in_red(tmp_path):
+    code, chunks = in_terminal(tmp_path, "check", "--game", "impase", "--", "true", width=40)
+    out = "".join(chunks)
+    assert code == 2 and "\x1b[1;31mprototest: error\x1b[0m" in out, out
+    lines = [line for line in screen_lines(out) if line]
+    assert len(lines) > 2 and max(len(line) for line in lines) <= 40, lines
+    text = " ".join(lines)
+    assert text.startswith("prototest: error: unknown game 'impase': did you mean impasse? (known: "), text
+    _, plain = in_terminal(tmp_path, "check", "--game", "impase", "--", "true", no_color=True)
+    assert "".join(plain).split() == text.split()  # the same words: none cut in two

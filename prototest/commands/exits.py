@@ -55,11 +55,11 @@ def conclude(run, writers, summary, quiet: bool, progress: str) -> None:
         typer.echo(text if not quiet else text.splitlines()[-1])
     usage_errors = getattr(run, "usage_errors", [])  # check: a given move not legal where it came
     for line in [*run.write_errors, *usage_errors]:
-        typer.echo(f"prototest: error: {line}", err=True)
+        live.say(f"prototest: error: {line}")
     if run.interrupted:
         signals.told = True
-        typer.echo(f"prototest: interrupted ({run.interrupted.name}) {progress}; "
-                   f"the bot's processes were killed", err=True)
+        live.say(f"prototest: interrupted ({run.interrupted.name}) {progress}; "
+                 f"the bot's processes were killed")
         raise typer.Exit(128 + run.interrupted)
     if getattr(run, "hints", None):  # no game chosen, and the bot plays another: a usage problem
         raise typer.Exit(EXIT_USAGE)
@@ -77,10 +77,10 @@ def fixture_exit(total: str, done: str, failed: int, errors: list[str], interrup
     """The last line and the exit status of record and replay, as check's; `skipped`
     counts the games that were not written (their errors say why)."""
     for line in errors:
-        typer.echo(f"prototest: error: {line}", err=True)
+        live.say(f"prototest: error: {line}")
     if interrupted is not None:
         signals.told = True
-        typer.echo(f"prototest: interrupted ({interrupted.name}); the bot's processes were killed", err=True)
+        live.say(f"prototest: interrupted ({interrupted.name}); the bot's processes were killed")
         raise typer.Exit(128 + interrupted)
     if failed:
         typer.echo(f"FAIL: {failed} of {total} failed")
@@ -101,13 +101,13 @@ def run_app(app: typer.Typer, argv: list[str] | None = None) -> None:
         if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
             typer.echo(ctx.get_help(), err=True)
         else:
-            typer.echo(f"prototest: error: {exc.format_message()}{_option_hint(exc, argv)}", err=True)
+            live.say(f"prototest: error: {exc.format_message()}{_option_hint(exc, argv)}")
         code = EXIT_USAGE
     except typer.Abort:
         typer.echo("prototest: aborted", err=True)
         code = 130
     except (UsageProblem, specmod.SpecError, configmod.ConfigError) as exc:
-        typer.echo(f"prototest: error: {exc}", err=True)
+        live.say(f"prototest: error: {exc}")
         code = EXIT_USAGE
     except KeyboardInterrupt as exc:
         code = 128 + getattr(exc, "signum", signal.SIGINT)
