@@ -232,7 +232,10 @@ class View:
         self.total = total  # the run's games (a game's number is out of these)
         self.planned = total if planned is None else planned  # the games played here (a shard's)
         self.seats = list(seats)
-        self.slots = Slots(jobs + 2)  # the workers, and a game played here after them (a re-check)
+        try:  # the workers, and a game played here after them (a re-check)
+            self.slots: Slots | None = Slots(jobs + 2)
+        except OSError:  # no shared memory here (no /dev/shm): the score alone
+            self.slots = None
         self.counts = {"pass": 0, "warn": 0, "fail": 0, "stop": 0}
         self.started = time.perf_counter()
         for line in header:
@@ -264,7 +267,7 @@ class View:
 
         now = time.perf_counter()
         width = options.max_width
-        for index, seat, ply, answer_ms, asked_at, started in self.slots.running():
+        for index, seat, ply, answer_ms, asked_at, started in (self.slots.running() if self.slots else []):
             seat_name = self.seats[seat] if 0 <= seat < len(self.seats) else str(seat)
             line = f"  game {index:>{len(str(self.total))}}/{self.total} as {seat_name}: ply {ply}"
             if answer_ms >= 0:
