@@ -137,6 +137,36 @@ def is_cache_message(message: str) -> bool:
     return message.startswith(tuple(f"{cache_name(hint)}: " for _, hint in RUNTIME_CACHES))
 
 
+#: The advice of RUNTIME_CACHES for Python, made for the bot's own command (python_advice).
+_PYTHON_CACHE = RUNTIME_CACHES[0][1]
+
+
+def python_advice(cache: str, argv) -> str:
+    """Python's bytecode cache advice for this bot's command line: -B goes to the python
+    that runs the bot (the one its command names, or its #! line's), not prototest's."""
+    if cache != _PYTHON_CACHE or not argv:
+        return cache
+    program = str(argv[0])
+    name = program.rsplit("/", 1)[-1]
+    if re.fullmatch(r"python[\d.]*", name):
+        rest = " ".join(str(a) for a in argv[1:3]) + (" ..." if len(argv) > 3 else "")
+        return (f"Python's bytecode cache: add -B after {program} in the bot's command line ({program} -B "
+                f"{rest}), or compile its files before the run ({program} -m compileall)")
+    try:
+        with open(program, "rb") as fh:
+            head = fh.readline(256).decode("utf-8", "replace").strip()
+    except OSError:
+        return cache
+    words = head[2:].split() if head.startswith("#!") else []
+    if words and words[0].endswith("/env") and len(words) == 2:  # #!/usr/bin/env python3
+        return (f"Python's bytecode cache: add -B to the bot's #! line (#!{words[0]} -S {words[1]} -B), or "
+                f"compile its files before the run ({words[1]} -m compileall)")
+    if words and len(words) == 1:  # #!/usr/bin/python3
+        return (f"Python's bytecode cache: add -B to the bot's #! line (#!{words[0]} -B), or compile its files "
+                f"before the run ({words[0]} -m compileall)")
+    return cache
+
+
 def file_message(what: str, when: str, severity: str) -> str:
     """The message of a file_operation finding (not a runtime's cache: `cache_message`)."""
     if severity == "fail":

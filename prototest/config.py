@@ -83,7 +83,8 @@ def _game(v: Any) -> str:
     if problem:
         raise ValueError(f"{problem}; got {games.shown(v)}")
     if v not in games.names():
-        raise ValueError(f"unknown game {v!r} (known: {games.known()}; a spec of your own goes to spec)")
+        raise ValueError(f"unknown game {v!r}{games.did_you_mean(v)} (known: {games.known()}; "
+                         f"a spec of your own goes to spec)")
     return v
 
 

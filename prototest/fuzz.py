@@ -1331,6 +1331,7 @@ def describe(run: FuzzRun, failure: Failure) -> dict[str, Any]:
         "seed": run.options.seed,
         "worker": run.options.worker + 1 if run.options.jobs > 1 or run.options.worker else None,
         "seat": spec.game.seats[example.seat],
+        "seat_title": spec.seat_title(example.seat),
         "kind": finding.kind,
         "reason": finding.message,
         "plies": len(finding.moves),

@@ -124,6 +124,8 @@ class GameReport:
     moves: list[str] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     answer_ms: list[float] = field(default_factory=list)
+    #: Moves of the bot's own played (None: not known, a report read from an older JSON).
+    bot_moves: int | None = None
     startup_ms: float | None = None
     #: The bot was started this long before its game (spec start.ahead; see runner.Ahead).
     started_ahead_ms: float | None = None

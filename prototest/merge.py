@@ -136,6 +136,7 @@ def game(spec, data: dict[str, Any], findings: list[Finding]) -> GameReport:
     report = GameReport(index=data["game"], seat=seats.index(data["seat"]) if data["seat"] in seats else 0,
                         seat_name=data["seat"], seed=data["seed"], result=data["result"], reason=data["reason"],
                         plies=data["plies"], moves=list(data["moves"]), findings=findings,
+                        bot_moves=data.get("bot_moves"),
                         answer_ms=list(data.get("answer_ms", [])), startup_ms=data.get("startup_ms"),
                         transcript_path=data.get("transcript"), opponent=data.get("opponent"),
                         opponent_forfeited=data.get("opponent_forfeited"))

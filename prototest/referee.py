@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from . import conduct, opponents, process
+from . import conduct, live, opponents, process
 from .accounting import Accounting
 from .dialogue import Dialogue, line_shown
 from .envelope import Envelope
@@ -44,7 +44,7 @@ class Referee(Dialogue, Judging, Accounting):
         self.cfg = cfg
         self.spec = cfg.spec
         self.rng = random.Random(cfg.seed)
-        self.report = GameReport(cfg.index, cfg.seat, cfg.spec.game.seats[cfg.seat], cfg.seed)
+        self.report = GameReport(cfg.index, cfg.seat, cfg.spec.game.seats[cfg.seat], cfg.seed, bot_moves=0)
         self.position: Position = cfg.start_position or cfg.rules.initial()
         self.last_move: str | None = None
         #: Lines sent since the bot's last answer, clock values masked (log_exchanges).
@@ -392,6 +392,7 @@ class Referee(Dialogue, Judging, Accounting):
         self.report.moves.append(move)
         if isinstance(self.report.transcript, Transcript):  # not the other seat's view of it
             self.report.transcript.played(move)
+        live.played(len(self.report.moves))  # one store in shared memory when the live view is on
         if self._unanswered is not None:
             self.report.positions.append(position)
 
@@ -432,6 +433,7 @@ class Referee(Dialogue, Judging, Accounting):
             t_sent = self._send(lines, masked, limit_ns)
             if attempt == 0:
                 self._mark(t_sent, self.bot_turns, f"on its turn {self.bot_turns}")
+                live.asked(t_sent)
             r, text, elapsed_ns = self._read_answer(t_sent, limit_ns, limit_what, before)
             if self.after_first_answer is not None and r.kind == "line":  # the next game's bot, started ahead
                 start_next, self.after_first_answer = self.after_first_answer, None
@@ -440,6 +442,7 @@ class Referee(Dialogue, Judging, Accounting):
             if self.clock_ns is not None:  # less the time the machine kept the bot from a CPU
                 self.clock_ns[self.cfg.seat] -= elapsed_ns - (self.answer_used.excused_ns if self.answer_used else 0)
             self.answer_ms = elapsed_ns / _MS
+            live.answered(self.answer_ms)
             try:
                 self._answer(r, text, elapsed_ns, limit_ns)
                 return
@@ -467,6 +470,7 @@ class Referee(Dialogue, Judging, Accounting):
         judged = self._judged_answer(r, raw, elapsed_ns, limit_ns)
         self.answer_ms = None  # judged: what follows is the judge's own doing
         self._played(judged.position, judged.move)
+        self.report.bot_moves += 1
         self._say(self.spec.turn.accepted)
         if self.spec.after_move.own:
             self._say(self.spec.after_move.own)
@@ -503,6 +507,7 @@ class Referee(Dialogue, Judging, Accounting):
                 return None
         elif event.get("e") == "file":
             what, key, rule, cache = conduct.file_operation(event, self._folder())
+            cache = conduct.python_advice(cache, self.cfg.argv)  # -B for the bot's python, not prototest's
             severity = self.spec.severity[key]
             if severity == "ignore":
                 return None

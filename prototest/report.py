@@ -21,6 +21,11 @@ if TYPE_CHECKING:  # a check's report never imports the fuzz machinery
     from .fuzzrun import FuzzRun
 
 
+def plural(n: int, noun: str) -> str:
+    """'1 game', '2 games'."""
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def timing(games: list[GameReport]) -> dict[str, float | int | None]:
     """Start-up and answer-time figures over all games, in milliseconds."""
     answers = sorted(ms for g in games for ms in g.answer_ms)
@@ -100,11 +105,14 @@ def envelope_line(r: dict[str, Any]) -> str | None:
 
 
 def game_checks(game: GameReport) -> dict[str, str]:
-    """check -> "pass" / "warn" / "fail" for one game."""
+    """check -> "pass" / "warn" / "fail" for one game; "none" for "moves are legal" in a
+    game where the bot played no move (it passed nothing there)."""
     out = {}
     for check in CHECKS:
         severities = {f.severity for f in game.findings if f.check == check}
         out[check] = "fail" if "fail" in severities else "warn" if "warn" in severities else "pass"
+    if out["legality"] == "pass" and game.bot_moves == 0:
+        out["legality"] = "none"
     return out
 
 
@@ -127,14 +135,18 @@ def game_line(game: GameReport) -> str:
     return f"{result}, {game.plies} plies" + (f"  [{kinds}]" if kinds else "")
 
 
-def progress_line(game: GameReport, total: int) -> str:
-    line = f"game {game.index:>{len(str(total))}}/{total} as {game.seat_name}: {verdict(game):4}  {game_line(game)}"
+def progress_line(game: GameReport, total: int, spec=None) -> str:
+    """A game's line as it ends; with the spec, its seat as the text names it ("as white")."""
+    seat = spec.seat_title(game.seat_name) if spec is not None else game.seat_name
+    line = f"game {game.index:>{len(str(total))}}/{total} as {seat}: {verdict(game):4}  {game_line(game)}"
     return line + (f"  (opponent: {game.opponent})" if game.opponent else "")
 
 
-def summary(run: CheckRun) -> str:
+def summary(run: CheckRun, findings_first: bool = False) -> str:
+    """The run's summary; `findings_first` (the live view on a terminal): the findings
+    come first, and the check table and the verdict last, where the eye lands."""
     lines = [f"prototest check: {run.spec.game.title or run.spec.name}, bot {' '.join(run.argv)}, "
-             f"{len(run.games)} games, seed {run.seed}"
+             f"{plural(len(run.games), 'game')}" + (f" of {run.games_total}" if run.skipped else "") + f", seed {run.seed}"
              + (f", time scale {run.time_scale}" if run.time_scale != 1 else "")]
     lines.extend(_context_lines(run))
     lines.append("")
@@ -147,7 +159,7 @@ def summary(run: CheckRun) -> str:
     lines.append("")
     lines.append(f"  timing: {startup_label(run.spec)} {_ms(t['startup_ms_max'])} (slowest), answers: "
                  f"median {_ms(t['median_ms'])}, p95 {_ms(t['p95_ms'])}, max {_ms(t['max_ms'])} over "
-                 f"{t['answers']} answers")
+                 f"{plural(t['answers'], 'answer')}")
     res = resources(run.games)
     for line in (resources_line(res), envelope_line(res)):
         if line:
@@ -170,6 +182,7 @@ def summary(run: CheckRun) -> str:
     if run.shard:
         lines.append(f"  shard {run.shard}: games {', '.join(str(g.index) for g in run.games) or 'none'} "
                      f"of {run.games_total}; prototest merge joins the shards' JSON reports")
+    table_end = len(lines)
     findings = [f for g in run.games for f in g.findings]
     if findings:
         lines.append("")
@@ -181,37 +194,49 @@ def summary(run: CheckRun) -> str:
         lines.append(f"the opponent's findings (the opponent bot's, not the bot's; {forfeits} game"
                      f"{'s' if forfeits != 1 else ''} won by its forfeit):")
         lines.extend("  " + line for line in findings_lines(theirs))
+    if findings_first and len(lines) > table_end:
+        lines = lines[table_end + 1:] + [""] + lines[:table_end]
     lines.append("")
     fails = sum(1 for g in run.games if g.failed)
     warns = sum(1 for g in run.games if g.warned and not g.failed)
     if run.interrupted is not None:
         done = sum(1 for g in run.games if g.interrupted is None)
-        lines.append(f"INTERRUPTED by {run.interrupted.name}: {done} games complete"
+        lines.append(f"INTERRUPTED by {run.interrupted.name}: {plural(done, 'game')} complete"
                      + (f", {fails} failed" if fails else "") + "; no verdict on the rest")
+    elif run.hints:
+        lines.append(other_game_verdict(run.spec.name))
     elif fails:
-        lines.append(f"FAIL: {fails} of {len(run.games)} games failed" + _per_seat(run.games, lambda g: g.failed))
+        lines.append(f"FAIL: {fails} of {plural(len(run.games), 'game')} failed" + _per_seat(run.games, lambda g: g.failed, run.spec))
     elif run.usage_errors:
-        lines.append(f"ERROR: {len(run.usage_errors)} of {len(run.games)} games stopped at an --opponent-moves move "
+        lines.append(f"ERROR: {len(run.usage_errors)} of {plural(len(run.games), 'game')} stopped at an --opponent-moves move "
                      f"that is not legal there (the error below); no verdict on the rest of "
                      f"{'that game' if len(run.usage_errors) == 1 else 'those games'}")
     elif warns:
-        lines.append(f"PASS with warnings: {warns} of {len(run.games)} games warned"
-                     + _per_seat(run.games, lambda g: g.warned))
+        lines.append(f"PASS with warnings: {warns} of {plural(len(run.games), 'game')} warned"
+                     + _per_seat(run.games, lambda g: g.warned, run.spec))
     else:
-        lines.append(f"PASS: {len(run.games)} games" + _per_seat(run.games))
+        lines.append(f"PASS: {plural(len(run.games), 'game')}" + _per_seat(run.games, spec=run.spec))
     return "\n".join(lines)
+
+
+def other_game_verdict(game: str) -> str:
+    """The last line when no game was chosen and the bot seems to play another one (a
+    hint): no verdict on the bot, which was not played its own game."""
+    return (f"ERROR: no verdict: the bot seems to play another game than {game}, the default (the hint "
+            f"above says which); choose its game and run again")
 
 
 def _timing_finding(game: GameReport) -> bool:
     return any(f.kind in TIMING_KINDS for f in game.findings)
 
 
-def _per_seat(games: Sequence[GameReport], counted=None) -> str:
-    """' (3 of 12 as b, 2 of 12 as w)', or with no `counted` ' (12 as b, 12 as w)': a fault
-    of one seat shows at a glance; '' when the games were all in one seat."""
+def _per_seat(games: Sequence[GameReport], counted=None, spec=None) -> str:
+    """' (3 of 12 as black, 2 of 12 as white)', or with no `counted` ' (12 as black, 12 as
+    white)': a fault of one seat shows at a glance; '' when the games were all in one seat.
+    With the spec, the seats as the text names them (Spec.seat_title)."""
     seats: dict[str, list[GameReport]] = {}
     for g in games:
-        seats.setdefault(g.seat_name, []).append(g)
+        seats.setdefault(spec.seat_title(g.seat_name) if spec is not None else g.seat_name, []).append(g)
     if len(seats) < 2:
         return ""
     if counted is None:
@@ -383,7 +408,7 @@ def to_json(run: CheckRun) -> dict[str, Any]:
         "games": [
             {
                 "game": g.index, "seat": g.seat_name, "seed": g.seed, "result": g.result,
-                "reason": g.reason, "plies": g.plies, "checks": game_checks(g),
+                "reason": g.reason, "plies": g.plies, "bot_moves": g.bot_moves, "checks": game_checks(g),
                 "startup_ms": g.startup_ms, "started_ahead_ms": g.started_ahead_ms, "timing": timing([g]), "transcript": g.transcript_path,
                 "opponent": g.opponent, "opponent_forfeited": g.opponent_forfeited,
                 "moves": g.moves,
@@ -431,6 +456,8 @@ def junit(run: CheckRun) -> ET.ElementTree:
                 failures += 1
                 failure = ET.SubElement(case, "failure", type=fails[0].kind, message=_xml_text(fails[0].message))
                 failure.text = _xml_text("\n".join(line for f in fails for line in _finding_lines(f)))
+            if not fails and check == "legality" and game_checks(g)[check] == "none":
+                ET.SubElement(case, "skipped", message="the bot played no move in this game")
             warns = [f for f in findings if f.severity == "warn"]
             if warns:
                 out = ET.SubElement(case, "system-out")
@@ -481,7 +508,8 @@ def fuzz_progress(run: FuzzRun, ended: bool = False) -> str:
     cold = len(run.cold_kinds - run.failing_kinds)
     cold_text = f" (+{cold} seen only after a cold start)" if cold else ""
     budget = f" of {run.options.budget_s:g} s" if run.options.budget_s else ""
-    return (f"fuzz: {run.runs} runs, {failures} failing kind{'s' if failures != 1 else ''}{cold_text}, "
+    examples = f", {run.examples} of {run.options.examples} examples" if run.options.examples else ""
+    return (f"fuzz: {run.runs} runs{examples}, {failures} failing kind{'s' if failures != 1 else ''}{cold_text}, "
             f"{run.rate:.1f} runs/s, {run.elapsed_s:.0f} s{budget}{jobs} ({state})")
 
 
@@ -593,6 +621,8 @@ def fuzz_summary(run: FuzzRun) -> str:
         lines.append(f"INTERRUPTED by {run.interrupted.name} after {run.examples} examples"
                      + (f": {kinds} kind(s) of failure found so far (not fully shrunk)" if kinds else
                         "; no failure so far"))
+    elif run.hints:
+        lines.append(other_game_verdict(spec.name))
     elif kinds:
         lines.append(f"FAIL: {kinds} kind{'s' if kinds != 1 else ''} of failure in {run.examples} examples")
     elif run.incomplete:
@@ -681,7 +711,7 @@ def reproducer_lines(r: dict[str, Any], f: Finding) -> list[str]:
     else:
         how = "a game from the start"
     worker = f" (worker {r['worker']})" if r.get("worker") else ""
-    lines.append(f"    game:     {r['game']}, {how}; seed {r['seed']}{worker}, bot seat {r['seat']}")
+    lines.append(f"    game:     {r['game']}, {how}; seed {r['seed']}{worker}, the bot as {r.get('seat_title') or r['seat']}")
     if r.get("opponent"):
         lines.append(f"    opponent: {r['opponent']}")
     lines.append(_moves_line(r["moves"], 24))

@@ -10,7 +10,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Callable, Iterator, Sequence
 
-from . import opponents, pool
+from . import live, opponents, pool
 from .findings import TIMING_KINDS, Finding
 from .game import CheckRun, GameConfig, GameReport, StopGame
 from .games.base import IllegalMove, Position, Rules
@@ -62,7 +62,7 @@ def run_check(
         forced = None
         if opponent_moves:
             forced = ForcedOpponent(opponent_moves, builtin_opponent(module, spec, game_seed(seed, index)),
-                                    given=f"game {index}, the bot as {spec.game.seats[seat]}")
+                                    given=f"game {index}, the bot as {spec.seat_title(seat)}")
         return GameConfig(spec=spec, rules=rules, rules_module=module, argv=argv, seat=seat,
                           seed=game_seed(seed, index), index=index, time_scale=time_scale,
                           start_delay_ms=start_delay_ms, env=env, start_position=start_position,
@@ -147,11 +147,14 @@ def run_check(
 def play_game(cfg: GameConfig, referee: Referee | None = None) -> GameReport:
     """One game; a signal outside the game's own handler still leaves its report (the bot is dead)."""
     referee = referee or Referee(cfg)
+    live.game_started(cfg.index, cfg.seat)
     try:
         return referee.run()
     except KeyboardInterrupt as exc:
         referee.interrupted(exc)
         return referee.report
+    finally:
+        live.game_ended()
 
 
 class Ahead:

@@ -251,6 +251,9 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
         "title": (_str, ""),
         "rules": (_nonempty_str, REQUIRED),
         "seats": (_list_of(_nonempty_str, min_len=2), REQUIRED),
+        # The seats as the text for people names them ("white" for the wire's "w",
+        # "player 1" for "1"); default: the seat names.
+        "seat_titles": (_list_of(_nonempty_str, min_len=2), ()),
     },
     # How the referee reads the bot's output, byte by byte (see README, "Reading the
     # bot's line"): what ends a line, how long one may be, how bytes become text, where
@@ -435,6 +438,16 @@ class Spec:
     def name(self) -> str:
         return self.game.name
 
+    def seat_title(self, seat: int | str) -> str:
+        """A seat (its index or its name) as the text for people names it: "white"
+        for Impasse's "w", "player 1" for Halma's "1" (game.seat_titles)."""
+        seats = list(self.game.seats)
+        index = seats.index(seat) if isinstance(seat, str) and seat in seats else seat
+        if not isinstance(index, int) or not 0 <= index < len(seats):
+            return str(seat)
+        titles = list(self.game.seat_titles)
+        return titles[index] if len(titles) == len(seats) else seats[index]
+
     def parse_answer(self, text: str) -> tuple[str, str | None] | None:
         """The move and the comment the referee reads in an answer line (already framed
         and decoded), or None when it does not fit the grammar. The line is cut at the
@@ -510,6 +523,9 @@ def _cross_check(spec: Spec) -> None:
     seats = spec.game.seats
     if len(seats) != 2 or seats[0] == seats[1]:
         raise SpecError(spec.path, "game.seats", f"needs exactly two different seat names, got {list(seats)}")
+    titles = spec.game.seat_titles
+    if titles and (len(titles) != len(seats) or titles[0] == titles[1]):
+        raise SpecError(spec.path, "game.seat_titles", f"needs one different title per seat, got {list(titles)}")
     t = spec.time
     if t.clock_ms == 0 and t.answer_ms == 0:
         raise SpecError(spec.path, "time", "needs a clock (clock_ms) or a limit per answer (answer_ms)")

@@ -80,6 +80,34 @@ def how_to_run(program: str, env: dict[str, str]) -> str:
     return f"name its interpreter: prototest check -- {command}" + (f"; {note}" if note else "")
 
 
+#: The usual names of a bot's entry file (any extension of INTERPRETERS, .ts, .class).
+ENTRY_NAMES = ("main", "bot", "player", "index", "__main__", "run", "start")
+
+
+def folder_hint(folder: str, env: dict[str, str]) -> str:
+    """The next step for a folder given as the bot: the command lines of the files in it
+    that look like its entry (an executable, main.py, Player.class ...), at most three."""
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        entries = []
+    files = [e for e in entries if not e.name.startswith(".") and e.is_file()]
+    runnable = [e.path for e in files if os.access(e.path, os.X_OK) and not os.path.splitext(e.name)[1]]
+    known = [e.path for e in files if os.path.splitext(e.name)[1].lower() in (*INTERPRETERS, ".ts", ".mts", ".class")]
+    entry = [p for p in known if os.path.splitext(os.path.basename(p))[0].lower() in ENTRY_NAMES]
+    commands = [f"prototest check {shlex.quote(p)}" for p in runnable]
+    for path in entry or (known if len(known) == 1 else []):
+        if os.path.basename(path) == "__main__.py":
+            commands.append(f"prototest check -- python3 {shlex.quote(folder)}")
+        elif (found := run_command(path, env)) is not None:
+            commands.append(f"prototest check -- {found[0]}")
+    if commands:
+        return "run a file inside it: " + ", or ".join(dict.fromkeys(commands[:3]))
+    example = shlex.quote(os.path.join(folder, "main.py"))
+    return (f"name the file inside it that runs the bot: prototest check {shlex.quote(os.path.join(folder, 'mybot'))}, "
+            f"or with its interpreter: prototest check -- python3 {example}")
+
+
 def quoted_command(word: str) -> str | None:
     """A hint for one argument that holds a whole command ("python3 bot.py"), or None."""
     if not any(c.isspace() for c in word.strip()) or os.path.exists(word):

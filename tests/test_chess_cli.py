@@ -328,7 +328,7 @@ def test_signal_while_waiting_for_the_exit_still_reports(tmp_path):
     code, err, data, token = _interrupt(tmp_path, bot, signal.SIGHUP, marker.exists, *FAST,
                                        "--games", "1", "--set", "end.exit_grace_ms=20000")
     assert code == 128 + signal.SIGHUP, err
-    assert "interrupted (SIGHUP) after 1 of 1 games" in err
+    assert "interrupted (SIGHUP) after 1 of 1 game" in err
     assert alive_with(token) == []  # gone already: prototest waited for them
     [game] = data["games"]
     assert game["result"] == "interrupted" and game["plies"] > 0

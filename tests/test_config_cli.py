@@ -101,7 +101,7 @@ def test_pyproject_table_and_the_nearest_file_wins(tmp_path):
 @pytest.mark.parametrize("config,key,phrase", [
     (CONFIG + "gmae = 1\n", "gmae", "unknown key (known: game, spec, bot, games"),
     (CONFIG.replace("games = 3", 'games = "three"'), "games", "expected an integer, got 'three'"),
-    (CONFIG.replace('game = "halma"', 'game = "halm"'), "game", "unknown game 'halm'"),
+    (CONFIG.replace('game = "halma"', 'game = "halm"'), "game", "unknown game 'halm': did you mean halma?"),
     (CONFIG.replace('bot = "python3 bot.py"', "bot = []"), "bot", "the command is empty"),
     (CONFIG.replace("time_scale = 2", "time_scale = 0"), "time_scale", "from 0.01 to 1000"),
     (CONFIG.replace('"from-config"', "[1]"), "env", "EXAMPLE_TOKEN: expected a string"),

@@ -40,7 +40,7 @@ def python_bot(module: str) -> list[str]:
 def test_a_halma_bot_is_named_and_the_other_games_skipped(tmp_path):
     """With check's default games (24): the first game names the game, the other 23 are not played."""
     result = run_cli("check", *python_bot("prototest.bots.halma_bot"), tmp_path=tmp_path)
-    assert result.code == 1
+    assert result.code == 2
     r = result.report
     assert (r["game"], r["game_source"], r["skipped"], len(r["games"])) == ("chess", "default", 23, 1)
     [f] = result.findings()
@@ -49,12 +49,28 @@ def test_a_halma_bot_is_named_and_the_other_games_skipped(tmp_path):
                           "bot of that game: choose it with --game halma"]
     assert DEFAULTED in result.stdout and "hint: its first line was 'ready'" in result.stdout
     assert "not played: 23 more games" in result.stdout
+    assert result.stdout.splitlines()[-1].startswith("ERROR: no verdict: the bot seems to play another game")
+
+
+def test_the_hint_comes_first_in_plain_words_with_a_usage_status(tmp_path):
+    """The issue's case: a CodinGame bot checked with no game chosen. The first line it
+    sees says so in plain words (not "re-checked alone"), and the exit status is a usage
+    error's (2), not a bot failure's (1)."""
+    result = run_cli("check", "--jobs", "2", *CHESS_FAST, *python_bot("prototest.bots.impasse_bot"),
+                     tmp_path=tmp_path)
+    assert result.code == 2, result.stdout + result.stderr
+    first = result.stderr.splitlines()[0]
+    assert first.startswith("prototest: this bot seems to play another game: no game was chosen, so it was "
+                            "checked as a chess bot (the default), and it read its colour"), result.stderr
+    assert CODINGAME.search(first) and "re-checked" not in result.stderr, result.stderr
+    assert re.match(r"game +1/24 as white: FAIL", result.stderr.splitlines()[1]), result.stderr
+    assert "1 game of 24, seed" in result.stdout.splitlines()[0], result.stdout
 
 
 @pytest.mark.parametrize("module", ["prototest.bots.impasse_bot", "prototest.bots.loa_bot"])
 def test_a_codingame_bot_is_named_and_not_said_to_miss_a_flush(tmp_path, module):
     result = run_cli("check", *CHESS_FAST, *python_bot(module), tmp_path=tmp_path)
-    assert result.code == 1
+    assert result.code == 2
     r = result.report
     assert (r["skipped"], len(r["games"])) == (23, 1)
     [f] = result.findings()
@@ -71,7 +87,7 @@ def test_a_java_codingame_bot_is_named(tmp_path):
     # -XX:-UsePerfData: no hsperfdata file (the JVM's own, a runtime_cache warning otherwise)
     result = run_cli("check", *FULL_CLOCK, "--", "java", "-XX:-UsePerfData", "-cp", str(classes), "Player",
                      tmp_path=tmp_path)
-    assert result.code == 1 and len(result.report["games"]) == 1
+    assert result.code == 2 and len(result.report["games"]) == 1
     [hint] = result.report["hints"]
     assert CODINGAME.search(hint)
     concluded_early(result)
@@ -81,7 +97,7 @@ def test_a_java_codingame_bot_is_named(tmp_path):
 def test_a_javascript_codingame_bot_is_named(tmp_path):
     shim, bot = BOTS / "impasse" / "_codingame_readline.js", BOTS / "impasse" / "readline_bot.js"
     result = run_cli("check", *FULL_CLOCK, "--", "node", "-r", str(shim), str(bot), tmp_path=tmp_path)
-    assert result.code == 1 and len(result.report["games"]) == 1
+    assert result.code == 2 and len(result.report["games"]) == 1
     assert CODINGAME.search(result.report["hints"][0])
     concluded_early(result)
 
@@ -103,7 +119,7 @@ def test_the_first_games_are_judged_before_the_others_start(tmp_path):
 
 def test_a_python_codingame_bot_is_concluded_on_early(tmp_path):
     result = run_cli("check", *FULL_CLOCK, *python_bot("prototest.bots.loa_bot"), tmp_path=tmp_path)
-    assert result.code == 1 and result.report["hints"], result.stdout
+    assert result.code == 2 and result.report["hints"], result.stdout
     concluded_early(result)
 
 
@@ -124,7 +140,7 @@ def test_an_answer_like_a_halma_move_is_named(tmp_path):
                    "    if ' ' in line.strip():\n        print('move 1 3 3 5', flush=True)\n")
     bot.chmod(0o755)
     result = run_cli("check", *CHESS_FAST, str(bot), tmp_path=tmp_path)
-    assert result.code == 1 and len(result.report["games"]) == 1
+    assert result.code == 2 and len(result.report["games"]) == 1
     [f] = result.findings()
     assert (f["kind"], f["got"]) == ("malformed", "move 1 3 3 5")
     assert result.report["hints"] == ["it answered 'move 1 3 3 5', a move of Halma 16x16 (Proglad): it looks "

@@ -392,7 +392,7 @@ def test_check_refuses_given_moves_that_do_not_fit(tmp_path):
                      "--opponent-moves", "1 3 2 4", "--", *REFERENCE["halma"], tmp_path=tmp_path)
     assert result.code == 2, result.stdout + result.stderr
     assert result.stderr.startswith("prototest: error: --opponent-moves: move 1 '1 3 2 4' is not legal on ply 1, "
-                                    "where the opponent moves first (the bot as 2): "), result.stderr
+                                    "where the opponent moves first (the bot as player 2): "), result.stderr
     assert result.report is None
 
 

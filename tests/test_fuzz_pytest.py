@@ -159,7 +159,7 @@ def test_cli_fuzz_gives_checks_game_hint_at_once_and_says_it_ended(tmp_path):
     started = time.monotonic()
     fuzzed = run_cli("fuzz", "--jobs", "1", "--no-database", "--", *CODINGAME_BOT, tmp_path=tmp_path / "fuzz")
     took = time.monotonic() - started
-    assert fuzzed.code == 1, fuzzed.stdout + fuzzed.stderr
+    assert fuzzed.code == 2, fuzzed.stdout + fuzzed.stderr
     report = fuzzed.report
     assert report["game_source"] == "default" and report["hints"], report
     assert "game: chess, the default" in fuzzed.stdout and "hint: " in fuzzed.stdout, fuzzed.stdout
@@ -177,6 +177,6 @@ def test_cli_fuzz_gives_checks_halma_hint_too(tmp_path):
     halma = [sys.executable, "-m", "prototest.bots.halma_bot"]
     fuzzed = run_cli("fuzz", "--jobs", "1", "--no-database", "--", *halma, tmp_path=tmp_path / "fuzz")
     checked = run_cli("check", "--", *halma, tmp_path=tmp_path / "check")
-    assert fuzzed.code == 1 and checked.code == 1, fuzzed.stdout + fuzzed.stderr
+    assert fuzzed.code == 2 and checked.code == 2, fuzzed.stdout + fuzzed.stderr
     assert fuzzed.report["hints"] and fuzzed.report["hints"] == checked.report["hints"], fuzzed.report["hints"]
     assert "choose it with --game halma" in fuzzed.stdout, fuzzed.stdout

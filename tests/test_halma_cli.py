@@ -61,7 +61,7 @@ def test_reference_bot_passes_as_player_1_and_2(tmp_path):
     assert re.search(r"timing: 'ready' after [\d.]+ ms \(slowest\)", result.stdout), result.stdout  # no "start-up"
     assert result.report["startup_measures"] == "handshake"
     assert "PASS: 2 games" in result.stdout
-    assert "game 1/2 as 1: pass" in result.stderr and "game 2/2 as 2: pass" in result.stderr
+    assert "game 1/2 as player 1: pass" in result.stderr and "game 2/2 as player 2: pass" in result.stderr
 
 
 

@@ -80,7 +80,7 @@ def test_a_move_the_bots_own_move_made_illegal_stops_the_game_as_a_usage_error(t
                      tmp_path=tmp_path, transcripts=False)
     assert result.code == 2, result.stdout + result.stderr
     line = one_error_line(result)
-    m = re.fullmatch(r"--opponent-moves: move 1 'a3c3' is not legal on ply 2 \(game 1, the bot as b\): a checker "
+    m = re.fullmatch(r"--opponent-moves: move 1 'a3c3' is not legal on ply 2 \(game 1, the bot as black\): a checker "
                      r"moves exactly 3 squares on this row \(3 checkers stand on it\), not 2; the game so far: (.+)",
                      line)
     assert m, line
@@ -91,9 +91,9 @@ def test_a_move_the_bots_own_move_made_illegal_stops_the_game_as_a_usage_error(t
     assert "given move 1 'a3c3' is not legal on ply 2" in game["reason"]
     assert result.findings() == []  # the bot is not blamed
     assert result.stdout.splitlines()[-1] == (
-        "ERROR: 1 of 1 games stopped at an --opponent-moves move that is not legal there (the error below); "
+        "ERROR: 1 of 1 game stopped at an --opponent-moves move that is not legal there (the error below); "
         "no verdict on the rest of that game")
-    assert "game 1/1 as b: STOP  stopped (the opponent's given move 1 'a3c3'" in result.stderr
+    assert "game 1/1 as black: STOP  stopped (the opponent's given move 1 'a3c3'" in result.stderr
 
 
 def test_given_moves_that_fit_are_played_and_the_built_in_opponent_goes_on(tmp_path):
@@ -118,7 +118,7 @@ def test_record_writes_no_fixture_of_a_game_that_could_not_go_on_as_asked(tmp_pa
                      tmp_path=tmp_path)
     assert result.code == 2, result.stdout + result.stderr
     assert one_error_line(result) == (
-        "--opponent-moves: move 1 'a3c3' is not legal on ply 2 (game 1, the bot as b): a checker moves exactly 3 "
+        "--opponent-moves: move 1 'a3c3' is not legal on ply 2 (game 1, the bot as black): a checker moves exactly 3 "
         "squares on this row (3 checkers stand on it), not 2; loa-seed1-game1-b.txt not written")
     assert result.stdout.splitlines()[-1] == "ERROR: 1 of 1 game not recorded"
     assert not list((tmp_path / "fx").glob("*.txt"))

@@ -46,4 +46,4 @@ def test_a_run_of_slow_games_folds_its_re_checks_and_gives_the_verdict_per_seat(
         "the same alone",
         "  re-checked alone: 22 more games had a timing finding while other games ran at once (3-24); "
         "the same alone in 21, none alone in 1"]
-    assert lines[-1] == "FAIL: 23 of 24 games failed (11 of 12 as b, 12 of 12 as w)"
+    assert lines[-1] == "FAIL: 23 of 24 games failed (11 of 12 as black, 12 of 12 as white)"

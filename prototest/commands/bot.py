@@ -28,7 +28,7 @@ def bot_argv(bot: list[str], env: dict[str, str], cwd: str | None = None) -> lis
         if not os.path.exists(program):
             raise UsageProblem(f"bot {program!r} not found")
         if os.path.isdir(program):
-            raise UsageProblem(f"bot {program!r} is a directory")
+            raise UsageProblem(f"bot {program!r} is a folder: {usage.folder_hint(program, env)}")
         if not os.access(program, os.X_OK):
             how = usage.how_to_run(program, env)
             chmod = "" if _not_runnable_alone(program) else "chmod +x it (it needs a #! line), or "
@@ -37,6 +37,8 @@ def bot_argv(bot: list[str], env: dict[str, str], cwd: str | None = None) -> lis
         return list(bot)
     if shutil.which(program, path=env.get("PATH")) is None:
         hint = ""
+        if os.path.isdir(program):
+            raise UsageProblem(f"bot {program!r} is a folder: {usage.folder_hint(program, env)}")
         if os.path.exists(program):
             found = usage.run_command(program, env)
             hint = (f"; to run the file {program}: prototest check -- {found[0]}" if found

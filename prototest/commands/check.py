@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import signal
@@ -10,12 +11,12 @@ from pathlib import Path
 
 import typer
 
-from .. import detect, pool, process, report, runner, settings
+from .. import detect, live, pool, process, report, runner, settings
 from ..game import CheckRun
 from .bot import bot_argv
 from .common import (check_output, html_writer, check_time_scale, game_start, given_opponent_moves, in_shard, load_settings,
                      load_spec, parse_position, parse_shard, resolve_settings, shard_text)
-from .exits import UsageProblem, bots_ahead, conclude
+from .exits import UsageProblem, bots_ahead, conclude, plural
 
 
 def opponent_command(text: str | None, env: dict[str, str], option: str = "--opponent") -> list[str] | None:
@@ -66,7 +67,8 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, games: 
     run.shard, run.games_total = shard_text(part), count
     conclude(run, [("--json", json_path, report.write_json), ("--junit", junit_path, report.write_junit),
                    ("--html", html_path, html_writer("write_check"))],
-             report.summary, quiet, f"after {len(run.games)} of {count} games")
+             lambda r: report.summary(r, findings_first=live.coloured()), quiet,
+             f"after {len(run.games)} of {plural(count, 'game')}")
 
 
 def game_count(s: settings.Settings, seats, *, forced: bool) -> int:
@@ -109,25 +111,69 @@ def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts,
         transcript_dir = beside / "prototest-transcripts" / f"{spec.name}-{stamp}-{os.getpid()}"
     check_output("--transcripts", transcript_dir, folder=True)
 
+    indices = [i for i in range(1, count + 1) if in_shard(i - 1, shard)]
+    view = live_view(spec, s, count, seats, jobs, quiet, shard_text(shard), indices)
+
+    def say(text: str, verdict: str | None = None) -> None:
+        if view is not None:
+            view.finished(text, verdict) if verdict is not None else view.note(text)
+        elif not quiet:
+            typer.echo(text, err=True)
+
+    #: No game chosen: a game's notes wait for its line, and go unsaid when it shows that the
+    #: bot plays another game (the hint is said first, in plain words; the summary has the rest).
+    held: list[str] = []
+
     def progress(game_report, total):
-        if not quiet:
-            typer.echo(report.progress_line(game_report, total), err=True)
+        hint = None if s.game_chosen else detect.hint(game_report, spec.name)
+        if hint is not None:
+            say(other_game(spec.name, hint))
+            held.clear()
+        for text in held:
+            say(text)
+        held.clear()
+        say(report.progress_line(game_report, total, spec), report.verdict(game_report))
 
     def note(text: str) -> None:
-        if not quiet:
-            typer.echo(text, err=True)
+        if s.game_chosen:
+            say(text)
+        else:
+            held.append(text)
 
     # Nobody chose the game: once a game shows the bot speaks another protocol, stop.
     stop = None if s.game_chosen else (lambda game_report: detect.hint(game_report) is not None)
-    run = runner.run_check(
-        spec, rules, module, argv, games=count, seed=s.seed, time_scale=s.time_scale,
-        start_delay_ms=start_delay, env=env, transcripts=transcript_dir,
-        write_all=transcripts is not None, progress=progress, seats=seats, start_position=start,
-        start_moves=start_moves, opponent_moves=forced, cwd=s.bot_cwd, stop=stop,
-        stop_when_idle=not s.game_chosen, jobs=jobs, note=note, opponent_argv=opponent_argv,
-        indices=[i for i in range(1, count + 1) if in_shard(i - 1, shard)],
-    )
+    with view if view is not None else contextlib.nullcontext():
+        run = runner.run_check(
+            spec, rules, module, argv, games=count, seed=s.seed, time_scale=s.time_scale,
+            start_delay_ms=start_delay, env=env, transcripts=transcript_dir,
+            write_all=transcripts is not None, progress=progress, seats=seats, start_position=start,
+            start_moves=start_moves, opponent_moves=forced, cwd=s.bot_cwd, stop=stop,
+            stop_when_idle=not s.game_chosen, jobs=jobs, note=note, opponent_argv=opponent_argv,
+            indices=indices,
+        )
     run.games_total = count
     if not s.game_chosen:
         run.hints = list(dict.fromkeys(h for g in run.games if (h := detect.hint(g))))
     return run
+
+
+def live_view(spec, s: settings.Settings, count: int, seats: list[int], jobs: int, quiet: bool,
+              shard: str | None, indices: list[int]):
+    """The live view on a terminal (see prototest.live), its header shown at once; None
+    when stderr is no terminal, NO_COLOR is set or --quiet: the plain lines, as ever."""
+    if not live.wanted(quiet):
+        return None
+    planned = len(indices)
+    names = list(dict.fromkeys(spec.seat_title(seats[(i - 1) % len(seats)]) for i in indices))
+    seats_text = f"as {' and '.join(names)} in turn" if len(names) > 1 else f"as {names[0]}" if names else ""
+    games = plural(count, "game") + (f" (shard {shard}: {planned} of them)" if shard else "")
+    header = [f"prototest check: {spec.game.title or spec.name}, bot {' '.join(s.bot)}",
+              f"  {games} {seats_text}, seed {s.seed}, {min(jobs, max(planned, 1))} at once; "
+              f"time: {live.limits(spec, s.time_scale)}"]
+    return live.View(header, count, [spec.seat_title(i) for i in range(len(spec.game.seats))], jobs, planned)
+
+
+def other_game(game: str, hint: str) -> str:
+    """The first thing said when no game was chosen and the bot plays another one."""
+    return (f"prototest: this bot seems to play another game: no game was chosen, so it was checked as a "
+            f"{game} bot (the default), and {hint}")

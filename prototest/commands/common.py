@@ -138,7 +138,7 @@ def given_opponent_moves(text: str | None, spec, rules, seats: list[int], positi
             hint = (f" (--seat {spec.game.seats[first_seats[0]]} plays only the games where the bot moves first)"
                     if first_seats else "")
             raise UsageProblem(f"--opponent-moves: move 1 {moves[0]!r} is not legal on ply {start.ply() + 1}, where "
-                               f"the opponent moves first (the bot as {spec.game.seats[seat]}): {exc.reason}{hint}") \
+                               f"the opponent moves first (the bot as {spec.seat_title(seat)}): {exc.reason}{hint}") \
                 from None
     return moves
 
@@ -156,9 +156,11 @@ def game_start(spec, rules, seat: str | None, position: str | None, moves: str |
     """The seats to play and the moves before the bot's first turn (check and record)."""
     seats = list(range(len(spec.game.seats)))
     if seat is not None:
-        if seat not in spec.game.seats:
-            raise UsageProblem(f"--seat {seat!r}: {spec.name} has the seats {', '.join(spec.game.seats)}")
-        seats = [spec.game.seats.index(seat)]
+        titles = [spec.seat_title(i) for i in seats]
+        if seat not in spec.game.seats and seat not in titles:
+            raise UsageProblem(f"--seat {seat!r}: {spec.name} has the seats {', '.join(spec.game.seats)}"
+                               + (f" ({', '.join(titles)})" if titles != list(spec.game.seats) else ""))
+        seats = [spec.game.seats.index(seat) if seat in spec.game.seats else titles.index(seat)]
     for option, value in (("--position", position), ("--moves", moves)):
         if value is not None and not spec.sends_position:
             raise UsageProblem(f"{option}: the {spec.name} protocol never sends the position, "

@@ -15,7 +15,7 @@ import sys
 
 import typer
 
-from .. import config as configmod, interrupts, spec as specmod, usage
+from .. import config as configmod, interrupts, live, spec as specmod, usage
 from ..interrupts import signals
 
 EXIT_PASS, EXIT_FAIL, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -37,8 +37,9 @@ def bots_ahead() -> None:
 
 def conclude(run, writers, summary, quiet: bool, progress: str) -> None:
     """The end of a command that ran a bot: reports written (a write error is kept, not
-    raised), the summary, and the exit status: 128 + signal, 1 failed, 2 unwritable or a
-    given move not legal where it came (each one line on stderr), 0."""
+    raised), the summary, and the exit status: 128 + signal, 2 when no game was chosen and
+    the bot seems to play another (a hint), 1 failed, 2 unwritable or a given move not legal
+    where it came (each one line on stderr), 0."""
     signals.armed = False  # the verdict is complete: a late signal is ignored
     for option, path, write in writers:
         if path is None:
@@ -48,15 +49,20 @@ def conclude(run, writers, summary, quiet: bool, progress: str) -> None:
         except OSError as exc:
             run.write_errors.append(f"{option} {path}: cannot write: {exc.strerror or exc}")
     text = summary(run)
-    typer.echo(text if not quiet else text.splitlines()[-1])
+    if not quiet and live.coloured():  # a terminal: coloured, wrapped at its width
+        live.print_text(text)
+    else:
+        typer.echo(text if not quiet else text.splitlines()[-1])
     usage_errors = getattr(run, "usage_errors", [])  # check: a given move not legal where it came
     for line in [*run.write_errors, *usage_errors]:
-        typer.echo(f"prototest: error: {line}", err=True)
+        live.say(f"prototest: error: {line}")
     if run.interrupted:
         signals.told = True
-        typer.echo(f"prototest: interrupted ({run.interrupted.name}) {progress}; "
-                   f"the bot's processes were killed", err=True)
+        live.say(f"prototest: interrupted ({run.interrupted.name}) {progress}; "
+                 f"the bot's processes were killed")
         raise typer.Exit(128 + run.interrupted)
+    if getattr(run, "hints", None):  # no game chosen, and the bot plays another: a usage problem
+        raise typer.Exit(EXIT_USAGE)
     if run.failed:
         raise typer.Exit(EXIT_FAIL)
     incomplete = getattr(run, "incomplete", False)  # fuzz: no answer judged within the budget
@@ -71,10 +77,10 @@ def fixture_exit(total: str, done: str, failed: int, errors: list[str], interrup
     """The last line and the exit status of record and replay, as check's; `skipped`
     counts the games that were not written (their errors say why)."""
     for line in errors:
-        typer.echo(f"prototest: error: {line}", err=True)
+        live.say(f"prototest: error: {line}")
     if interrupted is not None:
         signals.told = True
-        typer.echo(f"prototest: interrupted ({interrupted.name}); the bot's processes were killed", err=True)
+        live.say(f"prototest: interrupted ({interrupted.name}); the bot's processes were killed")
         raise typer.Exit(128 + interrupted)
     if failed:
         typer.echo(f"FAIL: {failed} of {total} failed")
@@ -95,13 +101,13 @@ def run_app(app: typer.Typer, argv: list[str] | None = None) -> None:
         if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
             typer.echo(ctx.get_help(), err=True)
         else:
-            typer.echo(f"prototest: error: {exc.format_message()}{_option_hint(exc, argv)}", err=True)
+            live.say(f"prototest: error: {exc.format_message()}{_option_hint(exc, argv)}")
         code = EXIT_USAGE
     except typer.Abort:
         typer.echo("prototest: aborted", err=True)
         code = 130
     except (UsageProblem, specmod.SpecError, configmod.ConfigError) as exc:
-        typer.echo(f"prototest: error: {exc}", err=True)
+        live.say(f"prototest: error: {exc}")
         code = EXIT_USAGE
     except KeyboardInterrupt as exc:
         code = 128 + getattr(exc, "signum", signal.SIGINT)

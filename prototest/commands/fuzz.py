@@ -10,7 +10,7 @@ from pathlib import Path
 
 import typer
 
-from .. import detect, exampledb, fixtures, pool, process, report, settings
+from .. import detect, exampledb, fixtures, live, pool, process, report, settings
 from ..fuzz import Campaign, choose_mode
 from ..fuzzrun import FuzzRun, Options, Target
 from ..interrupts import signals
@@ -120,7 +120,7 @@ class _Ticker:
         self.last = now
         line = report.fuzz_progress(run)
         if self.tty:
-            sys.stderr.write("\r" + line + "\x1b[K")
+            sys.stderr.write("\r" + live.fit(line) + "\x1b[K")
             sys.stderr.flush()
         else:
             typer.echo(line, err=True)
@@ -132,7 +132,7 @@ class _Ticker:
             return
         line = report.fuzz_progress(run, ended=True)
         if self.tty:
-            sys.stderr.write("\r" + line + "\x1b[K\n")
+            sys.stderr.write("\r" + live.fit(line) + "\x1b[K\n")
             sys.stderr.flush()
         else:
             typer.echo(line, err=True)

@@ -22,7 +22,7 @@ from typing import Any
 
 import typer
 
-from .. import match as matchmod, pool, process, report, runner, stats
+from .. import live, match as matchmod, pool, process, report, runner, stats
 from ..game import GameConfig, GameReport
 from ..spec import Spec
 from .check import opponent_command
@@ -205,7 +205,7 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
             run.interrupted = signal.Signals(game_report.interrupted)
         _keep_transcript(run, game_report, folder, transcripts is not None)
         if not quiet:
-            typer.echo(progress_line(run, game_report), err=True)
+            live.say(progress_line(run, game_report))  # wrapped at words, coloured, on a terminal
         if run.interrupted is not None:
             return True
         if sprt_options is not None:

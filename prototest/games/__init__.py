@@ -72,6 +72,14 @@ def known() -> str:
 
 
 @functools.cache
+def did_you_mean(name: str) -> str:
+    """': did you mean impasse?' for a name close to a registered game's, else ''."""
+    import difflib
+
+    close = difflib.get_close_matches(name.lower(), names(), n=1, cutoff=0.6)
+    return f": did you mean {close[0]}?" if close else ""
+
+
 def game(name: str) -> Game:
     """The registered game `name`, its module imported and checked; GameError says in
     one line what is wrong (an unknown name lists the known ones)."""
@@ -80,7 +88,7 @@ def game(name: str) -> Game:
         raise GameError(f"game {shown(name)}: {problem}")
     eps = _registered().get(name)
     if not eps:
-        raise GameError(f"unknown game {name!r} (known: {known()})")
+        raise GameError(f"unknown game {name!r}{did_you_mean(name)} (known: {known()})")
     sources = [_source(ep) for ep in eps]
     if len(set(sources)) > 1:
         raise GameError(f"game {name!r} is registered by more than one package ({', '.join(sorted(set(sources)))}): "

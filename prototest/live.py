@@ -1,0 +1,329 @@
+"""What `check` shows on a terminal while it runs: a header at once, a live line per game
+in play (its ply, its last answer time, how long the bot has been thinking), a running
+score, and each game's line in colour as it ends.
+
+Only on a terminal: when stderr is no terminal (a pipe, a CI log), or NO_COLOR is set, or
+TERM is dumb, the commands print the plain lines they always printed (`wanted`).
+
+The games run in forked workers (prototest.pool), so what a game is doing is written to
+shared memory, `Slots`: a few numbers per game in play, written by the referee as a game
+goes (`played`, `asked`, `answered`: one store into a shared array each, no lock, no
+rendering), and read by the view's refresh timer in this process. Nothing is drawn on the
+path of an exchange.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+from typing import Any, Sequence
+
+#: index, seat, ply, last answer (ms, -1 none), asked at (perf_counter seconds, 0 none), started at
+_FIELDS = 6
+_INDEX, _SEAT, _PLY, _ANSWER, _ASKED, _STARTED = range(_FIELDS)
+
+#: The slots of this run when the live view is on (None: the referee's hooks do nothing).
+board: "Slots | None" = None
+#: This process's slot for the game it plays (-1: none).
+_mine = -1
+
+
+def wanted(quiet: bool = False, stream: Any = None) -> bool:
+    """Whether to show the live view (and colours) on `stream` (stderr)."""
+    stream = sys.stderr if stream is None else stream
+    if quiet or os.environ.get("NO_COLOR") or os.environ.get("TERM", "") == "dumb":
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def coloured(stream: Any = None) -> bool:
+    """Whether text for `stream` (stdout) may be coloured and wrapped for a terminal."""
+    return wanted(stream=sys.stdout if stream is None else stream)
+
+
+class Slots:
+    """A few numbers per game in play, in memory shared with the forked workers."""
+
+    def __init__(self, count: int) -> None:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("fork")
+        self.count = count
+        self.values = ctx.RawArray("d", count * _FIELDS)
+        self.lock = ctx.Lock()  # taken to claim and free a slot (once a game), never per ply
+
+    def claim(self, index: int, seat: int) -> int:
+        with self.lock:
+            for slot in range(self.count):
+                base = slot * _FIELDS
+                if self.values[base + _INDEX] == 0:
+                    self.values[base + _SEAT] = seat
+                    self.values[base + _PLY] = 0
+                    self.values[base + _ANSWER] = -1
+                    self.values[base + _ASKED] = 0
+                    self.values[base + _STARTED] = time.perf_counter()
+                    self.values[base + _INDEX] = index
+                    return slot
+        return -1
+
+    def free(self, slot: int) -> None:
+        with self.lock:
+            self.values[slot * _FIELDS + _INDEX] = 0
+
+    def running(self) -> list[tuple[int, int, int, float, float, float]]:
+        """(index, seat, ply, last answer ms, asked at, started at) of each game in play."""
+        out = []
+        v = self.values
+        for slot in range(self.count):
+            base = slot * _FIELDS
+            index = int(v[base + _INDEX])
+            if index:
+                out.append((index, int(v[base + _SEAT]), int(v[base + _PLY]), v[base + _ANSWER], v[base + _ASKED],
+                            v[base + _STARTED]))
+        return sorted(out)
+
+
+# -- the referee's hooks (in whichever process plays the game) ---------------------------------
+
+def game_started(index: int, seat: int) -> None:
+    global _mine
+    if board is not None:
+        _mine = board.claim(index, seat)
+
+
+def game_ended() -> None:
+    global _mine
+    if board is not None and _mine >= 0:
+        board.free(_mine)
+    _mine = -1
+
+
+def played(ply: int) -> None:
+    """A move was played: the game is at `ply`."""
+    if _mine >= 0 and board is not None:
+        board.values[_mine * _FIELDS + _PLY] = ply
+
+
+def asked(t_ns: int) -> None:
+    """The bot was asked for its answer at perf_counter_ns `t_ns`."""
+    if _mine >= 0 and board is not None:
+        board.values[_mine * _FIELDS + _ASKED] = t_ns / 1e9
+
+
+def answered(ms: float) -> None:
+    """The bot's answer came after `ms`."""
+    if _mine >= 0 and board is not None:
+        base = _mine * _FIELDS
+        board.values[base + _ANSWER] = ms
+        board.values[base + _ASKED] = 0
+
+
+# -- colours -----------------------------------------------------------------------------------
+
+#: (pattern, style): the words that carry a verdict, wherever they stand in a line
+_STYLES = [
+    (re.compile(r"^(?:INTERRUPTED by|ERROR:|FAIL:) .*$"), "bold red"),  # the verdicts
+    (re.compile(r"^PASS with warnings: .*$"), "bold yellow"),
+    (re.compile(r"^PASS: .*$"), "bold green"),
+    (re.compile(r"^\s*(FAIL [\w-]+)"), "red"),
+    (re.compile(r"^\s*(WARN [\w-]+)"), "yellow"),
+    (re.compile(r": (FAIL|fail) "), "bold red"),
+    (re.compile(r": (WARN|warn) "), "yellow"),
+    (re.compile(r": (pass|PASS) "), "green"),
+    (re.compile(r"\[(fail [^\]]*)\]"), "red"),
+    (re.compile(r"\[(warn [^\]]*)\]"), "yellow"),
+    (re.compile(r"^\s*hint: "), "bold cyan"),
+    (re.compile(r"^prototest: (?:error|internal error|interrupted)\b"), "bold red"),
+    (re.compile(r"^prototest: this bot seems to play another game\b"), "bold yellow"),
+]
+#: a row of the check table: the warn and fail counts coloured when not 0
+_ROW = re.compile(r"^  .{40} +\d+ +(\d+) +(\d+)$")
+
+
+def styled(line: str):
+    """One line of plain text as rich Text, its verdict words coloured."""
+    from rich.text import Text
+
+    text = Text(line)
+    for pattern, style in _STYLES:
+        for m in pattern.finditer(line):
+            start, end = (m.start(1), m.end(1)) if m.groups() else (m.start(), m.end())
+            text.stylize(style, start, end)
+    row = _ROW.match(line)
+    if row:
+        for group, style in ((1, "yellow"), (2, "bold red")):
+            if row[group] != "0":
+                text.stylize(style, row.start(group), row.end(group))
+    return text
+
+
+def console(stderr: bool):
+    """A rich console for the terminal on stderr (or stdout): wraps at its width, at words."""
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+
+
+def print_text(text: str, *, stderr: bool = False) -> None:
+    """Text printed for a terminal: coloured, each line wrapped at the terminal's width."""
+    out = console(stderr)
+    for line in text.splitlines() or [""]:
+        out.print(styled(line), overflow="fold")
+
+
+def fit(line: str, width: int | None = None) -> str:
+    """A line rewritten in place (fuzz's progress) cut to the terminal's width at a word,
+    so that it never wraps (a wrapped line is not rewritten: it piles up)."""
+    if width is None:
+        import shutil
+
+        width = shutil.get_terminal_size((80, 24)).columns
+    width = max(20, width - 1)
+    if len(line) > width:  # the rate goes first: the budget and the state matter more
+        line = re.sub(r", [\d.]+ runs/s", "", line)
+    if len(line) > width and " examples, " in line:  # then the runs, when the examples are counted
+        line = re.sub(r"^fuzz: \d+ runs, ", "fuzz: ", line)
+    if len(line) <= width:
+        return line
+    cut = line.rfind(" ", 0, width - 1)
+    return line[:cut if cut > 0 else width - 1] + "…"
+
+
+def say(line: str) -> None:
+    """A progress line on stderr: coloured and wrapped at words on a terminal (`wanted`),
+    as it is elsewhere."""
+    if wanted():
+        console(stderr=True).print(styled(line), overflow="fold")
+    else:
+        import typer
+
+        typer.echo(line, err=True)
+
+
+def limits(spec, time_scale: float) -> str:
+    """The spec's time limits in words: 'a 10000 ms clock each', 'answers 100 ms'."""
+    t = spec.time
+    parts = []
+    if t.clock_ms:
+        parts.append(f"a {t.clock_ms * time_scale:g} ms clock each")
+    if t.first_answer_ms:
+        parts.append(f"first answer {t.first_answer_ms * time_scale:g} ms")
+    if t.answer_ms:
+        parts.append(f"answers {t.answer_ms * time_scale:g} ms")
+    return ", ".join(parts) or "no time limit"
+
+
+# -- the view ----------------------------------------------------------------------------------
+
+class View:
+    """The live view of a check on stderr: started with its header, told each game's line
+    (`finished`) and each note, stopped before the summary."""
+
+    def __init__(self, header: Sequence[str], total: int, seats: Sequence[str], jobs: int,
+                 planned: int | None = None) -> None:
+        from rich.live import Live
+
+        self.console = console(stderr=True)
+        self.total = total  # the run's games (a game's number is out of these)
+        self.planned = total if planned is None else planned  # the games played here (a shard's)
+        self.seats = list(seats)
+        try:  # the workers, and a game played here after them (a re-check)
+            self.slots: Slots | None = Slots(jobs + 2)
+        except OSError:  # no shared memory here (no /dev/shm): the score alone
+            self.slots = None
+        self.counts = {"pass": 0, "warn": 0, "fail": 0, "stop": 0}
+        self.started = time.perf_counter()
+        for line in header:
+            self.console.print(styled(line), overflow="fold")
+        self.live = Live(self, console=self.console, refresh_per_second=4, transient=True,
+                         redirect_stdout=False, redirect_stderr=False)
+
+    def __enter__(self) -> "View":
+        global board, _view
+        board, _view = self.slots, self
+        self.live.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        global board, _view
+        self.live.stop()
+        board, _view = None, None
+
+    def finished(self, line: str, verdict: str) -> None:
+        key = verdict.strip().lower()
+        self.counts[key if key in self.counts else "stop"] += 1
+        self.live.console.print(styled(line), overflow="fold")
+
+    def note(self, text: str) -> None:
+        self.live.console.print(styled(text), overflow="fold")
+
+    def __rich_console__(self, console, options):
+        from rich.text import Text
+
+        now = time.perf_counter()
+        width = options.max_width
+        for index, seat, ply, answer_ms, asked_at, started in (self.slots.running() if self.slots else []):
+            seat_name = self.seats[seat] if 0 <= seat < len(self.seats) else str(seat)
+            line = f"  game {index:>{len(str(self.total))}}/{self.total} as {seat_name}: ply {ply}"
+            if answer_ms >= 0:
+                line += f", last answer {answer_ms:.1f} ms"
+            if asked_at and now - asked_at >= 0.5:
+                line += f", thinking for {now - asked_at:.1f} s"
+            line += f", {now - started:.0f} s"
+            yield Text(line, style="cyan", no_wrap=True, overflow="ellipsis", end="\n")
+        c = self.counts
+        done = sum(c.values())
+        score = Text("  ", no_wrap=True, overflow="ellipsis")
+        bar = 20 if width >= 80 else 10 if width >= 50 else 0
+        if bar and self.planned:
+            filled = round(bar * min(done, self.planned) / self.planned)
+            score.append("[" + "#" * filled + "." * (bar - filled) + "] ")
+        score.append(f"{done}/{self.planned} game{'' if self.planned == 1 else 's'} done: ")
+        score.append(f"{c['pass']} passed", style="green" if c["pass"] else "")
+        score.append(", ")
+        score.append(f"{c['warn']} warned", style="yellow" if c["warn"] else "")
+        score.append(", ")
+        score.append(f"{c['fail']} failed", style="bold red" if c["fail"] else "")
+        if c["stop"]:
+            score.append(f", {c['stop']} stopped")
+        score.append(f" ({now - self.started:.0f} s)")
+        yield score
+
+
+_view: View | None = None
+
+
+def _drawing_lock():
+    """The lock the refresh timer holds while it draws (rich's own, if it has one)."""
+    return getattr(_view.live, "_lock", None) if _view is not None else None
+
+
+def _before_fork() -> None:
+    """No fork while the refresh timer draws (a worker must not inherit the lock taken)."""
+    lock = _drawing_lock()
+    if lock is not None:
+        lock.acquire()
+
+
+def _after_fork() -> None:
+    lock = _drawing_lock()
+    if lock is not None:
+        try:
+            lock.release()
+        except RuntimeError:
+            pass
+
+
+def _in_child() -> None:
+    global _view
+    _after_fork()
+    _view = None  # a worker never draws; it writes its game's numbers into the slots
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(before=_before_fork, after_in_parent=_after_fork, after_in_child=_in_child)

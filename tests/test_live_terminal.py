@@ -1,0 +1,171 @@
+"""`check` on a terminal (issue 24, item 1): a pseudo-terminal, as a person sees it.
+
+A header before the first game ends, a live line per game in play, colours on FAIL and
+PASS, lines wrapped at the terminal's width between words, the findings before the
+check table and the verdict last; with NO_COLOR, the plain lines of a pipe.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import pytest
+
+from conftest import BOTS, RUN_TOKEN, bot_env
+
+pexpect = pytest.importorskip("pexpect")
+
+#: A chess bot that thinks half a second a move: with a 2 s clock (time scale 0.2) it
+#: plays a few moves, a live line shows its ply, and it loses on time (a FAIL).
+SLOW = str(BOTS / "chess" / "thinks_half_a_second.py")
+CORRECT = [sys.executable, "-m", "prototest.bots.chess_bot"]
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+RED, GREEN = "\x1b[1;31m", "\x1b[32m"
+WIDTH = 60
+
+
+def in_terminal(tmp_path, *args: str, no_color: bool = False, width: int = WIDTH) -> tuple[int, list[str]]:
+    """`prototest ARGS` in a pseudo-terminal `width` columns wide: its exit status and
+    what it wrote, in the order it came (stdout and stderr are both the terminal)."""
+    env = bot_env()
+    env.pop("NO_COLOR", None)
+    env["TERM"] = "dumb" if no_color == "dumb" else "xterm-256color"
+    if no_color is True:
+        env["NO_COLOR"] = "1"
+    env.pop("COLUMNS", None)
+    env.pop("LINES", None)
+    child = pexpect.spawn(sys.executable, ["-m", "prototest", *args[:1], "--env", RUN_TOKEN, *args[1:]],
+                          env=env, cwd=str(tmp_path), dimensions=(40, width), encoding="utf-8",
+                          codec_errors="replace", timeout=120)
+    chunks = []
+    while True:
+        try:
+            chunks.append(child.read_nonblocking(1 << 16, timeout=120))
+        except pexpect.EOF:
+            break
+    child.close()
+    return child.exitstatus, chunks
+
+
+def screen_lines(text: str) -> list[str]:
+    """The lines a terminal keeps once the live view is gone: a small terminal that knows
+    what rich writes (carriage return, new line, cursor up, erase the line; colours dropped)."""
+    lines, row, col = [""], 0, 0
+    for token in re.findall(r"\x1b\[[0-9;?]*[A-Za-z]|\r|\n|[^\x1b\r\n]+", text):
+        if token == "\r":
+            col = 0
+        elif token == "\n":
+            row += 1
+            col = 0
+            if row == len(lines):
+                lines.append("")
+        elif token.startswith("\x1b["):
+            if token.endswith("A"):
+                row = max(0, row - int(token[2:-1] or 1))
+            elif token == "\x1b[2K":
+                lines[row] = ""
+        else:
+            line = lines[row].ljust(col)
+            lines[row] = line[:col] + token + line[col + len(token):]
+            col += len(token)
+    return lines
+
+
+def test_the_live_view_shows_a_header_at_once_the_game_in_play_and_colours(tmp_path):
+    code, chunks = in_terminal(tmp_path, "check", "--games", "1", "--seat", "white", "--time-scale", "0.2",
+                               "--start-delay", "100", "--transcripts", "t", SLOW)
+    out = "".join(chunks)
+    assert code == 1, out
+    plain = ANSI.sub("", out)
+    header = plain.index("prototest check: Chess judge")
+    in_play = re.search(r"game 1/1 as white: ply \d+", plain)
+    ended = plain.index("game 1/1 as white: FAIL")
+    assert in_play and header < in_play.start() < ended, plain  # the header first, then the game as it goes
+    assert "time: a 2000 ms clock each" in " ".join(plain[header:in_play.start()].split()), plain
+    assert f"{RED}FAIL\x1b[0m" in out  # the game's line
+    assert "1 game as white, seed 1, 1 at once" in " ".join(plain[header:in_play.start()].split()), plain
+    assert re.search(r"\x1b\[1;31mFAIL: 1 of 1 game failed", out), out  # the verdict
+    assert "1 game, seed 1" in " ".join(plain.split()) and "1 games" not in " ".join(plain.split())
+    lines = [line for line in screen_lines(out) if line.strip()]
+    assert lines[-1].startswith("FAIL: 1 of 1 game failed"), lines[-3:]
+    table = next(i for i, line in enumerate(lines) if line.startswith("  check "))
+    finding = next(i for i, line in enumerate(lines) if line.startswith("FAIL timeout (game 1"))
+    assert finding < table, lines  # the findings above the check table, the verdict under it
+
+
+def test_a_passing_game_is_green(tmp_path):
+    code, chunks = in_terminal(tmp_path, "check", "--games", "1", "--start-delay", "0",
+                               "--set", "severity.file_operation=ignore", "--set", "severity.runtime_cache=ignore",
+                               "--transcripts", "t", "--", *CORRECT)
+    out = "".join(chunks)
+    assert code == 0, out
+    assert f"{GREEN}pass\x1b[0m" in out and re.search(r"\x1b\[1;32mPASS: 1 game", out), out
+
+
+def test_lines_wrap_between_words_at_the_terminals_width(tmp_path):
+    """Every word of the terminal's lines is a word of the same run on a terminal wide
+    enough for every line: none is cut in two (`p` / `awn move`). Figures (times) differ
+    between runs and are left out."""
+    args = ("check", "--games", "1", "--seat", "white", "--start-delay", "0", "--set", "severity.file_operation=ignore",
+            "--transcripts", "t", str(BOTS / "chess" / "illegal_move.py"))  # the same words in every run
+    _, chunks = in_terminal(tmp_path, *args)
+    _, wide = in_terminal(tmp_path, *args, width=400)
+    words = set(ANSI.sub("", "".join(wide)).split())
+    lines = screen_lines("".join(chunks))
+    assert max(len(line) for line in lines) <= WIDTH
+    wrapped = [line for line in lines if len(line) > WIDTH - 12]
+    assert wrapped, lines  # the long lines were wrapped, not cut
+    cut = [(line, word) for line in lines for word in line.split()
+           if word not in words and not re.search(r"\d", word) and "…" not in word]
+    assert cut == [], cut
+
+
+@pytest.mark.parametrize("no_color", [True, "dumb"])
+def test_no_color_or_a_dumb_terminal_gives_the_plain_lines(tmp_path, no_color):
+    code, chunks = in_terminal(tmp_path, "check", "--games", "1", "--seat", "white", "--time-scale", "0.2",
+                               "--start-delay", "100", "--transcripts", "t", SLOW, no_color=no_color)
+    out = "".join(chunks)
+    assert code == 1
+    assert "\x1b" not in out, out
+    lines = [line for line in out.replace("\r\n", "\n").split("\n") if line]
+    assert lines[0].startswith("game 1/1 as white: FAIL"), lines  # no header, no live line: as through a pipe
+    assert lines[1].startswith("prototest check: Chess judge")
+
+
+def test_fuzz_rewrites_one_line_in_place_with_the_budget_and_the_examples(tmp_path):
+    """Fuzz's progress line names the examples and the time of the budget, and fits the
+    terminal (a line that wrapped would pile up instead of being rewritten)."""
+    code, chunks = in_terminal(tmp_path, "fuzz", "--game", "chess", "--examples", "3", "--budget", "30s", "--jobs", "1",
+                               "--no-database", "--", *CORRECT)
+    out = "".join(chunks)
+    assert code == 0, out
+    states = [ANSI.sub("", part) for part in re.split(r"[\r\n]+", out) if part.startswith("fuzz: ")]
+    assert states and all(len(state) < WIDTH for state in states), states
+    assert re.fullmatch(r"fuzz: 3 of 3 examples, 0 failing kinds, \d+ s of 30 s \(ended\)", states[-1]), states
+
+
+def test_games_played_in_workers_show_their_plies_live(tmp_path):
+    """With --jobs 2 the games are played in forked workers: each writes its ply and answer
+    time to shared memory, and the view in prototest shows both games as they go."""
+    code, chunks = in_terminal(tmp_path, "check", "--games", "2", "--jobs", "2", "--time-scale", "0.2",
+                               "--start-delay", "100", "--transcripts", "t", SLOW, width=120)
+    plain = ANSI.sub("", "".join(chunks))
+    assert code == 1, plain
+    assert "2 games as white and black in turn, seed 1, 2 at once" in plain, plain
+    for game in ("game 1/2 as white", "game 2/2 as black"):
+        live = re.search(game + r": ply \d+, last answer \d+\.\d ms", plain)
+        assert live and live.start() < plain.index(game + ": FAIL"), plain
+    assert re.search(r"2/2 games done: 0 passed, 0 warned, 2 failed", plain), plain
+
+
+def test_an_error_line_wraps_between_words_in_red(tmp_path):
+    code, chunks = in_terminal(tmp_path, "check", "--game", "impase", "--", "true", width=40)
+    out = "".join(chunks)
+    assert code == 2 and "\x1b[1;31mprototest: error\x1b[0m" in out, out
+    lines = [line for line in screen_lines(out) if line]
+    assert len(lines) > 2 and max(len(line) for line in lines) <= 40, lines
+    text = " ".join(lines)
+    assert text.startswith("prototest: error: unknown game 'impase': did you mean impasse? (known: "), text
+    _, plain = in_terminal(tmp_path, "check", "--game", "impase", "--", "true", no_color=True)
+    assert "".join(plain).split() == text.split()  # the same words: none cut in two
