@@ -199,7 +199,7 @@ def from_fixture(path: Path) -> View:
     seat = spec.game.seats.index(h.seat)
     start = rules.parse(h.position) if h.position is not None else rules.initial()
     moves, problem, positions = _positions(rules, start.notation(), list(h.moves), path.name)
-    view = View(title=path.name, game=spec.name, module=module, rules=rules, seat=seat, seat_name=h.seat,
+    view = View(title=path.name, game=spec.name, module=module, rules=rules, seat=seat, seat_name=spec.seat_title(seat),
                 moves=moves, positions=positions, problem=problem, given=len(moves))
     view.lines = [Line("h", line, view.last) for line in h.lines()]
     opponent = iter(h.opponent_moves)
@@ -313,7 +313,8 @@ def _positions(rules: Any, start: str, moves: Sequence[str], title: str) -> tupl
 
 
 def _seat_name(board: dict) -> str:
-    seats, seat = board.get("seats") or [], board.get("seat")
+    """The bot's seat as people name it ("white" for Impasse's "w"; older lines: the seat)."""
+    seats, seat = board.get("titles") or board.get("seats") or [], board.get("seat")
     return seats[seat] if isinstance(seat, int) and 0 <= seat < len(seats) else ""
 
 

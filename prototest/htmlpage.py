@@ -291,13 +291,14 @@ def game_sections(games: Sequence, *, bot: str = "the bot") -> list[Section]:
         if not worth_keeping(g):
             continue
         findings = [*g.findings, *g.opponent_findings]
-        heading = f"Game {g.index}, {bot} as {g.seat_name}: {_first_line(findings) or g.result}"
         view, note = _view_of(g, f"game {g.index}")
         if view is None and g.transcript_path:
             try:
                 view, note = gameview.load(Path(g.transcript_path)), ""
             except gameview.ViewError as exc:
                 note = str(exc)
+        seat = view.seat_name if view is not None and view.seat_name else g.seat_name
+        heading = f"Game {g.index}, {bot} as {seat}: {_first_line(findings) or g.result}"
         if view is None and not g.transcript.events and not g.transcript_path:
             note = "no transcript of this game is at hand (a merged report: its shard's transcripts stay where they were written)"
         sections.append(Section(heading, view, findings_lines(g.findings) + findings_lines(g.opponent_findings),
@@ -427,7 +428,7 @@ ol.moves li .n{color:var(--dim)}ol.moves li.bot{font-weight:700}ol.moves li.give
 ol.moves li.refused{color:var(--fail);text-decoration:line-through;font-weight:700}
 ol.moves li.current{background:var(--accent);color:#fff}ol.moves li.current .n{color:#dfe7fb}
 .transcript{border:1px solid var(--line);border-radius:6px;height:430px;overflow:auto;font-size:12px;padding:4px 0;background:#fff}
-.tl{white-space:pre;padding:0 8px;color:#39424c}
+.tl{white-space:pre-wrap;overflow-wrap:anywhere;padding:0 8px 0 11.5em;text-indent:-11.5em;color:#39424c}
 .tl.judge{color:#1f4fa3}.tl.bot{color:#0c6b37}.tl.err{color:#8a5a00}.tl.note,.tl.head{color:var(--dim)}
 .tl.fail{color:var(--fail);font-weight:700}.tl.warn{color:var(--warn)}
 .tl.here{background:var(--hi)}

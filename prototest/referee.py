@@ -568,6 +568,7 @@ def _board(cfg: GameConfig, start: Position) -> dict[str, Any]:
     limits = {"first answer": t.first_answer_ms, "answer": t.answer_ms, "statement": t.statement_answer_ms,
               "clock": t.clock_ms}
     return {"game": spec.name, "rules": spec.game.rules, "options": dict(spec.rules),
-            "seats": list(spec.game.seats), "seat": cfg.seat, "start": start.notation(),
+            "seats": list(spec.game.seats),
+            "titles": [spec.seat_title(i) for i in range(len(spec.game.seats))], "seat": cfg.seat, "start": start.notation(),
             "limits": {k: v * cfg.time_scale for k, v in limits.items() if v}, "given": len(cfg.start_moves),
             "moves": [], "at": [], "refused": []}

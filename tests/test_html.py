@@ -162,7 +162,7 @@ def test_show_rebuilds_a_fixture_and_writes_a_page_of_a_long_game(tmp_path):
     fixture = FIXTURES / "halma-blocker.txt"
     shown = run_cli("show", str(fixture), "--html", str(tmp_path / "halma.html"))
     assert shown.code == 0, shown.stderr
-    assert "halma-blocker.txt: halma, the bot as 1, 200 plies, win (blocker: " in shown.stdout
+    assert "halma-blocker.txt: halma, the bot as player 1, 200 plies, win (blocker: " in shown.stdout
     assert "ply 200 of 200 (the last ply)" in shown.stdout
     text, page = read_page(tmp_path / "halma.html")
     assert_self_contained(text, page)
