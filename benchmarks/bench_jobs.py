@@ -5,7 +5,11 @@ Not a test: it prints figures. Run: `python benchmarks/bench_jobs.py [--games 40
 
 One bot answers at once in every variant: it parses the FEN of each turn line with
 python-chess and plays a random legal move (seeded by the FEN, so a position always gets
-the same answer and a seed always gives the same games). Each variant plays `--games`
+the same answer and a seed always gives the same games). The judge-protocol bot comes in
+two builds: INSTANT_BOT (a board built from every FEN: the issue's figure) and
+INSTANT_BOT_INC (an incremental board, as the UCI engine keeps one: the same choices, so
+the same games, which the run asserts; like for like with fastchess's engines). The
+prototest and raw pipe variants run with each. Each variant plays `--games`
 whole games, one bot process per game (fastchess: see 4), the bot's seats alternating
 (white first), one game at a time (jobs 1) and two at once (jobs 2):
 
@@ -59,9 +63,10 @@ whole games, one bot process per game (fastchess: see 4), the bot's seats altern
      starts one bot process per game (40 Python start-ups with `import chess`, some 50 ms
      of CPU each). So the fastchess row pays far fewer Python start-ups than prototest's:
      it is fastchess as it is used, and the harder bar.
-     `--fastchess-restart` adds a row with `restart=on`: two new engine processes every
-     game (twice prototest's one), started one after the other, and each one's exit waited
-     for in 100 ms steps (fastchess polls waitpid every 100 ms): some 0.2 s idle a game.
+     A second row runs `restart=on` (always; `--fastchess-restart` is accepted and does
+     nothing more): two new engine processes every game (twice prototest's one), started
+     one after the other, and each one's exit waited for in 100 ms steps (fastchess polls
+     waitpid every 100 ms): some 0.2 s idle a game.
    - Both sides of a fastchess game are Python engine processes; in prototest only the bot
      is, and the judge plays the other side in its own process. CPU per ply is thus not
      like for like. `busy` is low for fastchess mostly because it idles at the end: its
@@ -79,6 +84,11 @@ prototest: at least 1.6 on two cores), then prototest's figure over each other v
 at jobs 1 and jobs 2 (the aim against fastchess: at least 1.0 at both). The anchors and
 fastchess play their own random games (another opponent than prototest's seeded styles),
 so their total plies differ from prototest's; plies per second is the figure compared.
+
+prototest's CPU is split too: each round, the bots of its jobs 1 run are replayed alone over
+bare pipes (`bots_cpu`: one process a game, the same colour and turn lines, every answer
+checked against the game), and the run's CPU less that is the harness's own per ply (the
+judge, its opponent, the keepers, the command's start-up).
 
 Beside each figure: the CPU time (user + system) of the command and all its descendants
 per ply, and `busy`, that CPU time over the wall time (the cores in use: at most 1 for one
