@@ -222,6 +222,17 @@ def test_the_opponents_check_test_made_once_a_position_is_python_chess_s():
     assert compared > 50_000 and checks > 1000 and discovered > 20, (compared, checks, discovered)
 
 
+def test_the_judges_legal_moves_are_python_chess_s_in_its_order():
+    """legal_moves (python-chess's legality test written out) gives exactly
+    generate_legal_moves's list, in its order: pins, en passant, castling, checks."""
+    compared = 0
+    for position in _random_positions(40, 17):
+        board = position.board
+        assert list(judge_chess.legal_moves(board)) == list(board.generate_legal_moves()), board.fen()
+        compared += 1
+    assert compared > 4000, compared
+
+
 def test_without_classes_keeps_what_move_kinds_keeps():
     """The opponent's one-pass filter leaves out exactly the moves `move_kinds` puts in an
     omitted class, for every single class, every class, and random sets of them."""

@@ -78,8 +78,7 @@ class ChessPosition:
     def generated(self) -> list[chess.Move]:
         """Legal moves in python-chess's generation order (fixed for a position)."""
         if self._generated is None:
-            self._generated = [m for m in self.board.generate_legal_moves()
-                               if m.promotion in (None, chess.QUEEN)]
+            self._generated = [m for m in legal_moves(self.board) if m.promotion in (None, chess.QUEEN)]
         return self._generated
 
     # -- the Position protocol --------------------------------------------------------
@@ -194,6 +193,31 @@ class ChessPosition:
         board = self.board.copy(stack=False)
         board.push(move)
         return ChessPosition(board, self._options, self)
+
+
+def legal_moves(board: chess.Board) -> Iterator[chess.Move]:
+    """`board.generate_legal_moves()`, the same moves in the same order, a third faster
+    out of check: python-chess's test of each pseudo-legal move (`_is_safe`, a call that
+    asks whether it castles and whether it takes en passant) is written out here, and
+    asked only of king moves and en passant. In check (or without a king), python-chess's
+    own generator."""
+    turn = board.turn
+    king = board.king(turn)
+    if king is None or board.attackers_mask(not turn, king):
+        yield from board.generate_legal_moves()
+        return
+    blockers, king_bb, ep, squares, rays = board._slider_blockers(king), chess.BB_SQUARES[king], board.ep_square, \
+        chess.BB_SQUARES, chess.BB_RAYS
+    for move in board.generate_pseudo_legal_moves():
+        frm = move.from_square
+        if frm == king:
+            if board.is_castling(move) or not board.is_attacked_by(not turn, move.to_square):
+                yield move
+        elif move.to_square == ep and board.is_en_passant(move):
+            if board._is_safe(king, blockers, move):
+                yield move
+        elif not blockers & squares[frm] or rays[frm][move.to_square] & king_bb:
+            yield move
 
 
 _PIECES = [(pt, colour, chess.Piece(pt, colour).symbol()) for pt in chess.PIECE_TYPES for colour in chess.COLORS]
@@ -675,7 +699,7 @@ def _fewest_replies(board: chess.Board, moves: Sequence[chess.Move], checks: Che
         board.push(moves[i])
         try:
             count = 0
-            for _ in board.generate_legal_moves():
+            for _ in legal_moves(board):
                 count += 1
                 if fewest is not None and count > fewest:
                     break
