@@ -215,10 +215,11 @@ class Ahead:
         if i + 1 < len(self.tasks):
             following = Referee(self.tasks[i + 1])
             self.waiting = (i + 1, following)
-            referee.after_first_answer = following.launch
+            _once_all_answered(referee, following.launch_all)
         report = play_game(cfg, referee)
         beside = report.started_ahead_ms is not None or (self.waiting is not None and self.waiting[1].bot is not None)
-        kinds = {f.kind for f in report.findings if _timing(f)}
+        either = referee.seat is not None  # a bot in the other seat is started ahead too
+        kinds = {f.kind for f in [*report.findings, *(report.opponent_findings if either else ())] if _timing(f)}
         if not (beside and kinds and report.interrupted is None) or all(
                 self.came_back.get(k, 0) >= RECHECKS for k in kinds):
             return report
@@ -226,9 +227,9 @@ class Ahead:
             self.waiting[1].abandon()
             self.waiting = None
         alone = play_game(self.fresh(cfg))
-        alone.rechecked = first_timing(report)
+        alone.rechecked = first_timing(report, either=either)
         alone.rechecked_while = "another copy of the bot was alive (started ahead of its game)"
-        for kind in {f.kind for f in alone.findings if _timing(f)}:
+        for kind in {f.kind for f in [*alone.findings, *(alone.opponent_findings if either else ())] if _timing(f)}:
             self.came_back[kind] = self.came_back.get(kind, 0) + 1
         return alone
 
@@ -236,6 +237,23 @@ class Ahead:
         if self.waiting is not None:
             self.waiting[1].abandon()
             self.waiting = None
+
+
+def _once_all_answered(referee: Referee, start: Callable[[], object]) -> None:
+    """Call `start` once every bot of `referee`'s game has given its first answer (the
+    candidate's, and the other seat's when a bot plays it): the next game's bots then
+    start, and their start-ups never compete with this game's."""
+    referees = [referee] + ([referee.seat.referee] if referee.seat is not None else [])
+    left = len(referees)
+
+    def answered() -> None:
+        nonlocal left
+        left -= 1
+        if left == 0:
+            start()
+
+    for each in referees:
+        each.after_first_answer = answered
 
 
 def timing_bound(report: GameReport) -> bool:

@@ -213,8 +213,10 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
                 return True
         return False
 
-    try:
-        pool.play_all(tasks, runner.play_game, jobs or pool.default_jobs(), done, again=again)
+    at_once = jobs or pool.default_jobs()
+    try:  # one game at a time: the next game's two bots start during this one (runner.Ahead)
+        with runner.Ahead.for_run(spec, tasks, at_once, fresh=lambda cfg: config(cfg.index)) as play:
+            pool.play_all(tasks, play, at_once, done, again=again)
     except KeyboardInterrupt as exc:
         run.interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
     run.games.sort(key=lambda g: g.index)
