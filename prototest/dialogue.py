@@ -98,17 +98,8 @@ class Dialogue:
         def _conduct(self, final: bool = False) -> None: ...
 
     # -- what the judge sends ---------------------------------------------------------------
-    #: the template fields' functions, made once a game (see _fields)
-    _field_functions: dict[str, Any] | None = None
-
     def _fields(self) -> _Fields:
-        """The template fields, each computed (from the game as it is now) when a template
-        asks for it; the functions are made once a game, not once a line."""
-        if self._field_functions is None:
-            self._field_functions = self._make_field_functions()
-        return _Fields(self._field_functions)
-
-    def _make_field_functions(self) -> dict[str, Any]:
+        pos = self.position
         seat = self.cfg.seat
         unit = self.spec.time.clock_unit_ms * _MS
         cap = self.spec.time.clock_max or None
@@ -119,15 +110,15 @@ class Dialogue:
             units = max(0, self.clock_ns[side]) // unit
             return min(units, cap) if cap else units
 
-        return {
+        return _Fields({
             "seat": lambda: self.spec.game.seats[seat],
             "last_move": lambda: self.last_move if self.last_move is not None else self.spec.turn.no_last_move,
             "clock": lambda: clock(seat),
             "opponent_clock": lambda: clock(1 - seat),
-            "position": lambda: self.position.notation(),
-            "legal_count": lambda: len(self.position.legal_moves()),
+            "position": pos.notation,
+            "legal_count": lambda: len(pos.legal_moves()),
             "move": lambda: self.last_move or "",
-        }
+        })
 
     def _expand(self, templates: Sequence[str], fields: _Fields) -> list[str]:
         lines: list[str] = []

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from .findings import Finding, fold
@@ -90,7 +91,9 @@ class BotSeat:
             cfg, argv=list(cfg.opponent_argv), seat=1 - cfg.seat, cwd=cfg.opponent_cwd or cfg.cwd,
             opponent=None, opponent_argv=None, max_plies=None, max_bot_turns=None, stop_when_idle=False,
             log_exchanges=False, deadline=None)
-        self.main = referee
+        #: the candidate's referee, which owns the seat: held weakly, so that a finished game
+        #: (its positions, boards and transcript) is freed at once, not by the cycle collector
+        self.main: "Referee" = weakref.proxy(referee)
         self.referee = Referee(seat_cfg)
         self.prefix = f"[{cfg.opponent_label}] "
         self.referee.report.transcript = SeatTranscript(referee.report.transcript, self.prefix)  # type: ignore[assignment]
