@@ -5,7 +5,11 @@ Not a test: it prints figures. Run: `python benchmarks/bench_jobs.py [--games 40
 
 One bot answers at once in every variant: it parses the FEN of each turn line with
 python-chess and plays a random legal move (seeded by the FEN, so a position always gets
-the same answer and a seed always gives the same games). Each variant plays `--games`
+the same answer and a seed always gives the same games). The judge-protocol bot comes in
+two builds: INSTANT_BOT (a board built from every FEN: the issue's figure) and
+INSTANT_BOT_INC (an incremental board, as the UCI engine keeps one: the same choices, so
+the same games, which the run asserts; like for like with fastchess's engines). The
+prototest and raw pipe variants run with each. Each variant plays `--games`
 whole games, one bot process per game (fastchess: see 4), the bot's seats alternating
 (white first), one game at a time (jobs 1) and two at once (jobs 2):
 
@@ -59,9 +63,10 @@ whole games, one bot process per game (fastchess: see 4), the bot's seats altern
      starts one bot process per game (40 Python start-ups with `import chess`, some 50 ms
      of CPU each). So the fastchess row pays far fewer Python start-ups than prototest's:
      it is fastchess as it is used, and the harder bar.
-     `--fastchess-restart` adds a row with `restart=on`: two new engine processes every
-     game (twice prototest's one), started one after the other, and each one's exit waited
-     for in 100 ms steps (fastchess polls waitpid every 100 ms): some 0.2 s idle a game.
+     A second row runs `restart=on` (always; `--fastchess-restart` is accepted and does
+     nothing more): two new engine processes every game (twice prototest's one), started
+     one after the other, and each one's exit waited for in 100 ms steps (fastchess polls
+     waitpid every 100 ms): some 0.2 s idle a game.
    - Both sides of a fastchess game are Python engine processes; in prototest only the bot
      is, and the judge plays the other side in its own process. CPU per ply is thus not
      like for like. `busy` is low for fastchess mostly because it idles at the end: its
@@ -79,6 +84,11 @@ prototest: at least 1.6 on two cores), then prototest's figure over each other v
 at jobs 1 and jobs 2 (the aim against fastchess: at least 1.0 at both). The anchors and
 fastchess play their own random games (another opponent than prototest's seeded styles),
 so their total plies differ from prototest's; plies per second is the figure compared.
+
+prototest's CPU is split too: each round, the bots of its jobs 1 run are replayed alone over
+bare pipes (`bots_cpu`: one process a game, the same colour and turn lines, every answer
+checked against the game), and the run's CPU less that is the harness's own per ply (the
+judge, its opponent, the keepers, the command's start-up).
 
 Beside each figure: the CPU time (user + system) of the command and all its descendants
 per ply, and `busy`, that CPU time over the wall time (the cores in use: at most 1 for one
@@ -108,6 +118,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import chess
@@ -142,6 +153,54 @@ while True:
         text = "O-O-O"
     else:
         text = move.uci()[:4]
+    write(text + "\n")
+    flush()
+"""
+
+#: The same bot with an incremental board (issue 23's "the same move choice, python-chess,
+#: incremental board", as the UCI engine below keeps one): it builds a board from the FEN of
+#: its first turn line only, then pushes its own move and the opponent's move the turn line
+#: names (`e2e4`; `e7e8` promotes to a queen; `O-O`, `O-O-O`), and chooses exactly as
+#: INSTANT_BOT does: `random.Random(<the judge's FEN string>)` over the same legal moves in
+#: the same order, so it plays the very same games (bench_jobs and bench_match assert it).
+INSTANT_BOT_INC = r"""
+import random, sys
+import chess
+read, write, flush = sys.stdin.readline, sys.stdout.write, sys.stdout.flush
+QUEEN, PAWN, Move = chess.QUEEN, chess.PAWN, chess.Move
+read()  # the colour: the FEN says whose turn it is
+board = None
+while True:
+    line = read()
+    if not line:
+        break
+    parts = line.split(None, 3)
+    if len(parts) < 4:  # a status line: A <time> or D <time>
+        if parts and parts[0] == "D":
+            break
+        continue
+    fen, last = parts[3].strip(), parts[0]
+    if board is None:  # the first turn: the position as the judge gives it (an opening may precede)
+        board = chess.Board(fen)
+    elif last == "O-O" or last == "O-O-O":
+        king = board.king(board.turn)
+        board.push(Move(king, king + 2 if last == "O-O" else king - 2))
+    else:
+        move = Move.from_uci(last)
+        if board.piece_type_at(move.from_square) == PAWN and move.to_square >> 3 in (0, 7):
+            move = Move(move.from_square, move.to_square, QUEEN)
+        board.push(move)
+    moves = [m for m in board.legal_moves if m.promotion in (None, QUEEN)]
+    if not moves:
+        continue
+    move = random.Random(fen).choice(moves)
+    if board.is_kingside_castling(move):
+        text = "O-O"
+    elif board.is_queenside_castling(move):
+        text = "O-O-O"
+    else:
+        text = move.uci()[:4]
+    board.push(move)
     write(text + "\n")
     flush()
 """
@@ -250,15 +309,76 @@ def _timed(cmd: list[str], folder: Path) -> tuple[float, float, str]:
 
 # ---------------------------------------------------------------- the prototest variant
 
-def run_prototest(jobs: int, games: int, seed: int, folder: Path) -> tuple[float, float, list[tuple]]:
-    """Wall time, CPU time and (plies, result, reason, checks, moves, rechecked) per game, in game order."""
+#: The judge-protocol bots: the issue's (a board from each FEN) and the incremental one.
+BOTS = {"instant_bot.py": INSTANT_BOT, "instant_bot_inc.py": INSTANT_BOT_INC}
+
+
+def run_prototest(jobs: int, games: int, seed: int, folder: Path,
+                  bot: str = "instant_bot.py") -> tuple[float, float, list[tuple]]:
+    """Wall time, CPU time and (plies, result, reason, checks, moves, rechecked, seat) per game, in game order."""
     report = folder / f"check-j{jobs}.json"
     wall, cpu, _ = _timed([sys.executable, "-m", "prototest", "check", "--game", "chess", "--games", str(games),
                            "--seed", str(seed), "--start-delay", "0", "--jobs", str(jobs), "--json", str(report),
-                           "-q", "--", sys.executable, str(folder / "instant_bot.py")], folder)
+                           "-q", "--", sys.executable, str(folder / bot)], folder)
     data = json.loads(report.read_text())
     return wall, cpu, [(g["plies"], g["result"], g["reason"], tuple(sorted(g["checks"].items())), tuple(g["moves"]),
-                        g["rechecked_alone"]) for g in sorted(data["games"], key=lambda g: g["game"])]
+                        g["rechecked_alone"], g["seat"]) for g in sorted(data["games"], key=lambda g: g["game"])]
+
+
+# ---------------------------------------------------------------- the bots' own CPU (replayed)
+
+def judge_move(board: chess.Board, text: str) -> chess.Move:
+    """The move a judge string names in `board` (O-O / O-O-O; four characters, a pawn
+    reaching the last rank becoming a queen)."""
+    if text in ("O-O", "O-O-O"):
+        king = board.king(board.turn)
+        return chess.Move(king, king + (2 if text == "O-O" else -2))
+    move = chess.Move.from_uci(text)
+    if board.piece_type_at(move.from_square) == chess.PAWN and chess.square_rank(move.to_square) in (0, 7):
+        return chess.Move(move.from_square, move.to_square, chess.QUEEN)
+    return move
+
+
+def replay_bot(argv: list[str], seat: str, moves: Sequence[str], opening: int = 0) -> None:
+    """Play one bot's side of a recorded game again over bare pipes: the colour line, the
+    judge's turn lines (the same FEN, en passant square after every double push, as the
+    chess spec has it; clock values aside) and `A` replies; every answer must be the move
+    the game recorded (the bot is deterministic), the first `opening` moves are the
+    opening, played before the bot's first turn. Then its stdin is closed and it is waited
+    for: what it cost is in this process's RUSAGE_CHILDREN."""
+    turn = chess.WHITE if seat == "white" else chess.BLACK
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0, env=_bot_env())
+    inp, out = proc.stdin.fileno(), proc.stdout.fileno()
+    os.write(inp, f"{seat}\n".encode())
+    board, last, buf = chess.Board(), "NONE", b""
+    for ply, text in enumerate(moves):
+        if ply >= opening and board.turn == turn:
+            os.write(inp, f"{last} 1000 1000 {board.fen(en_passant='fen')}\n".encode())
+            while b"\n" not in buf:
+                chunk = os.read(out, 4096)
+                if not chunk:
+                    raise RuntimeError(f"replay: the bot closed its output at ply {ply}")
+                buf += chunk
+            line, _, buf = buf.partition(b"\n")
+            if line.decode() != text:
+                raise RuntimeError(f"replay: the bot answered {line.decode()!r} at ply {ply}, the game has {text!r}")
+            os.write(inp, b"A 1000\n")
+        board.push(judge_move(board, text))
+        last = text
+    proc.stdin.close()
+    proc.stdout.close()
+    proc.wait()
+
+
+def bots_cpu(argv: list[str], games: Sequence[tuple[str, Sequence[str], int]]) -> float:
+    """CPU seconds the bot processes of these games cost, each (seat, moves, opening)
+    replayed one after another by `replay_bot` (a start-up, the same lines, the same
+    answers): what a harness run of them spent on its bots, so the rest of its CPU time
+    is the harness's own."""
+    cpu0 = _cpu()
+    for seat, moves, opening in games:
+        replay_bot(argv, seat, moves, opening)
+    return _cpu() - cpu0
 
 
 # ---------------------------------------------------------------- the anchors (--driver)
@@ -350,7 +470,8 @@ def _worker(play, games, seed, argv, taken, conn) -> None:
 
 def drive(kind: str, games: int, jobs: int, seed: int, folder: Path) -> list[int]:
     """The plies of each game, `jobs` games at once (forked workers taking the next game)."""
-    play, script = (raw_game, "instant_bot.py") if kind == "raw" else (engine_game, "instant_uci.py")
+    play, script = {"raw": (raw_game, "instant_bot.py"), "raw-inc": (raw_game, "instant_bot_inc.py"),
+                    "engine": (engine_game, "instant_uci.py")}[kind]
     argv = [sys.executable, str(folder / script)]
     if jobs == 1:
         return [play(i, seed, argv) for i in range(games)]
@@ -434,6 +555,10 @@ def _fastchess_version(exe: str) -> str:
 
 # ---------------------------------------------------------------- the table
 
+#: The prototest variants: kind -> the bot's script
+PROTOTEST_BOTS = {"prototest": "instant_bot.py", "prototest-inc": "instant_bot_inc.py"}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40, help="games per variant and run (default 40)")
@@ -442,8 +567,8 @@ def main() -> None:
     parser.add_argument("--fastchess", metavar="PATH",
                         help="the fastchess executable (default: `fastchess` on PATH; without one, no fastchess rows)")
     parser.add_argument("--fastchess-restart", action="store_true",
-                        help="also run fastchess with restart=on (two new engine processes every game)")
-    parser.add_argument("--driver", choices=("raw", "engine"), help=argparse.SUPPRESS)  # one anchor run
+                        help="(the default now: fastchess runs with restart=off and with restart=on)")
+    parser.add_argument("--driver", choices=("raw", "raw-inc", "engine"), help=argparse.SUPPRESS)  # one anchor run
     parser.add_argument("--jobs", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -451,13 +576,12 @@ def main() -> None:
         print(json.dumps(drive(args.driver, args.games, args.jobs, args.seed, args.folder)))
         return
 
-    variants = [("prototest check", "prototest"), ("raw pipe (os.write/os.read)", "raw"),
+    variants = [("prototest check", "prototest"), ("prototest check, inc. bot", "prototest-inc"),
+                ("raw pipe (os.write/os.read)", "raw"), ("raw pipe, inc. bot", "raw-inc"),
                 ("chess.engine (SimpleEngine)", "engine")]
     fastchess = find_fastchess(args.fastchess)
     if fastchess:
-        variants.append(("fastchess", "fastchess"))
-        if args.fastchess_restart:
-            variants.append(("fastchess restart=on", "fastchess-restart"))
+        variants += [("fastchess restart=off", "fastchess"), ("fastchess restart=on", "fastchess-restart")]
     else:
         print("fastchess: not on PATH and no --fastchess PATH given; its rows are left out", file=sys.stderr)
     keys = [(kind, j) for _, kind in variants for j in (1, 2)]
@@ -466,20 +590,22 @@ def main() -> None:
     busy: dict[tuple[str, int], list[float]] = {key: [] for key in keys}  # CPU time / wall time
     others: dict[tuple[str, int], list[float]] = {key: [] for key in keys}  # other processes' CPU / wall
     plies: dict[tuple[str, int], int] = {}
-    games_seen: dict[int, list[list[tuple]]] = {1: [], 2: []}
+    games_seen: dict[tuple[str, int], list[list[tuple]]] = {key: [] for key in keys if key[0] in PROTOTEST_BOTS}
+    bot_cpu: dict[str, list[float]] = {kind: [] for kind in PROTOTEST_BOTS}  # the bots' CPU s of one run, replayed
     fastchess_seen: dict[tuple[str, int], list[list[tuple]]] = {key: [] for key in keys if key[0].startswith("fast")}
     load_before = Path("/proc/loadavg").read_text().split()[:3]
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="prototest-bench-") as tmp:
         folder = Path(tmp)
-        (folder / "instant_bot.py").write_text(INSTANT_BOT)
+        for name, text in BOTS.items():
+            (folder / name).write_text(text)
         (folder / "instant_uci.py").write_text(INSTANT_UCI)
         for r in range(args.rounds):
             for _, kind in variants:
                 for jobs in ((1, 2) if r % 2 == 0 else (2, 1)):
-                    if kind == "prototest":
-                        wall, cpu, per_game = run_prototest(jobs, args.games, args.seed, folder)
-                        games_seen[jobs].append(per_game)
+                    if kind in PROTOTEST_BOTS:
+                        wall, cpu, per_game = run_prototest(jobs, args.games, args.seed, folder, PROTOTEST_BOTS[kind])
+                        games_seen[(kind, jobs)].append(per_game)
                         total = sum(g[0] for g in per_game)
                     elif kind.startswith("fastchess"):
                         wall, cpu, per_game = run_fastchess(fastchess, jobs, args.games, args.seed, folder,
@@ -497,10 +623,16 @@ def main() -> None:
                     print(f"round {r + 1}: {kind} jobs {jobs}: {total} plies in {wall:.2f} s, "
                           f"{total / wall:.0f} plies/s, CPU {cpu:.2f} s, other processes {OTHERS[-1]:.2f} cores",
                           file=sys.stderr, flush=True)
+            for kind, script in PROTOTEST_BOTS.items():  # the bots of this round's games, alone
+                played = games_seen[(kind, 1)][-1]
+                bot_cpu[kind].append(bots_cpu([sys.executable, str(folder / script)],
+                                              [(g[6], g[4], 0) for g in played]))
+                print(f"round {r + 1}: {kind}'s bots replayed alone: CPU {bot_cpu[kind][-1]:.2f} s",
+                      file=sys.stderr, flush=True)
     load_after = Path("/proc/loadavg").read_text().split()[:3]
 
     med = {key: statistics.median(values) for key, values in rates.items()}
-    print(f"chess plies per second, instant bot, {args.games} games a run, seed {args.seed}, "
+    print(f"chess plies per second, instant bots, {args.games} games a run, seed {args.seed}, "
           f"median of {args.rounds} rounds (variants alternating), {len(os.sched_getaffinity(0))} cores, "
           f"{time.monotonic() - started:.0f} s in all")
     print(f"load average (1, 5, 15 min) before: {' '.join(load_before)}, after: {' '.join(load_after)}; "
@@ -517,21 +649,33 @@ def main() -> None:
         c1, c2, b1, b2 = (statistics.median(d[(kind, j)]) for d in (cpus, busy) for j in (1, 2))
         print(f"  {name:29} {total:>6} {med[(kind, 1)]:8.0f} {med[(kind, 2)]:8.0f} "
               f"{med[(kind, 2)] / med[(kind, 1)]:6.2f}   {c1:13.0f} {c2:5.0f}   {b1:7.2f} {b2:5.2f}")
-    for _, kind in variants[1:]:
-        print(f"  {'prototest / ' + kind:29} {'':6} {med[('prototest', 1)] / med[(kind, 1)]:8.2f} "
-              f"{med[('prototest', 2)] / med[(kind, 2)]:8.2f}")
+    print("prototest's figure over each other variant's (plies/s; the aim against fastchess: at least 1.0):")
+    for name, kind in variants:
+        if kind in PROTOTEST_BOTS:
+            continue
+        for mine in PROTOTEST_BOTS:
+            print(f"  {mine + ' / ' + kind:36} jobs 1 {med[(mine, 1)] / med[(kind, 1)]:5.2f}   "
+                  f"jobs 2 {med[(mine, 2)] / med[(kind, 2)]:5.2f}")
+    print("prototest's CPU per ply, split: the bots' (the same games' bot processes replayed alone over bare pipes, "
+          "median of the rounds) and the harness's own (the run's CPU less that: the judge, its opponent, the "
+          "keepers, the command's start-up):")
+    for kind in PROTOTEST_BOTS:
+        total = plies[(kind, 1)]
+        bots_us = statistics.median(bot_cpu[kind]) / total * 1e6
+        own = [statistics.median(cpus[(kind, j)]) - bots_us for j in (1, 2)]
+        print(f"  {kind:14} bots {bots_us:5.0f} us/ply   harness jobs 1 {own[0]:5.0f} us/ply, jobs 2 {own[1]:5.0f} us/ply"
+              f"   (bots replayed: {' '.join(f'{c:.2f}' for c in bot_cpu[kind])} s)")
     print("per round, in run order: plies/s (other processes' CPU during the run, in cores)")
     for name, kind in variants:
         for jobs in (1, 2):
             print(f"  {name:29} jobs {jobs}: " + "  ".join(
                 f"{v:5.0f} ({o:.2f})" for v, o in zip(rates[(kind, jobs)], others[(kind, jobs)])))
-    first = games_seen[1][0]
-    same = all(run == first for jobs in (1, 2) for run in games_seen[jobs])
-    rechecked = sum(1 for jobs in (1, 2) for run in games_seen[jobs] for g in run if g[5])
+    first = games_seen[("prototest", 1)][0]
+    same = all(run == first for runs in games_seen.values() for run in runs)
+    rechecked = sum(1 for runs in games_seen.values() for run in runs for g in run if g[5])
     verdicts = sorted({f"{g[1]}" + (f" ({g[2]})" if g[2] else "") for g in first})
-    print(f"prototest per-game plies, jobs 1: {' '.join(str(g[0]) for g in games_seen[1][0])}")
-    print(f"prototest per-game plies, jobs 2: {' '.join(str(g[0]) for g in games_seen[2][0])}")
-    print(f"same moves, plies, results and checks in every prototest run (jobs 1 and 2, every round): "
+    print(f"prototest per-game plies, jobs 1: {' '.join(str(g[0]) for g in first)}")
+    print(f"same moves, plies, results and checks in every prototest run (both bots, jobs 1 and 2, every round): "
           f"{'yes' if same else 'NO'}; games re-checked alone: {rechecked}; "
           f"every check passed: {'yes' if all(v == 'pass' for g in first for _, v in g[3]) else 'NO'}")
     print(f"results: {', '.join(verdicts)}")
@@ -543,6 +687,8 @@ def main() -> None:
         print(f"{kind} jobs {jobs}: distinct games {len({g[2] for g in every})} of {len(every)} played in "
               f"{len(runs)} runs; total plies per run: {' '.join(str(sum(g[0] for g in run)) for run in runs)}; "
               f"endings: {', '.join(sorted({g[1] for g in every}))}")
+    if not same:
+        sys.exit("the prototest runs did not all play the same games (the two bots must choose alike)")
 
 
 if __name__ == "__main__":

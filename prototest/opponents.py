@@ -94,6 +94,9 @@ def allowed_moves(module: ModuleType, position: Position, style: Style) -> Seque
     moves = listing(module, position)
     if not style.omit:
         return moves
+    without = getattr(module, "without_classes", None)
+    if without is not None:  # the module's own pass over the whole list (chess's masks)
+        return without(position, moves, style.omit) or moves
     kinds, omit = module.move_kinds, style.omit
     # isdisjoint asks a lazy Set (chess's) only for the omitted classes
     return [m for m in moves if kinds(position, m).isdisjoint(omit)] or moves

@@ -177,9 +177,17 @@ class Referee(Dialogue, Judging, Accounting):
         return conduct.shown_path(os.path.abspath(self.spec.path), os.getcwd())
 
     def abandon(self) -> None:
-        """A bot started ahead for a game that will not be played: killed."""
+        """A bot started ahead for a game that will not be played: killed (the other
+        seat's too)."""
         if self.bot is not None:
             self.bot.kill()
+        if self.seat is not None:
+            self.seat.referee.abandon()
+
+    def launch_all(self) -> None:
+        """Start the game's bots ahead of it (runner.Ahead): this one, and the other seat's."""
+        if self.launch() and self.seat is not None:
+            self.seat.launch()
 
     def run(self) -> GameReport:
         try:
@@ -193,14 +201,14 @@ class Referee(Dialogue, Judging, Accounting):
         ahead_ns = None if self.bot is None else time.perf_counter_ns() - self.bot.started_ns
         if not self.launch():
             return report
-        if self.seat is not None:  # started with the bot: their start-ups overlap
-            self.seat.referee.launch()
         bot = self.bot
         assert bot is not None
         if ahead_ns is not None:
             report.started_ahead_ms = round(ahead_ns / _MS, 1)
             report.transcript.note(f"the bot was started {ahead_ns / _MS:.0f} ms before its game "
                                    f"(start.ahead: while the game before it was played)")
+        if self.seat is not None:  # started with the bot (or ahead with it): their start-ups overlap
+            self.seat.launch()
         try:
             with bot:  # leaving it kills the bot, with signals held back until that is done
                 self.bot = bot

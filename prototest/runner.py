@@ -210,7 +210,7 @@ class Ahead:
         if i + 1 < len(self.tasks):
             following = Referee(self.tasks[i + 1])
             self.waiting = (i + 1, following)
-            referee.after_first_answer = following.launch
+            _once_all_answered(referee, following.launch_all)
         report = play_game(cfg, referee)
         beside = report.started_ahead_ms is not None or (self.waiting is not None and self.waiting[1].bot is not None)
         if not (beside and report.interrupted is None and self.rechecks.wanted(report)):
@@ -264,6 +264,23 @@ class Rechecks:
         for kind in self.kinds(report):
             self.came_back.setdefault(kind, []).append(report.index)
         report.rechecked = first_timing(first, either=self.either)
+
+
+def _once_all_answered(referee: Referee, start: Callable[[], object]) -> None:
+    """Call `start` once every bot of `referee`'s game has given its first answer (the
+    candidate's, and the other seat's when a bot plays it): the next game's bots then
+    start, and their start-ups never compete with this game's."""
+    referees = [referee] + ([referee.seat.referee] if referee.seat is not None else [])
+    left = len(referees)
+
+    def answered() -> None:
+        nonlocal left
+        left -= 1
+        if left == 0:
+            start()
+
+    for each in referees:
+        each.after_first_answer = answered
 
 
 def timing_bound(report: GameReport) -> bool:

@@ -17,6 +17,8 @@ Both bots' lines go to one transcript: the seat's are marked with a prefix
 from __future__ import annotations
 
 import dataclasses
+import time
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from .dialogue import Ending
@@ -50,7 +52,9 @@ class BotSeat:
             cfg, argv=list(cfg.opponent_argv), seat=1 - cfg.seat, cwd=cfg.opponent_cwd or cfg.cwd,
             opponent=None, opponent_argv=None, max_plies=None, max_bot_turns=None, stop_when_idle=False,
             log_exchanges=False, deadline=None)
-        self.main = referee
+        #: the candidate's referee, which owns the seat: held weakly, so that a finished game
+        #: (its positions, boards and transcript) is freed at once, not by the cycle collector
+        self.main: "Referee" = weakref.proxy(referee)
         self.referee = Referee(seat_cfg)
         self.prefix = f"[{cfg.opponent_label}] "
         self.referee.report.transcript = referee.report.transcript.seat(self.prefix)
@@ -64,6 +68,21 @@ class BotSeat:
         self._ending: Ending | None = None
 
     # -- the game ---------------------------------------------------------------------------
+    def launch(self) -> bool:
+        """Start the seat's bot, if it is not running yet (it may be started ahead of its
+        game with the candidate's: runner.Ahead; then, as for the candidate, its report
+        and transcript say so, and what it wrote meanwhile is looked at before the first
+        line)."""
+        r = self.referee
+        ahead_ns = None if r.bot is None else time.perf_counter_ns() - r.bot.started_ns
+        if not r.launch():
+            return False
+        if ahead_ns is not None and r.report.started_ahead_ms is None:
+            r.report.started_ahead_ms = round(ahead_ns / _MS, 1)
+            r.report.transcript.note(f"the bot was started {ahead_ns / _MS:.0f} ms before its game "
+                                     f"(start.ahead: while the game before it was played)")
+        return True
+
     def start(self) -> None:
         """Start the seat's bot and its dialogue (handshake, silence, first lines)."""
         r = self.referee

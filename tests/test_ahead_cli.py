@@ -126,3 +126,43 @@ def test_a_timing_fault_beside_a_copy_started_ahead_is_re_checked_alone(tmp_path
     assert ("re-checked alone: game 2 had a timing finding (timeout" in result.stdout
             and "while another copy of the bot was alive (started ahead of its game)" in result.stdout), result.stdout
 
+
+
+def _match(tmp_path: Path, *args: str):
+    import json
+
+    report = tmp_path / "match.json"
+    result = run_cli("match", *args, "--game", "chess", "--json", str(report), "--transcripts",
+                     str(tmp_path / "transcripts"), tmp_path=tmp_path)
+    result.report = json.loads(report.read_text()) if report.exists() else None
+    return result
+
+
+def test_a_match_starts_both_bots_of_the_next_game_ahead_and_plays_the_same_games(tmp_path):
+    bot = " ".join([sys.executable, "-m", "prototest.bots.chess_bot"])
+    ahead = _match(tmp_path / "one", bot, bot, "--games", "4", "--jobs", "1", "--seed", "2", "--start-delay", "300")
+    apart = _match(tmp_path / "two", bot, bot, "--games", "4", "--jobs", "2", "--seed", "2", "--start-delay", "300")
+    assert ahead.code == apart.code == 0, ahead.stdout + apart.stdout
+    assert [g["moves"] for g in ahead.report["games"]] == [g["moves"] for g in apart.report["games"]]
+    for game in ahead.report["games"][1:]:
+        text = Path(game["transcript"]).read_text()
+        lines = [line for line in text.splitlines() if "before its game (start.ahead" in line]
+        assert len(lines) == 2 and sum("[opponent] the bot was started" in line for line in lines) == 1, text
+    first = Path(ahead.report["games"][0]["transcript"]).read_text()
+    assert "before its game (start.ahead" not in first
+    assert "before its game (start.ahead" not in Path(apart.report["games"][1]["transcript"]).read_text()
+
+
+def test_output_of_the_other_seat_s_bot_started_ahead_is_its_early_output(tmp_path):
+    """B's second start is game 2's other seat, started during game 1: it writes at once,
+    before its colour line, and forfeits game 2 for it."""
+    bot = counting_bot(tmp_path, "if n == 1:\n    print('hello', flush=True)\n")
+    reference = " ".join([sys.executable, "-m", "prototest.bots.chess_bot"])
+    result = _match(tmp_path, reference, str(bot), "--set", "severity.file_operation=ignore", "--games", "2",
+                    "--jobs", "1", "--start-delay", "200")
+    assert result.code == 1, result.stdout + result.stderr
+    data = result.report
+    assert data["findings"]["A"] == []
+    assert [(f["game"], f["kind"]) for f in data["findings"]["B"]] == [(2, "early_output")], data["findings"]
+    assert data["games"][1]["reason"] == "the opponent forfeited: early_output"
+    assert "[opponent] the bot was started" in Path(data["games"][1]["transcript"]).read_text()

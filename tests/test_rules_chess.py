@@ -188,3 +188,106 @@ def test_the_opponents_gives_check_is_python_chess_s_on_every_legal_move():
                 compared, checks = compared + 1, checks + expected
             board.push(rng.choice(list(board.legal_moves)))
     assert compared > 100_000 and checks > 1000, (compared, checks)
+
+
+def _random_positions(games: int, seed: int, every: int = 1):
+    """Positions of random games (every legal move drawn, underpromotions too), as the
+    judge's positions."""
+    import random
+
+    rng, found = random.Random(seed), []
+    for _ in range(games):
+        position = RULES.initial()
+        while position.outcome() is None and position.ply() < 250:
+            if position.ply() % every == 0:
+                found.append(position)
+            board = position.board.copy(stack=False)
+            board.push(rng.choice(list(board.legal_moves)))
+            position = judge_chess.ChessPosition(board, RULES.options, position)
+    return found
+
+
+def test_the_opponents_check_test_made_once_a_position_is_python_chess_s():
+    """Checks (what a check is, worked out once a board) answers as python-chess for every
+    legal move of random games: direct and discovered checks, castling, en passant and
+    every promotion."""
+    compared = checks = discovered = 0
+    for position in _random_positions(30, 5):
+        board, test = position.board, position.checks()
+        for move in board.legal_moves:
+            expected = board.gives_check(move)
+            assert test(move) == expected, (board.fen(), move.uci())
+            compared, checks = compared + 1, checks + expected
+            discovered += expected and bool(test.discover & chess.BB_SQUARES[move.from_square])
+    assert compared > 50_000 and checks > 1000 and discovered > 20, (compared, checks, discovered)
+
+
+def test_the_judges_legal_moves_are_python_chess_s_in_its_order():
+    """legal_moves (python-chess's legality test written out) gives exactly
+    generate_legal_moves's list, in its order: pins, en passant, castling, checks."""
+    compared = 0
+    for position in _random_positions(40, 17):
+        board = position.board
+        assert list(judge_chess.legal_moves(board)) == list(board.generate_legal_moves()), board.fen()
+        compared += 1
+    assert compared > 4000, compared
+
+
+def test_without_classes_keeps_what_move_kinds_keeps():
+    """The opponent's one-pass filter leaves out exactly the moves `move_kinds` puts in an
+    omitted class, for every single class, every class, and random sets of them."""
+    import random
+
+    rng = random.Random(7)
+    classes = judge_chess.MOVE_CLASSES
+    for position in _random_positions(12, 11, every=3):
+        moves = position.generated()
+        omits = [frozenset([c]) for c in classes] + [frozenset(classes)]
+        omits += [frozenset(c for c in classes if rng.random() < 0.5) for _ in range(4)]
+        for omit in omits:
+            expected = [m for m in moves if judge_chess.move_kinds(position, m).isdisjoint(omit)]
+            assert judge_chess.without_classes(position, moves, omit) == expected, (position.notation(), omit)
+
+
+def _preferred_by_python_chess(board: chess.Board, style: str, moves: list[chess.Move]) -> list[chess.Move]:
+    """What each style prefers, written with python-chess's own tests (the oracle)."""
+    value = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9, chess.KING: 0}
+
+    def best(score):
+        scored = [(score(m), m) for m in moves if score(m) is not None]
+        top = max((s for s, _ in scored), default=None)
+        return [m for s, m in scored if s == top]
+
+    if style == "greedy":
+        return best(lambda m: (1 if board.is_en_passant(m) else value[board.piece_type_at(m.to_square)]) * 10
+                    - value[board.piece_type_at(m.from_square)] if board.is_capture(m) else None)
+    if style == "checking":
+        return [m for m in moves if board.gives_check(m)] or [m for m in moves if board.is_capture(m)]
+    if style == "smothering":
+        counts = []
+        for m in moves[:40]:
+            board.push(m)
+            counts.append(board.legal_moves.count())
+            board.pop()
+        return [m for m, c in zip(moves, counts) if c == min(counts)]
+    if style == "passive":
+        return [m for m in moves if not board.is_capture(m) and board.piece_type_at(m.from_square) != chess.PAWN
+                and not board.gives_check(m)]
+    if style == "pawn-storm":
+        ahead = 1 if board.turn == chess.WHITE else -1
+        return best(lambda m: chess.square_rank(m.to_square) * ahead
+                    if board.piece_type_at(m.from_square) == chess.PAWN else None)
+    if style == "king-walk":
+        return [m for m in moves if board.piece_type_at(m.from_square) == chess.KING and not board.is_castling(m)]
+    assert style == "generous"
+    return [m for m in moves if board.is_attacked_by(not board.turn, m.to_square)
+            and board.piece_type_at(m.from_square) != chess.KING]
+
+
+def test_every_style_prefers_what_python_chess_s_own_tests_give():
+    """prefer's mask and check-test shortcuts against the styles written plainly."""
+    for position in _random_positions(10, 13, every=2):
+        moves = position.generated()
+        for style in judge_chess.STYLES[1:]:
+            expected = _preferred_by_python_chess(position.board.copy(), style, moves)
+            assert judge_chess.prefer(position, style, moves) == expected, (position.notation(), style)

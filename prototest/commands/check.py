@@ -16,7 +16,7 @@ from ..game import CheckRun
 from .bot import bot_argv
 from .common import (check_output, html_writer, check_time_scale, game_start, given_opponent_moves, in_shard, load_settings,
                      load_spec, parse_position, parse_shard, resolve_settings, shard_text)
-from .exits import UsageProblem, bots_ahead, conclude, plural
+from .exits import UsageProblem, bots_ahead, conclude, games_begin, plural
 
 
 def opponent_command(text: str | None, env: dict[str, str], option: str = "--opponent") -> list[str] | None:
@@ -142,6 +142,7 @@ def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts,
 
     # Nobody chose the game: once a game shows the bot speaks another protocol, stop.
     stop = None if s.game_chosen else (lambda game_report: detect.hint(game_report) is not None)
+    games_begin()
     with view if view is not None else contextlib.nullcontext():
         run = runner.run_check(
             spec, rules, module, argv, games=count, seed=s.seed, time_scale=s.time_scale,

@@ -27,7 +27,7 @@ from ..game import GameConfig, GameReport
 from ..spec import Spec
 from .check import opponent_command
 from .common import check_output, check_time_scale, load_settings, resolve_settings
-from .exits import UsageProblem, bots_ahead, conclude
+from .exits import UsageProblem, bots_ahead, conclude, games_begin
 
 #: Games when --games is not given: 5 pairs.
 DEFAULT_GAMES = 10
@@ -215,8 +215,12 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
                 return True
         return False
 
-    try:
-        pool.play_all(tasks, runner.play_game, jobs or pool.default_jobs(), done, again=rechecks.wanted)
+    at_once = jobs or pool.default_jobs()
+    games_begin()
+    try:  # one game at a time: the next game's two bots start during this one (runner.Ahead)
+        with runner.Ahead.for_run(spec, tasks, at_once, fresh=lambda cfg: config(cfg.index),
+                                  rechecks=rechecks) as play:
+            pool.play_all(tasks, play, at_once, done, again=rechecks.wanted)
     except KeyboardInterrupt as exc:
         run.interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
     run.games.sort(key=lambda g: g.index)

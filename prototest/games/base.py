@@ -34,6 +34,10 @@ allowed), both in the listing's order and never empty while the game goes on.
         the classes a listed move is of (needed when MOVE_CLASSES is not empty). Only
         `isdisjoint(omit)` is asked of it: a Set that works a class out when asked (chess's,
         where a check costs a move played) spares the classes not omitted;
+    without_classes(position, moves, omit) -> list                  optional, with move_kinds
+        the moves of `moves` of no class in `omit`, in their order: exactly what
+        `move_kinds(...).isdisjoint(omit)` keeps, in one pass (chess's, from the board's
+        masks; the conformance suite compares the two);
     prefer(position, style, moves) -> list                          with STYLES
         the moves of `moves` (two or more, in order) that `style` plays, in their order;
         empty when it finds none. Never asked about "random"; an unknown style raises

@@ -59,7 +59,7 @@ class ChessPosition:
     position before it. Copying a board *with* its stack on every ply made a game
     quadratic; the links keep what fivefold repetition needs at the cost of one pointer."""
 
-    __slots__ = ("board", "_options", "_moves", "_parent", "_key", "_generated", "_chosen")
+    __slots__ = ("board", "_options", "_moves", "_parent", "_key", "_generated", "_chosen", "_checks")
 
     def __init__(self, board: chess.Board, options: Mapping[str, Any],
                  parent: "ChessPosition | None" = None) -> None:
@@ -70,12 +70,18 @@ class ChessPosition:
         self._key: object = None  # the transposition key, computed when repetition matters
         self._generated: list[chess.Move] | None = None  # legal moves, queen promotions only
         self._chosen: tuple[str, chess.Move] | None = None  # the opponent's pick, known legal
+        self._checks: Checks | None = None  # the opponent's check test, made when first asked
+
+    def checks(self) -> "Checks":
+        """Whether a legal move gives check, as `Checks` tells it (made once a position)."""
+        if self._checks is None:
+            self._checks = Checks(self.board)
+        return self._checks
 
     def generated(self) -> list[chess.Move]:
         """Legal moves in python-chess's generation order (fixed for a position)."""
         if self._generated is None:
-            self._generated = [m for m in self.board.generate_legal_moves()
-                               if m.promotion in (None, chess.QUEEN)]
+            self._generated = [m for m in legal_moves(self.board) if m.promotion in (None, chess.QUEEN)]
         return self._generated
 
     # -- the Position protocol --------------------------------------------------------
@@ -190,6 +196,31 @@ class ChessPosition:
         board = self.board.copy(stack=False)
         board.push(move)
         return ChessPosition(board, self._options, self)
+
+
+def legal_moves(board: chess.Board) -> Iterator[chess.Move]:
+    """`board.generate_legal_moves()`, the same moves in the same order, a third faster
+    out of check: python-chess's test of each pseudo-legal move (`_is_safe`, a call that
+    asks whether it castles and whether it takes en passant) is written out here, and
+    asked only of king moves and en passant. In check (or without a king), python-chess's
+    own generator."""
+    turn = board.turn
+    king = board.king(turn)
+    if king is None or board.attackers_mask(not turn, king):
+        yield from board.generate_legal_moves()
+        return
+    blockers, king_bb, ep, squares, rays = board._slider_blockers(king), chess.BB_SQUARES[king], board.ep_square, \
+        chess.BB_SQUARES, chess.BB_RAYS
+    for move in board.generate_pseudo_legal_moves():
+        frm = move.from_square
+        if frm == king:
+            if board.is_castling(move) or not board.is_attacked_by(not turn, move.to_square):
+                yield move
+        elif move.to_square == ep and board.is_en_passant(move):
+            if board._is_safe(king, blockers, move):
+                yield move
+        elif not blockers & squares[frm] or rays[frm][move.to_square] & king_bb:
+            yield move
 
 
 _PIECES = [(pt, colour, chess.Piece(pt, colour).symbol()) for pt in chess.PIECE_TYPES for colour in chess.COLORS]
@@ -459,6 +490,62 @@ def gives_check(board: chess.Board, move: chess.Move) -> bool:
     return bool(attacks & target)
 
 
+class Checks:
+    """`board.gives_check(move)` for the legal moves of one board, each in a few bit
+    operations: what makes a check is worked out once for the board (Stockfish's "check
+    squares" and "discovered check candidates"), not once a move as `gives_check` does.
+
+    * A direct check: the moved piece lands on a square from which a piece of its type
+      attacks the other king through the board as it is. The square the piece leaves
+      cannot open that line: it would lie between, and the piece there would attack the
+      king already (the side not to move in check: an illegal position, see below).
+    * A discovered check: the moved piece is the only one between a rook, bishop or queen
+      of the side to move and the other king, and it leaves that line.
+    * Castling, en passant and promotions (rare) ask python-chess, as does every move of a
+      board whose side not to move is in check (never reached by play: positions are
+      checked when set up), where the reasoning above does not hold."""
+
+    __slots__ = ("board", "direct", "discover", "king", "slow")
+
+    def __init__(self, board: chess.Board) -> None:
+        self.board = board
+        us = board.turn
+        king = board.king(not us)
+        self.king = king
+        self.slow = king is None or board.is_attacked_by(us, king)
+        self.direct: dict[int, int] = {}
+        self.discover = 0
+        if self.slow or king is None:
+            return
+        occupied = board.occupied
+        diagonal = chess.BB_DIAG_ATTACKS[king][chess.BB_DIAG_MASKS[king] & occupied]
+        straight = (chess.BB_RANK_ATTACKS[king][chess.BB_RANK_MASKS[king] & occupied]
+                    | chess.BB_FILE_ATTACKS[king][chess.BB_FILE_MASKS[king] & occupied])
+        self.direct = {chess.PAWN: chess.BB_PAWN_ATTACKS[not us][king], chess.KNIGHT: chess.BB_KNIGHT_ATTACKS[king],
+                       chess.BISHOP: diagonal, chess.ROOK: straight, chess.QUEEN: diagonal | straight, chess.KING: 0}
+        ours = board.occupied_co[us]
+        snipers = ours & (((chess.BB_RANK_ATTACKS[king][0] | chess.BB_FILE_ATTACKS[king][0])
+                           & (board.rooks | board.queens))
+                          | (chess.BB_DIAG_ATTACKS[king][0] & (board.bishops | board.queens)))
+        while snipers:
+            sniper = snipers & -snipers
+            snipers ^= sniper
+            between = chess.between(king, sniper.bit_length() - 1) & occupied
+            if between and not between & (between - 1) and between & ours:  # one piece, ours
+                self.discover |= between
+
+    def __call__(self, move: chess.Move) -> bool:
+        board = self.board
+        frm, to = move.from_square, move.to_square
+        if self.slow or move.promotion is not None or (board.kings & chess.BB_SQUARES[frm] and (
+                abs((frm & 7) - (to & 7)) > 1 or board.rooks & board.occupied_co[board.turn] & chess.BB_SQUARES[to])) \
+                or (to == board.ep_square and board.pawns & chess.BB_SQUARES[frm] and (frm ^ to) & 7):
+            return board.gives_check(move)  # castling, en passant, a promotion (or a board not to reason on)
+        if self.discover & chess.BB_SQUARES[frm] and not chess.BB_RAYS[frm][self.king] & chess.BB_SQUARES[to]:
+            return True
+        return bool(self.direct[board.piece_type_at(frm)] & chess.BB_SQUARES[to])  # type: ignore[index]
+
+
 #: Each move class's test of a generated move.
 _CLASS_TESTS: dict[str, Callable[[chess.Board, chess.Move], bool]] = {
     "capture": chess.Board.is_capture,
@@ -508,6 +595,35 @@ class _Kinds(AbstractSet[str]):
         return sum(1 for _ in self)
 
 
+def without_classes(position: ChessPosition, moves: Sequence[chess.Move], omit: AbstractSet[str]) -> list[chess.Move]:
+    """The moves of `moves` of no class in `omit`, in their order: `move_kinds`'s answer
+    for each (see prototest.opponents), worked out from the board's masks in one pass
+    (the class tests one by one cost the opponent more than generating the moves)."""
+    board = position.board
+    capture, en_passant, castling = "capture" in omit, "en passant" in omit, "castling" in omit
+    promotion, pawn_move, king_move = "promotion" in omit, "pawn move" in omit, "king move" in omit
+    checks = position.checks() if "check" in omit else None
+    theirs, own_rooks = board.occupied_co[not board.turn], board.rooks & board.occupied_co[board.turn]
+    pawns, kings, ep, occupied, squares = board.pawns, board.kings, board.ep_square, board.occupied, chess.BB_SQUARES
+    kept = []
+    for move in moves:
+        frm, to = move.from_square, move.to_square
+        if pawns & squares[frm]:
+            if pawn_move or (promotion and move.promotion is not None):
+                continue
+            if (capture or en_passant) and to == ep and abs(to - frm) in (7, 9) and not occupied & squares[to]:
+                continue  # en passant (a capture too)
+        elif kings & squares[frm]:
+            if king_move or (castling and (abs((frm & 7) - (to & 7)) > 1 or own_rooks & squares[to])):
+                continue
+        if capture and theirs & squares[to]:
+            continue
+        if checks is not None and checks(move):
+            continue
+        kept.append(move)
+    return kept
+
+
 def opponent_candidates(position: ChessPosition) -> list[chess.Move]:
     """The opponent's moves in python-chess's generation order, as `chess.Move`s: only the
     one played is written as the judge writes it (`move_text`)."""
@@ -528,27 +644,40 @@ def prefer(position: ChessPosition, style: str, moves: list[chess.Move]) -> list
     storm: the pawn moves that go furthest; king walk: king moves; generous: moves onto a
     square the bot attacks (it takes a lot, and the game thins out into an endgame)."""
     board = position.board
+    squares = chess.BB_SQUARES
     if style == "greedy":
         return best_scored(moves, lambda m: _captured_value(board, m) * 10 - _VALUE[board.piece_type_at(m.from_square)]
                      if board.is_capture(m) else None)
     if style == "checking":
-        return [m for m in moves if gives_check(board, m)] or [m for m in moves if board.is_capture(m)]
+        checks = position.checks()
+        return [m for m in moves if checks(m)] or [m for m in moves if board.is_capture(m)]
     if style == "smothering":
-        return _fewest_replies(board, moves[:_SMOTHER_LIMIT])
+        return _fewest_replies(board, moves[:_SMOTHER_LIMIT], position.checks())
     if style == "passive":
-        return [m for m in moves if not board.is_capture(m) and board.piece_type_at(m.from_square) != chess.PAWN
-                and not gives_check(board, m)]
+        checks, pawns, theirs = position.checks(), board.pawns, board.occupied_co[not board.turn]
+        return [m for m in moves if not (theirs & squares[m.to_square] or pawns & squares[m.from_square])
+                and not checks(m)]  # no capture (an en passant one moves a pawn), no pawn move, no check
     if style == "pawn-storm":
-        ahead = 1 if board.turn == chess.WHITE else -1
-        return best_scored(moves, lambda m: chess.square_rank(m.to_square) * ahead
-                     if board.piece_type_at(m.from_square) == chess.PAWN else None)
+        ahead, pawns = (1 if board.turn == chess.WHITE else -1), board.pawns
+        return best_scored(moves, lambda m: (m.to_square >> 3) * ahead if pawns & squares[m.from_square] else None)
     if style == "king-walk":
-        return [m for m in moves if board.piece_type_at(m.from_square) == chess.KING and not board.is_castling(m)]
+        kings = board.kings
+        return [m for m in moves if kings & squares[m.from_square] and not board.is_castling(m)]
     if style == "generous":
-        return [m for m in moves if board.is_attacked_by(not board.turn, m.to_square)
-                and board.piece_type_at(m.from_square) != chess.KING]
+        attacked, kings = _attacked_by(board, not board.turn), board.kings
+        return [m for m in moves if attacked & squares[m.to_square] and not kings & squares[m.from_square]]
     raise ValueError(f"unknown style {style!r} (known: {', '.join(STYLES)})")
 
+
+def _attacked_by(board: chess.Board, colour: chess.Color) -> int:
+    """The squares `colour` attacks (`board.is_attacked_by(colour, square)` of every square
+    at once: the union of its pieces' attacks)."""
+    attacked, pieces = 0, board.occupied_co[colour]
+    while pieces:
+        low = pieces & -pieces
+        pieces ^= low
+        attacked |= board.attacks_mask(low.bit_length() - 1)
+    return attacked
 
 
 def _captured_value(board: chess.Board, move: chess.Move) -> int:
@@ -557,26 +686,33 @@ def _captured_value(board: chess.Board, move: chess.Move) -> int:
     return _VALUE.get(board.piece_type_at(move.to_square) or chess.PAWN, 0)
 
 
-def _fewest_replies(board: chess.Board, moves: Sequence[chess.Move]) -> list[chess.Move]:
+def _fewest_replies(board: chess.Board, moves: Sequence[chess.Move], checks: Checks | None = None) -> list[chess.Move]:
     """The moves that leave the other side the fewest legal replies, in their order (as
     `best_scored` by minus the count): a move's replies are counted only until they
-    pass the fewest so far, which it then cannot share."""
+    pass the fewest so far, which it then cannot share. Checks (`checks`) are counted
+    first: they leave few replies, so the others' counts stop early. The order changes
+    nothing in the answer: a move of the fewest replies is counted whole whenever it
+    comes, as nothing counted before it had fewer."""
+    order = range(len(moves))
+    if checks is not None:
+        given = [checks(m) for m in moves]
+        order = [i for i in order if given[i]] + [i for i in order if not given[i]]
     fewest, best = None, []
-    for move in moves:
-        board.push(move)
+    for i in order:
+        board.push(moves[i])
         try:
             count = 0
-            for _ in board.generate_legal_moves():
+            for _ in legal_moves(board):
                 count += 1
                 if fewest is not None and count > fewest:
                     break
         finally:
             board.pop()
         if fewest is None or count < fewest:
-            fewest, best = count, [move]
+            fewest, best = count, [i]
         elif count == fewest:
-            best.append(move)
-    return best
+            best.append(i)
+    return [moves[i] for i in sorted(best)]
 
 
 #: Every name `situations` can give, for the summary of what a run did not reach.
