@@ -271,9 +271,17 @@ def _replay_header(run: MatchRun, g: GameReport, folder: Path) -> list[str]:
 
 
 def _seats(run: MatchRun, g: GameReport) -> str:
-    seats = run.spec.game.seats
+    """Who played which seat, by the spec's seat titles as `check` names them ("A white, B black")."""
+    title = run.spec.seat_title
     first, second = run.names(g)
-    return f"{first} {seats[g.seat]}, {second} {seats[1 - g.seat]}"
+    return f"{first} {title(g.seat)}, {second} {title(1 - g.seat)}"
+
+
+def _seats_width(run: MatchRun) -> int:
+    """The seats column's width: its longest entry (seat titles differ in length between games)."""
+    title = run.spec.seat_title
+    longest = max(len(title(i)) for i in range(len(run.spec.game.seats)))
+    return max(18, 2 * (len("A ") + longest) + len(", "))
 
 
 def _score(t: matchmod.Tally) -> tuple[float, float]:
@@ -317,9 +325,10 @@ def summary(run: MatchRun) -> str:
     lines.extend(f"  {matchmod.LETTERS[i]}: {_name(argv)}" for i, argv in enumerate(run.bots))
     lines.append("")
     if len(run.games) <= GAMES_SHOWN:
-        lines.append(f"  {'game':>4}  {'pair':>4}  {'seats':<18} {'plies':>5}  how it ended")
+        width = _seats_width(run)
+        lines.append(f"  {'game':>4}  {'pair':>4}  {'seats':<{width}} {'plies':>5}  how it ended")
         for g in run.games:
-            lines.append(f"  {g.index:>4}  {matchmod.pair_of(run.where(g.index)[1]):>4}  {_seats(run, g):<18} "
+            lines.append(f"  {g.index:>4}  {matchmod.pair_of(run.where(g.index)[1]):>4}  {_seats(run, g):<{width}} "
                          f"{g.plies:>5}  {matchmod.ended(g, run.names(g))}"
                          + (f"  (re-checked alone after {g.rechecked})" if g.rechecked else ""))
     else:  # a long match: how the games ended, counted (the JSON has every game)
@@ -462,7 +471,7 @@ def junit(run: MatchRun):
             if name not in (first, second):
                 continue
             mine = g.findings if name == first else g.opponent_findings
-            seat = run.spec.game.seats[g.seat if name == first else 1 - g.seat]
+            seat = run.spec.seat_title(g.seat if name == first else 1 - g.seat)
             for check in report.CHECKS:
                 tests += 1
                 case = ET.SubElement(suite, "testcase", classname=f"prototest.match.{run.spec.name}.{name}.{check}",
