@@ -18,11 +18,13 @@ import os
 import re
 import sys
 import time
-from typing import Any, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
-#: index, seat, ply, last answer (ms, -1 none), asked at (perf_counter seconds, 0 none), started at
-_FIELDS = 6
-_INDEX, _SEAT, _PLY, _ANSWER, _ASKED, _STARTED = range(_FIELDS)
+#: index, seat (the referee's bot's), ply, last answer of the bot in seat 0 and in seat 1 (ms,
+#: -1 none), asked at (perf_counter seconds, 0 none), the seat asked, started at. Both seats'
+#: answers are kept: a match (or check --opponent) has a bot in each, each with its referee.
+_FIELDS = 8
+_INDEX, _SEAT, _PLY, _ANSWER0, _ANSWER1, _ASKED, _ASKED_SEAT, _STARTED = range(_FIELDS)
 
 #: The slots of this run when the live view is on (None: the referee's hooks do nothing).
 board: "Slots | None" = None
@@ -64,8 +66,10 @@ class Slots:
                 if self.values[base + _INDEX] == 0:
                     self.values[base + _SEAT] = seat
                     self.values[base + _PLY] = 0
-                    self.values[base + _ANSWER] = -1
+                    self.values[base + _ANSWER0] = -1
+                    self.values[base + _ANSWER1] = -1
                     self.values[base + _ASKED] = 0
+                    self.values[base + _ASKED_SEAT] = seat
                     self.values[base + _STARTED] = time.perf_counter()
                     self.values[base + _INDEX] = index
                     return slot
@@ -75,17 +79,33 @@ class Slots:
         with self.lock:
             self.values[slot * _FIELDS + _INDEX] = 0
 
-    def running(self) -> list[tuple[int, int, int, float, float, float]]:
-        """(index, seat, ply, last answer ms, asked at, started at) of each game in play."""
+    def running(self) -> list["Running"]:
+        """Each game in play, by its number."""
         out = []
         v = self.values
         for slot in range(self.count):
             base = slot * _FIELDS
             index = int(v[base + _INDEX])
             if index:
-                out.append((index, int(v[base + _SEAT]), int(v[base + _PLY]), v[base + _ANSWER], v[base + _ASKED],
-                            v[base + _STARTED]))
+                out.append(Running(index, int(v[base + _SEAT]), int(v[base + _PLY]),
+                                   (v[base + _ANSWER0], v[base + _ANSWER1]), v[base + _ASKED],
+                                   int(v[base + _ASKED_SEAT]), v[base + _STARTED]))
         return sorted(out)
+
+
+class Running(NamedTuple):
+    """A game in play, as its slot has it."""
+
+    index: int
+    #: the referee's bot's seat (check's bot, a match game's first bot)
+    seat: int
+    ply: int
+    #: the last answer time (ms, -1 none) of the bot in seat 0 and in seat 1
+    answers: tuple[float, float]
+    #: when a bot was last asked (perf_counter seconds; 0: the answer came), and its seat
+    asked_at: float
+    asked_seat: int
+    started: float
 
 
 # -- the referee's hooks (in whichever process plays the game) ---------------------------------
@@ -109,17 +129,21 @@ def played(ply: int) -> None:
         board.values[_mine * _FIELDS + _PLY] = ply
 
 
-def asked(t_ns: int) -> None:
-    """The bot was asked for its answer at perf_counter_ns `t_ns`."""
-    if _mine >= 0 and board is not None:
-        board.values[_mine * _FIELDS + _ASKED] = t_ns / 1e9
-
-
-def answered(ms: float) -> None:
-    """The bot's answer came after `ms`."""
+def asked(t_ns: int, seat: int | None = None) -> None:
+    """The bot in `seat` (default: the referee's bot's) was asked for its answer at
+    perf_counter_ns `t_ns`."""
     if _mine >= 0 and board is not None:
         base = _mine * _FIELDS
-        board.values[base + _ANSWER] = ms
+        board.values[base + _ASKED_SEAT] = board.values[base + _SEAT] if seat is None else seat
+        board.values[base + _ASKED] = t_ns / 1e9
+
+
+def answered(ms: float, seat: int | None = None) -> None:
+    """The answer of the bot in `seat` (default: the referee's bot's) came after `ms`."""
+    if _mine >= 0 and board is not None:
+        base = _mine * _FIELDS
+        seat = int(board.values[base + _SEAT]) if seat is None else seat
+        board.values[base + (_ANSWER1 if seat == 1 else _ANSWER0)] = ms
         board.values[base + _ASKED] = 0
 
 
@@ -137,6 +161,8 @@ _STYLES = [
     (re.compile(r": (pass|PASS) "), "green"),
     (re.compile(r"\[(fail [^\]]*)\]"), "red"),
     (re.compile(r"\[(warn [^\]]*)\]"), "yellow"),
+    (re.compile(r"\b([A-Z] won by [A-Z]'s forfeit: [\w-]+)"), "bold red"),  # a match game's forfeit
+    (re.compile(r"^  SPRT \(.*\): (H[01] accepted)"), "bold"),
     (re.compile(r"^\s*hint: "), "bold cyan"),
     (re.compile(r"^prototest: (?:error|internal error|interrupted)\b"), "bold red"),
     (re.compile(r"^prototest: this bot seems to play another game\b"), "bold yellow"),
@@ -225,7 +251,10 @@ class View:
     (`finished`) and each note, stopped before the summary."""
 
     def __init__(self, header: Sequence[str], total: int, seats: Sequence[str], jobs: int,
-                 planned: int | None = None) -> None:
+                 planned: int | None = None, *, game_line: Callable[["Running", float], str] | None = None,
+                 score: Callable[[], list[tuple[str, str]]] | None = None) -> None:
+        """`game_line` (a game in play and the time now: its live line) and `score` (the
+        running score as (text, style) parts) replace check's own (`prototest match`)."""
         from rich.live import Live
 
         self.console = console(stderr=True)
@@ -237,6 +266,8 @@ class View:
         except OSError:  # no shared memory here (no /dev/shm): the score alone
             self.slots = None
         self.counts = {"pass": 0, "warn": 0, "fail": 0, "stop": 0}
+        self.game_line = game_line or self._check_line
+        self.score = score
         self.started = time.perf_counter()
         for line in header:
             self.console.print(styled(line), overflow="fold")
@@ -267,15 +298,8 @@ class View:
 
         now = time.perf_counter()
         width = options.max_width
-        for index, seat, ply, answer_ms, asked_at, started in (self.slots.running() if self.slots else []):
-            seat_name = self.seats[seat] if 0 <= seat < len(self.seats) else str(seat)
-            line = f"  game {index:>{len(str(self.total))}}/{self.total} as {seat_name}: ply {ply}"
-            if answer_ms >= 0:
-                line += f", last answer {answer_ms:.1f} ms"
-            if asked_at and now - asked_at >= 0.5:
-                line += f", thinking for {now - asked_at:.1f} s"
-            line += f", {now - started:.0f} s"
-            yield Text(line, style="cyan", no_wrap=True, overflow="ellipsis", end="\n")
+        for game in (self.slots.running() if self.slots else []):
+            yield Text(self.game_line(game, now), style="cyan", no_wrap=True, overflow="ellipsis", end="\n")
         c = self.counts
         done = sum(c.values())
         score = Text("  ", no_wrap=True, overflow="ellipsis")
@@ -284,15 +308,31 @@ class View:
             filled = round(bar * min(done, self.planned) / self.planned)
             score.append("[" + "#" * filled + "." * (bar - filled) + "] ")
         score.append(f"{done}/{self.planned} game{'' if self.planned == 1 else 's'} done: ")
-        score.append(f"{c['pass']} passed", style="green" if c["pass"] else "")
-        score.append(", ")
-        score.append(f"{c['warn']} warned", style="yellow" if c["warn"] else "")
-        score.append(", ")
-        score.append(f"{c['fail']} failed", style="bold red" if c["fail"] else "")
+        if self.score is not None:
+            for text, style in self.score():
+                score.append(text, style=style)
+        else:
+            score.append(f"{c['pass']} passed", style="green" if c["pass"] else "")
+            score.append(", ")
+            score.append(f"{c['warn']} warned", style="yellow" if c["warn"] else "")
+            score.append(", ")
+            score.append(f"{c['fail']} failed", style="bold red" if c["fail"] else "")
         if c["stop"]:
             score.append(f", {c['stop']} stopped")
         score.append(f" ({now - self.started:.0f} s)")
         yield score
+
+    def _check_line(self, game: "Running", now: float) -> str:
+        """check's live line of a game in play: its bot's seat, ply, last answer, thinking."""
+        seat = game.seat
+        seat_name = self.seats[seat] if 0 <= seat < len(self.seats) else str(seat)
+        line = f"  game {game.index:>{len(str(self.total))}}/{self.total} as {seat_name}: ply {game.ply}"
+        answer_ms = game.answers[1 if seat == 1 else 0]
+        if answer_ms >= 0:
+            line += f", last answer {answer_ms:.1f} ms"
+        if game.asked_at and game.asked_seat == seat and now - game.asked_at >= 0.5:
+            line += f", thinking for {now - game.asked_at:.1f} s"
+        return line + f", {now - game.started:.0f} s"
 
 
 _view: View | None = None

@@ -441,7 +441,7 @@ class Referee(Dialogue, Judging, Accounting):
             t_sent = self._send(lines, masked, limit_ns)
             if attempt == 0:
                 self._mark(t_sent, self.bot_turns, f"on its turn {self.bot_turns}")
-                live.asked(t_sent)
+                live.asked(t_sent, self.cfg.seat)
             r, text, elapsed_ns = self._read_answer(t_sent, limit_ns, limit_what, before)
             if self.after_first_answer is not None and r.kind == "line":  # the next game's bot, started ahead
                 start_next, self.after_first_answer = self.after_first_answer, None
@@ -450,7 +450,7 @@ class Referee(Dialogue, Judging, Accounting):
             if self.clock_ns is not None:  # less the time the machine kept the bot from a CPU
                 self.clock_ns[self.cfg.seat] -= elapsed_ns - (self.answer_used.excused_ns if self.answer_used else 0)
             self.answer_ms = elapsed_ns / _MS
-            live.answered(self.answer_ms)
+            live.answered(self.answer_ms, self.cfg.seat)
             try:
                 self._answer(r, text, elapsed_ns, limit_ns)
                 return

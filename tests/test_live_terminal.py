@@ -169,3 +169,52 @@ def test_an_error_line_wraps_between_words_in_red(tmp_path):
     assert text.startswith("prototest: error: unknown game 'impase': did you mean impasse? (known: "), text
     _, plain = in_terminal(tmp_path, "check", "--game", "impase", "--", "true", no_color=True)
     assert "".join(plain).split() == text.split()  # the same words: none cut in two
+
+
+# -- prototest match on a terminal --------------------------------------------------------------
+
+def test_match_shows_its_header_the_games_in_play_and_a_running_score(tmp_path):
+    """A match of a slow bot (A, it loses on time) against the bundled one (B): the header
+    (the bots, the games, the seed, the openings, the SPRT's bounds) before any game line,
+    each game in play with both bots' last answer times, the running score, B's wins by A's
+    forfeit in red, and the verdict last."""
+    code, chunks = in_terminal(tmp_path, "match", f"{sys.executable} -B {SLOW}", f"{sys.executable} -B -m prototest.bots.chess_bot",
+                               "--game", "chess", "--games", "2", "--jobs", "2", "--time-scale", "0.2",
+                               "--start-delay", "100", "--sprt", "elo0=0 elo1=10", "--transcripts", "t", width=120)
+    out = "".join(chunks)
+    plain = ANSI.sub("", out)
+    assert code == 1, plain
+    words = " ".join(plain.split())
+    header = plain.index("prototest match: Chess judge")
+    first_line = re.search(r"game 1/2 \(A white, B black\): ", plain)
+    assert first_line and header < first_line.start(), plain
+    before = " ".join(plain[header:first_line.start()].split())
+    for phrase in ("A: ", "thinks_half_a_second.py", "B: ", "prototest.bots.chess_bot", "2 games, seed 1, 2 at once",
+                   "time: a 2000 ms clock each", "openings of 4 random plies, each played twice, the seats swapped",
+                   "SPRT: elo0=0 elo1=10 alpha=0.05 beta=0.05 (normalized model)"):
+        assert phrase in before, (phrase, before)
+    for game in (r"game 1/2 \(A white, B black\)", r"game 2/2 \(A black, B white\)"):
+        in_play = re.search(game + r": ply \d+, A (?:-|\d+\.\d ms), B \d+\.\d ms", plain)
+        ended = re.search(game + r": B won by A's forfeit: timeout", plain)
+        assert in_play and ended and in_play.start() < ended.start(), plain
+    assert re.search(r"\[#+\.*\] 1/2 games done: A 0 W, 0 D, 1 L, A-B 0-1", plain), plain
+    assert "\x1b[1;31mB won by A's forfeit: timeout\x1b[0m" in out, out
+    assert re.search(r"\x1b\[1;31mFAIL: A failed a check; A 0 - B 2", out), out
+    assert "seats" in words and "A white, B black" in words
+    lines = [line for line in screen_lines(out) if line.strip()]
+    assert lines[-1].startswith("FAIL: A failed a check; A 0 - B 2"), lines[-3:]
+    assert not any("games done" in line or ": ply " in line for line in lines), lines  # the live lines are gone
+
+
+def test_match_with_no_color_prints_the_plain_lines(tmp_path):
+    code, chunks = in_terminal(tmp_path, "match", f"{sys.executable} -B -m prototest.bots.impasse_bot",
+                               f"{sys.executable} -B -m prototest.bots.impasse_bot", "--game", "impasse", "--games", "2",
+                               "--jobs", "1", "--transcripts", "t", no_color=True, width=120)
+    out = "".join(chunks)
+    assert code == 0, out
+    assert "\x1b" not in out, out
+    lines = [line for line in out.replace("\r\n", "\n").split("\n") if line]
+    assert re.match(r"game 1/2 \(A white, B black\): A won .*, \d+ plies   score A-B 1-0$", lines[0]), lines
+    assert re.match(r"game 2/2 \(A black, B white\): ", lines[1]), lines
+    assert lines[2].startswith("prototest match: Impasse"), lines  # no header, no live line: as through a pipe
+    assert any(re.match(r"  +1 +1  A white, B black +\d+  A won", line) for line in lines), lines

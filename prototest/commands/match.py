@@ -11,8 +11,10 @@ fastchess's report lines (prototest.stats).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
+import math
 import os
 import signal
 import time
@@ -27,7 +29,7 @@ from ..game import GameConfig, GameReport
 from ..spec import Spec
 from .check import opponent_command
 from .common import check_output, check_time_scale, load_settings, resolve_settings
-from .exits import UsageProblem, bots_ahead, conclude, games_begin
+from .exits import UsageProblem, bots_ahead, conclude, games_begin, plural
 
 #: Games when --games is not given: 5 pairs.
 DEFAULT_GAMES = 10
@@ -83,7 +85,11 @@ class MatchRun:
 
     def names(self, g: GameReport) -> tuple[str, str]:
         """The letters of the game's first bot (the referee's) and of the bot in the other seat."""
-        first, second = self.pairings[self.where(g.index)[0]]
+        return self.names_of(g.index)
+
+    def names_of(self, index: int) -> tuple[str, str]:
+        """The letters of game `index`'s first bot (the referee's) and of the other seat's."""
+        first, second = self.pairings[self.where(index)[0]]
         return matchmod.LETTERS[first], matchmod.LETTERS[second]
 
     def findings_of(self, bot: int) -> list:
@@ -204,8 +210,11 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
         if game_report.interrupted is not None:
             run.interrupted = signal.Signals(game_report.interrupted)
         _keep_transcript(run, game_report, folder, transcripts is not None)
-        if not quiet:
-            live.say(progress_line(run, game_report))  # wrapped at words, coloured, on a terminal
+        if view is not None:
+            scored[:] = score_parts(run)
+            view.finished(progress_line(run, game_report), game_verdict(game_report))
+        elif not quiet:
+            live.say(progress_line(run, game_report))
         if run.interrupted is not None:
             return True
         if sprt_options is not None:
@@ -216,10 +225,13 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
         return False
 
     at_once = jobs or pool.default_jobs()
+    scored: list[tuple[str, str]] = score_parts(run)  # the view's running score, as of the last game's end
+    view = live_view(run, at_once, quiet, lambda: scored)
     games_begin()
     try:  # one game at a time: the next game's two bots start during this one (runner.Ahead)
-        with runner.Ahead.for_run(spec, tasks, at_once, fresh=lambda cfg: config(cfg.index),
-                                  rechecks=rechecks) as play:
+        with view if view is not None else contextlib.nullcontext(), \
+                runner.Ahead.for_run(spec, tasks, at_once, fresh=lambda cfg: config(cfg.index),
+                                     rechecks=rechecks) as play:
             pool.play_all(tasks, play, at_once, done, again=rechecks.wanted)
     except KeyboardInterrupt as exc:
         run.interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
@@ -228,6 +240,79 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
         run.sprt = run.tally.sprt(sprt_options)
     conclude(run, [("--json", json_path, write_json), ("--junit", junit_path, write_junit),
                   ("--pgn", pgn_path, write_pgn), ("--html", html_path, write_html)], summary, quiet, f"after {len(run.games)} of {run.games_total} games")
+
+
+def live_view(run: MatchRun, jobs: int, quiet: bool, score) -> "live.View | None":
+    """The live view on a terminal, as check's (prototest.live): the header at once, a line
+    per game in play (its ply, each bot's last answer time), the progress bar with the
+    running score; None when stderr is no terminal, NO_COLOR is set or --quiet (the plain
+    lines, as ever)."""
+    if not live.wanted(quiet):
+        return None
+    return live.View(header_lines(run, jobs), run.games_total,
+                     [run.spec.seat_title(i) for i in range(len(run.spec.game.seats))], jobs,
+                     game_line=lambda game, now: running_line(run, game, now), score=score)
+
+
+def header_lines(run: MatchRun, jobs: int) -> list[str]:
+    """What the live view shows before the first game: the bots, the game, the games, the
+    seed, the openings, the games at once, the time limits and the SPRT's bounds."""
+    what = "" if run.mode == "match" else f" ({run.mode})"
+    lines = [f"prototest match{what}: {run.spec.game.title or run.spec.name}"]
+    lines.extend(f"  {matchmod.LETTERS[i]}: {_name(argv)}" for i, argv in enumerate(run.bots))
+    games = plural(run.games_total, "game")
+    if len(run.pairings) > 1:
+        games += f" ({len(run.pairings)} pairings of {run.games_per_pairing})"
+    openings = f"openings from {run.book}" if run.book else f"openings of {run.opening_plies} random plies"
+    lines.append(f"  {games}, seed {run.seed}, {min(jobs, run.games_total)} at once; "
+                 f"time: {live.limits(run.spec, run.time_scale)}")
+    lines.append(f"  {openings}, each played twice, the seats swapped")
+    if run.sprt_options is not None:
+        o = run.sprt_options
+        lines.append(f"  SPRT: elo0={o['elo0']:g} elo1={o['elo1']:g} alpha={o['alpha']:g} beta={o['beta']:g} "
+                     f"({o['model']} model): the match stops once it decides")
+    return lines
+
+
+def running_line(run: MatchRun, game: "live.Running", now: float) -> str:
+    """A game in play: its seats, its ply, each bot's last answer time, who thinks long."""
+    first, second = run.names_of(game.index)
+    seat = game.seat
+    title = run.spec.seat_title
+    line = (f"  game {game.index:>{len(str(run.games_total))}}/{run.games_total} "
+            f"({first} {title(seat)}, {second} {title(1 - seat)}): ply {game.ply}")
+    for letter, s in ((first, seat), (second, 1 - seat)):
+        answer = game.answers[s] if s in (0, 1) else -1
+        line += f", {letter} " + (f"{answer:.1f} ms" if answer >= 0 else "-")
+    if game.asked_at and now - game.asked_at >= 0.5:
+        thinking = first if game.asked_seat == seat else second
+        line += f", {thinking} thinking for {now - game.asked_at:.1f} s"
+    return line + f", {now - game.started:.0f} s"
+
+
+def score_parts(run: MatchRun) -> list[tuple[str, str]]:
+    """The running score as (text, style) parts: A's wins, draws and losses, the points and,
+    once it is finite, the Elo so far; with more bots, the standings."""
+    if run.mode != "match":
+        return [(", ".join(f"{row['bot']} {row['points']:g}" for row in standings(run)), "")]
+    t = run.tally
+    mine, theirs = _score(t)
+    parts = [("A ", ""), (f"{t.wins} W", "green" if t.wins else ""), (", ", ""),
+             (f"{t.draws} D", ""), (", ", ""), (f"{t.losses} L", "red" if t.losses else ""),
+             (f", A-B {mine:g}-{theirs:g}", "")]
+    figures = t.figures()
+    elo, error = figures.get("elo"), figures.get("elo_error")
+    if isinstance(elo, float) and isinstance(error, float) and math.isfinite(elo) and math.isfinite(error):
+        parts.append((f", Elo {elo:+.0f} +/- {error:.0f}", "bold"))
+    return parts
+
+
+def game_verdict(g: GameReport) -> str:
+    """A game's verdict for the live view: fail (a FAIL finding of either bot), warn, pass."""
+    if g.interrupted is not None:
+        return "stop"
+    severities = {f.severity for f in [*g.findings, *g.opponent_findings]}
+    return "fail" if "fail" in severities else "warn" if "warn" in severities else "pass"
 
 
 def write_html(run: MatchRun, path: Path) -> None:
