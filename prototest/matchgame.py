@@ -49,6 +49,8 @@ from .spec import Spec
 
 VERSION = 1
 MAGIC = f"prototest match game: {VERSION}"
+#: `# from:` of a `check --opponent` game's transcript (a match game's has no `from` line).
+CHECK_ORIGIN = "check --opponent"
 #: The referee's bot's lines are unmarked; the other seat's carry this label (GameConfig.opponent_label).
 OPPONENT_LABEL = "opponent"
 #: Where the transcript's own header begins (prototest.referee): the match game's lines end there.
@@ -58,7 +60,7 @@ _EVENT = re.compile(r"^ *-?\d+\.\d{3} (.)  (.*)$", re.S)
 #: An answer's time, after its text: "e2e4          [1.2 ms]".
 _ANSWER_TIME = re.compile(r"^(.*?) *\[\d+(?:\.\d+)? ms\]$", re.S)
 _STDERR_NOT_KEPT = re.compile(r"^# \d+ more bytes of stderr were not kept$")
-_KEYS = ("replay", "game", "spec", "set", "seed", "game-index", "time-scale", "start-delay", "position",
+_KEYS = ("replay", "from", "game", "spec", "set", "seed", "game-index", "time-scale", "start-delay", "position",
          "opening", "bot", "cwd", "opponent", "opponent-cwd", "played", "result", "opponent-forfeited")
 
 
@@ -91,6 +93,13 @@ class MatchGame:
     opponent_forfeited: str | None
     #: the transcript's events after its header: (line number, mark, text)
     events: list[tuple[int, str, str]] = field(default_factory=list)
+    #: "match", or CHECK_ORIGIN: a game of `check --opponent`
+    origin: str = "match"
+
+    @property
+    def kind(self) -> str:
+        """What the game is called in replay's output."""
+        return "check game" if self.origin == CHECK_ORIGIN else "match game"
 
 
 # -- writing --------------------------------------------------------------------------------
@@ -98,14 +107,21 @@ class MatchGame:
 def header_lines(*, folder: Path, spec: Spec, bundled: bool, seed: int, index: int, time_scale: float,
                  start_delay: int | None, position: str | None, opening: Sequence[str],
                  sides: tuple[Side, Side], moves: Sequence[str], result: str, reason: str,
-                 opponent_forfeited: str | None) -> list[str]:
+                 opponent_forfeited: str | None, origin: str = "match") -> list[str]:
     """The match game's lines of a transcript written in `folder` (without the "# "):
     `moves` are all the game's moves, the opening's included; `sides[i].cwd` an absolute
-    folder (written relative to `folder`)."""
+    folder (written relative to `folder`). `origin`: "match", or CHECK_ORIGIN for a game of
+    `check --opponent` (its bot is A, the opponent bot B)."""
     bot, other = sides
-    out = [MAGIC,
-           f"replay: prototest replay THIS-FILE --bot {bot.letter} (or --bot {other.letter}; after --, "
-           f"a new version of it plays in its place)"]
+    if origin == CHECK_ORIGIN:
+        replay = (f"replay: prototest replay THIS-FILE --bot {bot.letter} (the checked bot) or --bot {other.letter} "
+                  f"(the opponent); after --, a new version of it plays in its place")
+    else:
+        replay = (f"replay: prototest replay THIS-FILE --bot {bot.letter} (or --bot {other.letter}; after --, "
+                  f"a new version of it plays in its place)")
+    out = [MAGIC, replay]
+    if origin != "match":
+        out.append(f"from: {origin}")
     out.append(f"game: {spec.name}" if bundled else f"spec: {_relative(Path(spec.path), folder)}")
     out += [f"set: {item}" for item in spec.overrides]
     out += [f"seed: {seed}", f"game-index: {index}", f"time-scale: {fixtures._number(time_scale)}"]
@@ -168,7 +184,7 @@ def load(path: Path) -> MatchGame:
         time_scale=read.scale("time-scale"), start_delay=read.integer("start-delay", 0),
         position=read.one("position"), opening=split_moves(read.one("opening") or ""), sides=sides,
         played=split_moves(read.one("played") or ""), result=read.need("result"),
-        opponent_forfeited=read.one("opponent-forfeited"))
+        opponent_forfeited=read.one("opponent-forfeited"), origin=read.one("from") or "match")
     if game.result.startswith(("interrupted", "aborted")):
         raise FixtureError(path, f"game {game.index} was {game.result.split(' ')[0]}: its transcript holds part "
                                  f"of a game, nothing to play again")
@@ -249,12 +265,17 @@ def fixture_of(game: MatchGame, side: int) -> fixtures.Fixture:
         position=game.position, moves=list(game.opening), opponent_moves=theirs,
         max_turns=len(mine) if other_forfeited else None)
     numbers, body = _dialogue(game, spec, side, len(mine) if other_forfeited else None)
-    told = [f"{me.letter} ({me.seat}) plays again; {other.letter}'s moves ({other.seat}) are the record's"]
+    if game.origin == CHECK_ORIGIN:  # A is the checked bot, B the opponent
+        roles = ("the checked bot", "the opponent's") if side == 0 else ("the opponent", "the checked bot's")
+        told = [f"{me.letter} ({me.seat}, {roles[0]}) plays again; {other.letter}'s moves ({other.seat}, {roles[1]}) "
+                f"are the record's"]
+    else:
+        told = [f"{me.letter} ({me.seat}) plays again; {other.letter}'s moves ({other.seat}) are the record's"]
     if other_forfeited:
         told.append(f"{other.letter} forfeited the recorded game: the replay stops after {me.letter}'s "
                     f"{len(mine)} recorded answer(s)")
     return fixtures.Fixture(game.path, header, body, first_line=numbers[0] if numbers else 1, numbers=numbers,
-                            told=told)
+                            told=told, kind=game.kind)
 
 
 def _bundled(game: MatchGame) -> Path:

@@ -85,7 +85,12 @@ def _replay(fixture: Fixture, setup: Setup, exact_lines: bool) -> Replayed:
 
 
 def accept(fixture: Fixture) -> str:
-    """How to accept a difference that is a deliberate change."""
+    """How to accept a difference that is a deliberate change (a game's transcript is no
+    fixture: `record --update` leaves it, and a new run records the game anew)."""
+    if fixture.is_game:
+        again = "`check --opponent`" if fixture.kind == "check game" else "the match"
+        return (f"a deliberate change? a {fixture.kind}'s transcript stays as the game was played: play {again} "
+                f"again for a new record (or record the bot's own games with `prototest record`)")
     return (f"a deliberate change? `prototest record --update {shlex.quote(str(fixture.path))}` records the game "
             f"as it goes now (then review the diff)")
 
@@ -139,9 +144,9 @@ def comment_notes(fixture: Fixture, now: Sequence[str], separator: str) -> list[
     if not changed:
         return []
     i, was, is_ = changed[0]
-    return [f"note: {len(changed)} answer(s) differ from the fixture in their comment only (not a failure; "
+    return [f"note: {len(changed)} answer(s) differ from {fixture.recorded} in their comment only (not a failure; "
             f"--exact-lines compares whole lines); the first at line {fixture.line_of(i)}: "
-            f"fixture {was!r}, now {is_!r}"]
+            f"{'recorded' if fixture.is_game else 'fixture'} {was!r}, now {is_!r}"]
 
 
 def _first_fail(lines: Sequence[str]) -> str | None:
@@ -167,8 +172,8 @@ def _reproducer(fixture: Fixture, setup: Setup, report: GameReport, now: list[st
             lines += explain(fixture, setup, report, now, first)
         return Replayed(fixture, report, now, "fails", True, lines + notes)
     lines = [f"the recorded failure did not come back (FAIL {recorded_fail[2:]}): the bot passes "
-             f"this game now; `prototest record --update {shlex.quote(str(fixture.path))}` records it as it "
-             f"goes now"]
+             f"this game now" + ("" if fixture.is_game else f"; `prototest record --update "
+                                 f"{shlex.quote(str(fixture.path))}` records it as it goes now")]
     if first is not None:
         lines += explain(fixture, setup, report, now, first)
     return Replayed(fixture, report, now, "did not come back", False, lines + notes)
@@ -189,7 +194,8 @@ def explain(fixture: Fixture, setup: Setup, report: GameReport, now: list[str], 
     lines = [f"first difference at {where}"]
     if exchange is not None and (_is(was, "<") or _is(is_, "<") or _is(is_, ">")):
         lines.append(f"request: {_request(exchange.sent)}")
-    lines.append(f"fixture: {was if was is not None else '(the fixture ends here)'}")
+    label = "record: " if fixture.is_game else "fixture:"
+    lines.append(f"{label} {was if was is not None else f'({fixture.recorded} ends here)'}")
     lines.append(f"now:     {is_ if is_ is not None else '(the game now ends here)'}")
     lines.append(_why(fixture, setup, was, is_, i, turn))
     return lines
@@ -200,19 +206,22 @@ def _is(line: str | None, mark: str) -> bool:
 
 
 def _why(fixture: Fixture, setup: Setup, was: str | None, is_: str | None, i: int, turn: int | None) -> str:
+    its = "the recorded" if fixture.is_game else "the fixture's"
+    edited = f"{fixture.kind}'s transcript" if fixture.is_game else "fixture"
+    when = f"the {fixture.kind} was played" if fixture.is_game else "the fixture was recorded"
     if _is(was, "<") and _is(is_, "<"):
         answer, now = _quoted(was[2:]), _quoted(is_[2:])  # type: ignore[index]
         if turn is None:
-            return f"the bot wrote {now} where the fixture has {answer}"
+            return f"the bot wrote {now} where {fixture.recorded} has {answer}"
         verdict = judge_recorded(fixture, setup, i, turn)
         if verdict.startswith("FAIL "):
-            return (f"the fixture's answer {answer} is refused by the judge now: {verdict} "
-                    f"(a fixture edited by hand, or a change in the rules or the spec)")
-        return (f"the bot answers {now} now; the fixture's answer {answer} is still accepted by the judge"
-                + (f" ({verdict})" if verdict else "") + ": the bot answers otherwise than when the fixture was recorded")
+            return (f"{its} answer {answer} is refused by the judge now: {verdict} "
+                    f"(a {edited} edited by hand, or a change in the rules or the spec)")
+        return (f"the bot answers {now} now; {its} answer {answer} is still accepted by the judge"
+                + (f" ({verdict})" if verdict else "") + f": the bot answers otherwise than when {when}")
     if _is(was, ">") and _is(is_, ">"):
-        return ("the judge now sends another line: the spec, the rules or the judge changed since the "
-                "fixture was recorded (or the fixture was edited)")
+        return (f"the judge now sends another line: the spec, the rules or the judge changed since {when} "
+                f"(or the {edited} was edited)")
     if (is_ or "").startswith("# game stopped") and "not legal here" in (is_ or ""):
         return "the recorded opponent move is not legal in the game as it goes now"
     if any((line or "")[:2] in ("F ", "W ") for line in (was, is_)):

@@ -77,6 +77,11 @@ def run_check(
         if report.interrupted is not None:
             run.interrupted = signal.Signals(report.interrupted)
         try:
+            if opponent_argv and (write_all or worth_keeping(report)):  # replayable against either bot
+                report.transcript.header[:0] = opponent_game_header(
+                    spec, report, transcripts, seed=seed, time_scale=time_scale, start_delay_ms=start_delay_ms,
+                    start_position=start_position, start_moves=start_moves, argv=argv, cwd=cwd or os.getcwd(),
+                    opponent_argv=opponent_argv, opponent_cwd=os.getcwd())
             _keep_transcript(run, report, transcripts, write_all)
             if progress is not None:
                 progress(report, games)
@@ -362,6 +367,26 @@ def _keep_transcript(run: CheckRun, report: GameReport, folder: Path, write_all:
         return
     write_transcript(report, folder / f"{slug(run.spec.name)}-{report.index:03d}-{slug(report.seat_name)}.txt",
                      run.write_errors)
+
+
+def opponent_game_header(spec: Spec, report: GameReport, folder: Path, *, seed: int, time_scale: float,
+                         start_delay_ms: int | None, start_position: Position | None, start_moves: Sequence[str],
+                         argv: Sequence[str], cwd: str, opponent_argv: Sequence[str], opponent_cwd: str) -> list[str]:
+    """A `check --opponent` game's lines of its transcript, as a match game has them (see
+    prototest.matchgame): `prototest replay` plays it again against the checked bot (A)
+    or the opponent bot (B)."""
+    from .fixtures import _registered_spec
+    from .matchgame import CHECK_ORIGIN, Side, header_lines
+
+    seats = spec.game.seats
+    sides = (Side("A", seats[report.seat], list(argv), cwd),
+             Side("B", seats[1 - report.seat], list(opponent_argv), opponent_cwd))
+    bundled = _registered_spec(spec.name) == Path(spec.path).resolve()
+    return header_lines(folder=folder, spec=spec, bundled=bundled, seed=seed, index=report.index,
+                        time_scale=time_scale, start_delay=start_delay_ms,
+                        position=start_position.notation() if start_position is not None else None,
+                        opening=list(start_moves), sides=sides, moves=report.moves, result=report.result,
+                        reason=report.reason, opponent_forfeited=report.opponent_forfeited, origin=CHECK_ORIGIN)
 
 
 def worth_keeping(report: GameReport) -> bool:

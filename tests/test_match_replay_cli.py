@@ -67,7 +67,7 @@ def test_either_bot_of_a_recorded_game_reproduces_it(tmp_path, game):
     result = replay(tmp_path, "transcripts", "--seat", seat)  # a folder of them: the bot in that seat
     assert result.code == 0, result.stdout + result.stderr
     assert [e["lines"][0].split(" ")[0] for e in result.report["fixtures"]] == ["A", "B"]
-    assert "PASS: 2 fixtures replayed" in result.stdout
+    assert "PASS: 2 match games replayed" in result.stdout
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -77,12 +77,14 @@ def test_a_changed_bot_shows_the_first_exchange_that_differs(tmp_path, game):
     result = replay(tmp_path, str(path), "--bot", "B", "--", *shlex.split(bot_of(game, changed)))
     assert result.code == 1, result.stdout + result.stderr
     out = result.stdout
-    assert "DIFFERS" in out and "the bot answers otherwise than when the fixture was recorded" in out, out
+    assert "DIFFERS" in out and "the bot answers otherwise than when the match game was played" in out, out
     if game == "chess":  # the reference bot's moves, but for its 2nd
         assert "(the bot's turn 2, " in out and f"the bot fails the game now: FAIL {kind}:" in out, out
+    assert "fixture" not in out and "record --update" not in out, out  # a match game, named so
+    assert "a deliberate change? a match game's transcript stays as the game was played: play the match again" in out
     number = int(re.search(r"first difference at line (\d+) ", out)[1])
     recorded = path.read_text().splitlines()[number - 1]  # the line named is B's recorded answer
-    answer = re.search(r"fixture: < (.*)", out)[1]
+    answer = re.search(r"record:  < (.*)", out)[1]
     assert re.match(r" *\d+\.\d{3} <  \[opponent\] " + re.escape(answer) + r" ", recorded), recorded
 
 
@@ -101,6 +103,7 @@ def test_a_faulty_bots_forfeit_replays_to_the_same_verdict(tmp_path, game):
         result = replay(tmp_path, str(path), "--bot", "B", "--", *shlex.split(bundled(game)))  # B fixed
         assert result.code == 0, result.stdout + result.stderr
         assert "the recorded failure did not come back" in result.stdout
+        assert "fixture" not in result.stdout and "PASS: 1 match game replayed" in result.stdout, result.stdout
 
 
 def test_the_referee_bots_forfeit_replays_too(tmp_path):

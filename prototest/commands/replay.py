@@ -78,15 +78,23 @@ def execute(*, args: list[str], time_scale: float | None, env_pairs: list[str], 
     write_fixture_reports(data, json_path, junit_path, errors)
     if html_path is not None:
         _write_html(html_path, [shown[n] for n in sorted(shown)], data, len(mine), errors)
-    fixture_exit(plural(len(mine), "fixture"), "replayed", data["failed"], errors, interrupted)
+    fixture_exit(counted([fixture for _, fixture, _ in mine]), "replayed", data["failed"], errors, interrupted)
+
+
+def counted(fixtures: list) -> str:
+    """What was replayed, counted by kind: "2 fixtures", "1 match game", "3 fixtures and match games"."""
+    kinds = list(dict.fromkeys(f.kind for f in fixtures)) or ["fixture"]
+    if len(kinds) == 1:
+        return plural(len(fixtures), kinds[0])
+    return f"{len(fixtures)} " + " and ".join(kind + "s" for kind in kinds)
 
 
 def _write_html(path: Path, shown: list[tuple], data: dict, total: int, errors: list[str]) -> None:
     """--html: the replays as printed, and a board for each that failed or differs."""
     from .. import htmlpage
 
-    last = (f"FAIL: {data['failed']} of {plural(total, 'fixture')} failed" if data["failed"]
-            else f"PASS: {plural(total, 'fixture')} replayed")
+    what = counted([result.fixture for result, _ in shown]) if len(shown) == total else plural(total, "fixture")
+    last = (f"FAIL: {data['failed']} of {what} failed" if data["failed"] else f"PASS: {what} replayed")
     text = "\n".join([*(lines for _, lines in shown), "", last])
     try:
         htmlpage.write_replay([result for result, _ in shown], text, path)
@@ -124,7 +132,7 @@ VERDICTS = {"pass": "pass", "differs": "DIFFERS", "came back": "FAIL", "fails": 
 
 def _entry(number: int, result, kept: Path | None, note: str) -> dict:
     """One replay in the JSON report."""
-    return {"number": number, "fixture": str(result.fixture.path), "status": result.status,
+    return {"number": number, "fixture": str(result.fixture.path), "kind": result.fixture.kind, "status": result.status,
             "verdict": VERDICTS[result.status], "failed": bool(result.failed),
             "game": report.game_line(result.report), "lines": list(result.lines),
             "transcript": str(kept) if kept is not None else None, "rechecked_alone": note or None,
