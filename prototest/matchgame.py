@@ -6,6 +6,7 @@ playing the game again takes, in the fixtures' `# key: value` form:
 
     # prototest match game: 1
     # replay: prototest replay THIS-FILE --bot A (or --bot B; after --, a new version of it)
+    # from: check --opponent            (only for a `check --opponent` game: A its bot, B the opponent)
     # game: chess                       (or `spec:`, a spec file relative to this folder)
     # set: time.clock_ms=2000           (the run's --set, one a line)
     # seed: 2026                        (the run's seed; with game-index, the game's own)
