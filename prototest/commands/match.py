@@ -292,7 +292,8 @@ def running_line(run: MatchRun, game: "live.Running", now: float) -> str:
 
 def score_parts(run: MatchRun) -> list[tuple[str, str]]:
     """The running score as (text, style) parts: A's wins, draws and losses, the points and,
-    once it is finite, the Elo so far; with more bots, the standings."""
+    once its interval is finite and not 0, the Elo so far (Tally.figures: pentanomial once a
+    pair is complete); with more bots, the standings."""
     if run.mode != "match":
         return [(", ".join(f"{row['bot']} {row['points']:g}" for row in standings(run)), "")]
     t = run.tally
@@ -302,8 +303,10 @@ def score_parts(run: MatchRun) -> list[tuple[str, str]]:
              (f", A-B {mine:g}-{theirs:g}", "")]
     figures = t.figures()
     elo, error = figures.get("elo"), figures.get("elo_error")
-    if isinstance(elo, float) and isinstance(error, float) and math.isfinite(elo) and math.isfinite(error):
-        parts.append((f", Elo {elo:+.0f} +/- {error:.0f}", "bold"))
+    # shown once it has a real interval: not infinite (all won), nor +/- 0 (one pair, or all pairs alike)
+    if isinstance(elo, float) and isinstance(error, float) and math.isfinite(elo) and math.isfinite(error) \
+            and error > 0:
+        parts.append((f", Elo {elo + 0.0:+.0f} +/- {error:.0f}", "bold"))
     return parts
 
 
