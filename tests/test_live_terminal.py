@@ -218,3 +218,18 @@ def test_match_with_no_color_prints_the_plain_lines(tmp_path):
     assert re.match(r"game 2/2 \(A black, B white\): ", lines[1]), lines
     assert lines[2].startswith("prototest match: Impasse"), lines  # no header, no live line: as through a pipe
     assert any(re.match(r"  +1 +1  A white, B black +\d+  A won", line) for line in lines), lines
+
+
+def test_check_with_an_opponent_bot_shows_the_checked_bots_answer_times(tmp_path):
+    """The opponent bot answers in its own referee seat: the live line's answer time is the
+    checked bot's (which sleeps half a second a move), never the opponent's; the header
+    names the opponent."""
+    code, chunks = in_terminal(tmp_path, "check", "--games", "1", "--seat", "white", "--time-scale", "0.2",
+                               "--start-delay", "100", "--transcripts", "t", "--opponent",
+                               f"{sys.executable} -B -m prototest.bots.chess_bot", "--", sys.executable, SLOW,
+                               width=160)
+    plain = ANSI.sub("", "".join(chunks))
+    assert code == 1, plain
+    assert "opponent: " in plain and "(a bot in the other seat; only the bot is judged)" in plain, plain
+    times = [float(t) for t in re.findall(r"game 1/1 as white: ply \d+, last answer (\d+\.\d) ms", plain)]
+    assert times and min(times) >= 500, times  # time.sleep(0.5): never less

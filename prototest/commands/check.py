@@ -112,7 +112,7 @@ def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts,
     check_output("--transcripts", transcript_dir, folder=True)
 
     indices = [i for i in range(1, count + 1) if in_shard(i - 1, shard)]
-    view = live_view(spec, s, count, seats, jobs, quiet, shard_text(shard), indices)
+    view = live_view(spec, s, count, seats, jobs, quiet, shard_text(shard), indices, opponent_argv)
 
     def say(text: str, verdict: str | None = None) -> None:
         if view is not None:
@@ -159,7 +159,7 @@ def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts,
 
 
 def live_view(spec, s: settings.Settings, count: int, seats: list[int], jobs: int, quiet: bool,
-              shard: str | None, indices: list[int]):
+              shard: str | None, indices: list[int], opponent_argv: list[str] | None = None):
     """The live view on a terminal (see prototest.live), its header shown at once; None
     when stderr is no terminal, NO_COLOR is set or --quiet: the plain lines, as ever."""
     if not live.wanted(quiet):
@@ -171,6 +171,8 @@ def live_view(spec, s: settings.Settings, count: int, seats: list[int], jobs: in
     header = [f"prototest check: {spec.game.title or spec.name}, bot {' '.join(s.bot)}",
               f"  {games} {seats_text}, seed {s.seed}, {min(jobs, max(planned, 1))} at once; "
               f"time: {live.limits(spec, s.time_scale)}"]
+    if opponent_argv:
+        header.append(f"  opponent: {' '.join(opponent_argv)} (a bot in the other seat; only the bot is judged)")
     return live.View(header, count, [spec.seat_title(i) for i in range(len(spec.game.seats))], jobs, planned)
 
 
