@@ -221,22 +221,40 @@ def _events(lines: list[str], start: int) -> list[tuple[int, str, str]]:
 
 # -- one bot's side, as a fixture -------------------------------------------------------------
 
-def pick(game: MatchGame, bot: str | None, seat: str | None) -> int:
+def pick(game: MatchGame, bot: str | None, seat: str | None, titles: dict[str, str] | None = None) -> int:
     """The side (0: the referee's bot, 1: the other seat's) that --bot or --seat names;
-    ValueError says what is wrong."""
+    `titles`: seat title -> seat name (--seat takes either, as check's does); ValueError
+    says what is wrong."""
     letters = [s.letter for s in game.sides]
     seats = [s.seat for s in game.sides]
+    if seat is not None and titles and seat.lower() not in seats:
+        seat = titles.get(seat.lower(), seat)
     if bot is None and seat is None:
         raise ValueError(f"a match game has two bots: --bot {letters[0]} or --bot {letters[1]} (or --seat "
                          f"{seats[0]} or --seat {seats[1]}) says which plays again")
     if bot is not None and bot.upper() not in letters:
         raise ValueError(f"--bot {bot}: the bots of this game are {letters[0]} and {letters[1]}")
     if seat is not None and seat.lower() not in seats:
-        raise ValueError(f"--seat {seat}: the seats of this game are {seats[0]} and {seats[1]}")
+        named = {name: title for title, name in (titles or {}).items() if title != name}
+        shown = [f"{s} ({named[s]})" if s in named else s for s in seats]
+        raise ValueError(f"--seat {seat}: the seats of this game are {shown[0]} and {shown[1]}")
     side = letters.index(bot.upper()) if bot is not None else seats.index(seat.lower())  # type: ignore[union-attr]
     if bot is not None and seat is not None and seats[side] != seat.lower():
         raise ValueError(f"--bot {bot} --seat {seat}: {letters[side]} played {seats[side]} in this game")
     return side
+
+
+def seat_titles(game: MatchGame) -> dict[str, str]:
+    """The game's seat titles (lower case) -> seat names ("white" -> "w" in Impasse); {}
+    when its spec cannot be read (fixture_of says why)."""
+    from .spec import load as load_spec
+
+    try:
+        spec_path = game.path.parent / game.spec if game.spec is not None else _bundled(game)
+        spec = load_spec(spec_path, list(game.overrides))
+    except Exception:  # the spec's error is told by fixture_of, with the file's name
+        return {}
+    return {spec.seat_title(i).lower(): name for i, name in enumerate(spec.game.seats)}
 
 
 def fixture_of(game: MatchGame, side: int) -> fixtures.Fixture:
@@ -266,12 +284,13 @@ def fixture_of(game: MatchGame, side: int) -> fixtures.Fixture:
         position=game.position, moves=list(game.opening), opponent_moves=theirs,
         max_turns=len(mine) if other_forfeited else None)
     numbers, body = _dialogue(game, spec, side, len(mine) if other_forfeited else None)
+    mine_title, other_title = spec.seat_title(me.seat), spec.seat_title(other.seat)
     if game.origin == CHECK_ORIGIN:  # A is the checked bot, B the opponent
         roles = ("the checked bot", "the opponent's") if side == 0 else ("the opponent", "the checked bot's")
-        told = [f"{me.letter} ({me.seat}, {roles[0]}) plays again; {other.letter}'s moves ({other.seat}, {roles[1]}) "
-                f"are the record's"]
+        told = [f"{me.letter} ({mine_title}, {roles[0]}) plays again; {other.letter}'s moves ({other_title}, "
+                f"{roles[1]}) are the record's"]
     else:
-        told = [f"{me.letter} ({me.seat}) plays again; {other.letter}'s moves ({other.seat}) are the record's"]
+        told = [f"{me.letter} ({mine_title}) plays again; {other.letter}'s moves ({other_title}) are the record's"]
     if other_forfeited:
         told.append(f"{other.letter} forfeited the recorded game: the replay stops after {me.letter}'s "
                     f"{len(mine)} recorded answer(s)")

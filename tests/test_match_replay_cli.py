@@ -144,3 +144,17 @@ def test_usage_errors_are_one_line(tmp_path):
     result = replay(tmp_path, str(cut), "--bot", "A")
     assert result.code == 2 and "game 1 was interrupted: its transcript holds part of a game" in result.stderr, \
         result.stderr
+
+
+def test_seat_takes_the_seats_title_and_replay_names_seats_by_title(tmp_path):
+    """Impasse's seats are `w` and `b`, titled white and black: --seat takes either, as
+    check's does, and replay's lines say white and black."""
+    [path, _] = match(tmp_path, bundled("impasse"), bundled("impasse"), "impasse")
+    assert matchgame.load(path).sides[0].seat == "w"
+    for seat in ("white", "w"):
+        result = replay(tmp_path, str(path), "--seat", seat)
+        assert result.code == 0, result.stdout + result.stderr
+        assert result.report["fixtures"][0]["lines"][0] == "A (white) plays again; B's moves (black) are the record's"
+    result = replay(tmp_path, str(path), "--seat", "red")
+    assert result.code == 2 and "--seat red: the seats of this game are w (white) and b (black)" in result.stderr, \
+        result.stderr

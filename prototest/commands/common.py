@@ -218,7 +218,7 @@ def load_fixtures(paths: list[Path], env: dict[str, str], time_scale: float | No
                                               "plays it again (--bot A or --bot B)")
         game = matchgame.load(path)
         try:
-            side = matchgame.pick(game, bot, seat)
+            side = matchgame.pick(game, bot, seat, matchgame.seat_titles(game) if seat is not None else None)
         except ValueError as exc:
             raise fixtures.FixtureError(path, str(exc)) from None
         return matchgame.fixture_of(game, side)
