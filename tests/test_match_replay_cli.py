@@ -141,3 +141,15 @@ def test_usage_errors_are_one_line(tmp_path):
     result = replay(tmp_path, str(cut), "--bot", "A")
     assert result.code == 2 and "game 1 was interrupted: its transcript holds part of a game" in result.stderr, \
         result.stderr
+
+
+def test_a_finding_last_before_the_board_line_replays(tmp_path):
+    """B's exit finding is the transcript's last event, right before its `# board:` line:
+    that line is no part of the finding (its JSON was read as the message's second line)."""
+    paths = match(tmp_path, bundled("chess"), bot_of("chess", "exit_nonzero.py"), "chess")
+    for path in paths:
+        assert path.read_text().splitlines()[-1].startswith("# board: ")
+        result = replay(tmp_path, str(path), "--bot", "B")
+        assert result.code == 0, result.stdout + result.stderr
+        [entry] = result.report["fixtures"]
+        assert entry["status"] == "pass", entry
