@@ -86,8 +86,15 @@ def _replay(fixture: Fixture, setup: Setup, exact_lines: bool) -> Replayed:
 
 def accept(fixture: Fixture) -> str:
     """How to accept a difference that is a deliberate change."""
+    if fixture.numbers is not None:  # a match game's transcript: record --update refuses it
+        return f"a deliberate change? {_MATCH_AGAIN}"
     return (f"a deliberate change? `prototest record --update {shlex.quote(str(fixture.path))}` records the game "
             f"as it goes now (then review the diff)")
+
+
+#: A match game's transcript is no fixture: `record --update` does not rewrite it.
+_MATCH_AGAIN = ("a match game's transcript is not updated (`prototest record --update` takes fixtures): "
+                "`prototest match` played again records the game as it goes now")
 
 
 def first_difference(recorded: Sequence[str], now: Sequence[str], separator: str = "") -> tuple[int, int] | None:
@@ -166,9 +173,10 @@ def _reproducer(fixture: Fixture, setup: Setup, report: GameReport, now: list[st
         if first is not None:
             lines += explain(fixture, setup, report, now, first)
         return Replayed(fixture, report, now, "fails", True, lines + notes)
+    how = (_MATCH_AGAIN if fixture.numbers is not None else
+           f"`prototest record --update {shlex.quote(str(fixture.path))}` records it as it goes now")
     lines = [f"the recorded failure did not come back (FAIL {recorded_fail[2:]}): the bot passes "
-             f"this game now; `prototest record --update {shlex.quote(str(fixture.path))}` records it as it "
-             f"goes now"]
+             f"this game now; {how}"]
     if first is not None:
         lines += explain(fixture, setup, report, now, first)
     return Replayed(fixture, report, now, "did not come back", False, lines + notes)

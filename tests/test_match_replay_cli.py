@@ -78,6 +78,8 @@ def test_a_changed_bot_shows_the_first_exchange_that_differs(tmp_path, game):
     assert result.code == 1, result.stdout + result.stderr
     out = result.stdout
     assert "DIFFERS" in out and "the bot answers otherwise than when the fixture was recorded" in out, out
+    # record --update refuses a match game's transcript: it is not the way to accept the change
+    assert "record --update" not in out.replace("(`prototest record --update` takes fixtures)", ""), out
     if game == "chess":  # the reference bot's moves, but for its 2nd
         assert "(the bot's turn 2, " in out and f"the bot fails the game now: FAIL {kind}:" in out, out
     number = int(re.search(r"first difference at line (\d+) ", out)[1])
@@ -101,6 +103,7 @@ def test_a_faulty_bots_forfeit_replays_to_the_same_verdict(tmp_path, game):
         result = replay(tmp_path, str(path), "--bot", "B", "--", *shlex.split(bundled(game)))  # B fixed
         assert result.code == 0, result.stdout + result.stderr
         assert "the recorded failure did not come back" in result.stdout
+        assert f"record --update {path}" not in result.stdout, result.stdout
 
 
 def test_the_referee_bots_forfeit_replays_too(tmp_path):
