@@ -178,11 +178,13 @@ class Referee(Dialogue, Judging, Accounting):
 
     def abandon(self) -> None:
         """A bot started ahead for a game that will not be played: killed (the other
-        seat's too)."""
-        if self.bot is not None:
-            self.bot.kill()
-        if self.seat is not None:
-            self.seat.referee.abandon()
+        seat's too, whatever the first kill raised: an interrupt read meanwhile)."""
+        try:
+            if self.bot is not None:
+                self.bot.kill()
+        finally:
+            if self.seat is not None:
+                self.seat.referee.abandon()
 
     def launch_all(self) -> None:
         """Start the game's bots ahead of it (runner.Ahead): this one, and the other seat's."""

@@ -48,3 +48,28 @@ def test_an_answer_on_the_deadline_is_in_time():
     ref.bot = LateBot(late_ms=0)  # type: ignore[assignment]
     read, text, elapsed_ns = ref._read_answer(0, 100 * MS, "the answer limit")
     assert (read.data, text, elapsed_ns) == (b"e2e4", "e2e4", 100 * MS)
+
+
+def test_abandon_kills_the_other_seats_bot_even_when_the_first_kill_is_interrupted():
+    """A bot started ahead whose game is not played: an interrupt read while its kill
+    runs (Bot.kill raises it once the bot is dead) must not leave the other seat's bot
+    started ahead with it running."""
+    from types import SimpleNamespace
+
+    killed: list[str] = []
+
+    class FakeBot:
+        def __init__(self, name: str, interrupted: bool = False) -> None:
+            self.name, self.interrupted = name, interrupted
+
+        def kill(self) -> None:
+            killed.append(self.name)
+            if self.interrupted:
+                raise KeyboardInterrupt
+
+    other = SimpleNamespace(bot=FakeBot("other seat"), seat=None)
+    other.abandon = lambda: Referee.abandon(other)
+    main = SimpleNamespace(bot=FakeBot("bot", interrupted=True), seat=SimpleNamespace(referee=other))
+    with pytest.raises(KeyboardInterrupt):
+        Referee.abandon(main)
+    assert killed == ["bot", "other seat"]
