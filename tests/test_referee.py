@@ -73,3 +73,26 @@ def test_abandon_kills_the_other_seats_bot_even_when_the_first_kill_is_interrupt
     with pytest.raises(KeyboardInterrupt):
         Referee.abandon(main)
     assert killed == ["bot", "other seat"]
+
+
+@pytest.mark.parametrize("whose", ["bot", "other seat"])
+def test_an_interrupt_swallowed_by_a_start_ahead_stops_the_game_in_play(whose):
+    """Referee.launch takes an interrupt that comes while its bot starts as its game's
+    (the game reports it when its turn comes). Started ahead, during the game before, that
+    interrupt must stop the game in play too: else that game goes on to its end, the
+    user's Ctrl-C spent (later signals are only noted)."""
+    import signal
+    from types import SimpleNamespace
+
+    from prototest import runner
+
+    other = SimpleNamespace(report=SimpleNamespace(interrupted=None))
+    following = SimpleNamespace(report=SimpleNamespace(interrupted=None), seat=SimpleNamespace(referee=other))
+
+    def launch_all() -> None:  # as Referee.launch does when Ctrl-C comes while the bot starts
+        (following if whose == "bot" else other).report.interrupted = signal.SIGINT
+
+    following.launch_all = launch_all
+    with pytest.raises(KeyboardInterrupt) as raised:
+        runner._launch_ahead(following)
+    assert raised.value.signum == signal.SIGINT
