@@ -309,7 +309,7 @@ def _dialogue(game: MatchGame, spec: Spec, side: int, stop_after: int | None) ->
             keep(number, f"< {m[1] if m else text}")
         elif mark in "FW":
             m = fixtures._FINDING.match(text)
-            if m is None or m["kind"] in fixtures._TIMING_WARNINGS and mark == "W":
+            if m is None or fixtures.left_out(mark, m):  # as fixtures.dialogue leaves them out
                 continue
             keep(number, f"{mark} {m['kind']}: {fixtures._steady(m['message'], masked)}")
     if stop_after is not None and not end:  # the other bot forfeited before the game began

@@ -156,3 +156,19 @@ def test_a_finding_last_before_the_board_line_replays(tmp_path):
         assert result.code == 0, result.stdout + result.stderr
         [entry] = result.report["fixtures"]
         assert entry["status"] == "pass", entry
+
+
+def test_a_runtime_cache_warning_is_left_out_of_the_replayed_side(tmp_path):
+    """A's first game writes Python's bytecode cache (a module of its own imported for the
+    first time): a warning of that run, not of the game, which a fixture leaves out
+    (fixtures.dialogue). A's side of the match game leaves it out too, or its replay, which
+    writes no cache (or does and leaves it out), differs."""
+    (tmp_path / "helper.py").write_text("VALUE = 1\n")
+    (tmp_path / "bot.py").write_text("import runpy\nimport helper  # noqa: F401\n"
+                                     "runpy.run_module('prototest.bots.chess_bot', run_name='__main__')\n")
+    [path, _] = match(tmp_path, f"{PY} bot.py", bundled("chess"), "chess")
+    assert "W  WARN file_operation: Python's bytecode cache: " in path.read_text()
+    result = replay(tmp_path, str(path), "--bot", "A")
+    assert result.code == 0, result.stdout + result.stderr
+    [entry] = result.report["fixtures"]
+    assert entry["status"] == "pass", entry
