@@ -141,9 +141,10 @@ def is_cache_message(message: str) -> bool:
 _PYTHON_CACHE = RUNTIME_CACHES[0][1]
 
 
-def python_advice(cache: str, argv) -> str:
+def python_advice(cache: str, argv, cwd: str | None = None) -> str:
     """Python's bytecode cache advice for this bot's command line: -B goes to the python
-    that runs the bot (the one its command names, or its #! line's), not prototest's."""
+    that runs the bot (the one its command names, or its #! line's), not prototest's.
+    `cwd`: the folder the bot runs in, where a relative command is found."""
     if cache != _PYTHON_CACHE or not argv:
         return cache
     program = str(argv[0])
@@ -153,7 +154,7 @@ def python_advice(cache: str, argv) -> str:
         return (f"Python's bytecode cache: add -B after {program} in the bot's command line ({program} -B "
                 f"{rest}), or compile its files before the run ({program} -m compileall)")
     try:
-        with open(program, "rb") as fh:
+        with open(os.path.join(cwd or "", program), "rb") as fh:
             head = fh.readline(256).decode("utf-8", "replace").strip()
     except OSError:
         return cache

@@ -47,6 +47,7 @@ from typing import Sequence
 from . import fixtures
 from .fixtures import FixtureError, Header, split_moves
 from .spec import Spec
+from .transcript import BOARD_PREFIX
 
 VERSION = 1
 MAGIC = f"prototest match game: {VERSION}"
@@ -207,13 +208,14 @@ def _side(read: "fixtures._HeaderReader", key: str, cwd_key: str, path: Path) ->
 
 def _events(lines: list[str], start: int) -> list[tuple[int, str, str]]:
     """(line number, mark, text) of each event; a line that is none continues the one before
-    (a finding's message over several lines)."""
+    (a finding's message over several lines), but for the lines the transcript ends with
+    after its events (stderr not kept, the `# board:` line for viewers)."""
     out: list[tuple[int, str, str]] = []
     for number, line in enumerate(lines[start - 1:], start):
         m = _EVENT.match(line)
         if m is not None:
             out.append((number, m[1], m[2]))
-        elif out and line and not _STDERR_NOT_KEPT.match(line):
+        elif out and line and not _STDERR_NOT_KEPT.match(line) and not line.startswith(BOARD_PREFIX):
             n, mark, text = out[-1]
             out[-1] = (n, mark, text + "\n" + line)
     return out
@@ -348,7 +350,7 @@ def _dialogue(game: MatchGame, spec: Spec, side: int, stop_after: int | None) ->
             keep(number, f"< {m[1] if m else text}")
         elif mark in "FW":
             m = fixtures._FINDING.match(text)
-            if m is None or m["kind"] in fixtures._TIMING_WARNINGS and mark == "W":
+            if m is None or fixtures.left_out(mark, m):  # as fixtures.dialogue leaves them out
                 continue
             keep(number, f"{mark} {m['kind']}: {fixtures._steady(m['message'], masked)}")
     if stop_after is not None and not end:  # the other bot forfeited before the game began

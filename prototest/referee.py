@@ -178,11 +178,13 @@ class Referee(Dialogue, Judging, Accounting):
 
     def abandon(self) -> None:
         """A bot started ahead for a game that will not be played: killed (the other
-        seat's too)."""
-        if self.bot is not None:
-            self.bot.kill()
-        if self.seat is not None:
-            self.seat.referee.abandon()
+        seat's too, whatever the first kill raised: an interrupt read meanwhile)."""
+        try:
+            if self.bot is not None:
+                self.bot.kill()
+        finally:
+            if self.seat is not None:
+                self.seat.referee.abandon()
 
     def launch_all(self) -> None:
         """Start the game's bots ahead of it (runner.Ahead): this one, and the other seat's."""
@@ -515,7 +517,7 @@ class Referee(Dialogue, Judging, Accounting):
                 return None
         elif event.get("e") == "file":
             what, key, rule, cache = conduct.file_operation(event, self._folder())
-            cache = conduct.python_advice(cache, self.cfg.argv)  # -B for the bot's python, not prototest's
+            cache = conduct.python_advice(cache, self.cfg.argv, self.cfg.cwd)  # -B for the bot's python, not prototest's
             severity = self.spec.severity[key]
             if severity == "ignore":
                 return None

@@ -10,7 +10,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Callable, Iterator, Sequence
 
-from . import live, opponents, pool
+from . import interrupts, live, opponents, pool
 from .findings import TIMING_KINDS, Finding
 from .game import CheckRun, GameConfig, GameReport, StopGame
 from .games.base import IllegalMove, Position, Rules
@@ -215,7 +215,7 @@ class Ahead:
         if i + 1 < len(self.tasks):
             following = Referee(self.tasks[i + 1])
             self.waiting = (i + 1, following)
-            _once_all_answered(referee, following.launch_all)
+            _once_all_answered(referee, lambda: _launch_ahead(following))
         report = play_game(cfg, referee)
         beside = report.started_ahead_ms is not None or (self.waiting is not None and self.waiting[1].bot is not None)
         if not (beside and report.interrupted is None and self.rechecks.wanted(report)):
@@ -269,6 +269,17 @@ class Rechecks:
         for kind in self.kinds(report):
             self.came_back.setdefault(kind, []).append(report.index)
         report.rechecked = first_timing(first, either=self.either)
+
+
+def _launch_ahead(following: Referee) -> None:
+    """Start the next game's bots during this game (Referee.launch_all). An interrupt that
+    comes while one starts, Referee.launch takes as that game's (it reports it when its
+    turn comes): it is this game's too, raised here, or this game would go on to its end
+    with the user's Ctrl-C spent (later signals are only noted)."""
+    following.launch_all()
+    for each in [following] + ([following.seat.referee] if following.seat is not None else []):
+        if each.report.interrupted is not None:
+            raise interrupts.Interrupted(each.report.interrupted)
 
 
 def _once_all_answered(referee: Referee, start: Callable[[], object]) -> None:

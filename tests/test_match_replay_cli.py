@@ -78,6 +78,8 @@ def test_a_changed_bot_shows_the_first_exchange_that_differs(tmp_path, game):
     assert result.code == 1, result.stdout + result.stderr
     out = result.stdout
     assert "DIFFERS" in out and "the bot answers otherwise than when the match game was played" in out, out
+    # record --update refuses a match game's transcript: it is not the way to accept the change
+    assert "record --update" not in out.replace("(`prototest record --update` takes fixtures)", ""), out
     if game == "chess":  # the reference bot's moves, but for its 2nd
         assert "(the bot's turn 2, " in out and f"the bot fails the game now: FAIL {kind}:" in out, out
     assert "fixture" not in out and "record --update" not in out, out  # a match game, named so
@@ -104,6 +106,7 @@ def test_a_faulty_bots_forfeit_replays_to_the_same_verdict(tmp_path, game):
         assert result.code == 0, result.stdout + result.stderr
         assert "the recorded failure did not come back" in result.stdout
         assert "fixture" not in result.stdout and "PASS: 1 match game replayed" in result.stdout, result.stdout
+        assert f"record --update {path}" not in result.stdout, result.stdout
 
 
 def test_the_referee_bots_forfeit_replays_too(tmp_path):
@@ -158,3 +161,31 @@ def test_seat_takes_the_seats_title_and_replay_names_seats_by_title(tmp_path):
     result = replay(tmp_path, str(path), "--seat", "red")
     assert result.code == 2 and "--seat red: the seats of this game are w (white) and b (black)" in result.stderr, \
         result.stderr
+
+
+def test_a_finding_last_before_the_board_line_replays(tmp_path):
+    """B's exit finding is the transcript's last event, right before its `# board:` line:
+    that line is no part of the finding (its JSON was read as the message's second line)."""
+    paths = match(tmp_path, bundled("chess"), bot_of("chess", "exit_nonzero.py"), "chess")
+    for path in paths:
+        assert path.read_text().splitlines()[-1].startswith("# board: ")
+        result = replay(tmp_path, str(path), "--bot", "B")
+        assert result.code == 0, result.stdout + result.stderr
+        [entry] = result.report["fixtures"]
+        assert entry["status"] == "pass", entry
+
+
+def test_a_runtime_cache_warning_is_left_out_of_the_replayed_side(tmp_path):
+    """A's first game writes Python's bytecode cache (a module of its own imported for the
+    first time): a warning of that run, not of the game, which a fixture leaves out
+    (fixtures.dialogue). A's side of the match game leaves it out too, or its replay, which
+    writes no cache (or does and leaves it out), differs."""
+    (tmp_path / "helper.py").write_text("VALUE = 1\n")
+    (tmp_path / "bot.py").write_text("import runpy\nimport helper  # noqa: F401\n"
+                                     "runpy.run_module('prototest.bots.chess_bot', run_name='__main__')\n")
+    [path, _] = match(tmp_path, f"{PY} bot.py", bundled("chess"), "chess")
+    assert "W  WARN file_operation: Python's bytecode cache: " in path.read_text()
+    result = replay(tmp_path, str(path), "--bot", "A")
+    assert result.code == 0, result.stdout + result.stderr
+    [entry] = result.report["fixtures"]
+    assert entry["status"] == "pass", entry

@@ -204,3 +204,11 @@ def test_a_plugin_spec_s_name_must_be_a_game_name(tmp_path):
     env = plugin(tmp_path)
     (tmp_path / "site" / "nim.toml").write_text(NIM_SPEC.format(name="nim").replace('name = "nim"', 'name = "../nim"'))
     one_line(cli(tmp_path, env, "moves", "--game", "nim"), "game.name", "a game name is")
+
+
+def test_a_game_is_looked_up_and_checked_once_a_process():
+    """games.game is cached (every game's launch asks it, through the transcript's spec
+    line): a merge put the decorator on did_you_mean, added above it, and game lost it."""
+    from prototest import games
+
+    assert games.game("chess") is games.game("chess")

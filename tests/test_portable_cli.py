@@ -101,3 +101,16 @@ def test_readmes_first_command_checks_the_installed_bot_cleanly(tmp_path):
     result = run_cli("check", "--games", "2", "prototest-chess-bot", tmp_path=tmp_path)
     assert result.code == 0, result.stdout + result.stderr
     assert result.findings() == [] and "PASS" in result.stdout and "with warnings" not in result.stdout
+
+
+def test_python_advice_reads_the_bots_file_in_the_bots_folder(tmp_path, monkeypatch):
+    """The bot runs in its folder (a config file's): its command's file is read there for
+    its #! line, not in prototest's current folder (where another bot.py may be)."""
+    (tmp_path / "bot").mkdir()
+    (tmp_path / "bot" / "bot.py").write_text("#!/usr/bin/python3\nprint('hi')\n")
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "bot.py").write_text("#!/opt/other/python3.9\n")
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    cache = conduct.RUNTIME_CACHES[0][1]
+    advice = conduct.python_advice(cache, ["./bot.py"], str(tmp_path / "bot"))
+    assert "#!/usr/bin/python3 -B" in advice, advice

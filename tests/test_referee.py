@@ -48,3 +48,51 @@ def test_an_answer_on_the_deadline_is_in_time():
     ref.bot = LateBot(late_ms=0)  # type: ignore[assignment]
     read, text, elapsed_ns = ref._read_answer(0, 100 * MS, "the answer limit")
     assert (read.data, text, elapsed_ns) == (b"e2e4", "e2e4", 100 * MS)
+
+
+def test_abandon_kills_the_other_seats_bot_even_when_the_first_kill_is_interrupted():
+    """A bot started ahead whose game is not played: an interrupt read while its kill
+    runs (Bot.kill raises it once the bot is dead) must not leave the other seat's bot
+    started ahead with it running."""
+    from types import SimpleNamespace
+
+    killed: list[str] = []
+
+    class FakeBot:
+        def __init__(self, name: str, interrupted: bool = False) -> None:
+            self.name, self.interrupted = name, interrupted
+
+        def kill(self) -> None:
+            killed.append(self.name)
+            if self.interrupted:
+                raise KeyboardInterrupt
+
+    other = SimpleNamespace(bot=FakeBot("other seat"), seat=None)
+    other.abandon = lambda: Referee.abandon(other)
+    main = SimpleNamespace(bot=FakeBot("bot", interrupted=True), seat=SimpleNamespace(referee=other))
+    with pytest.raises(KeyboardInterrupt):
+        Referee.abandon(main)
+    assert killed == ["bot", "other seat"]
+
+
+@pytest.mark.parametrize("whose", ["bot", "other seat"])
+def test_an_interrupt_swallowed_by_a_start_ahead_stops_the_game_in_play(whose):
+    """Referee.launch takes an interrupt that comes while its bot starts as its game's
+    (the game reports it when its turn comes). Started ahead, during the game before, that
+    interrupt must stop the game in play too: else that game goes on to its end, the
+    user's Ctrl-C spent (later signals are only noted)."""
+    import signal
+    from types import SimpleNamespace
+
+    from prototest import runner
+
+    other = SimpleNamespace(report=SimpleNamespace(interrupted=None))
+    following = SimpleNamespace(report=SimpleNamespace(interrupted=None), seat=SimpleNamespace(referee=other))
+
+    def launch_all() -> None:  # as Referee.launch does when Ctrl-C comes while the bot starts
+        (following if whose == "bot" else other).report.interrupted = signal.SIGINT
+
+    following.launch_all = launch_all
+    with pytest.raises(KeyboardInterrupt) as raised:
+        runner._launch_ahead(following)
+    assert raised.value.signum == signal.SIGINT

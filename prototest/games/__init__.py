@@ -80,6 +80,7 @@ def did_you_mean(name: str) -> str:
     return f": did you mean {close[0]}?" if close else ""
 
 
+@functools.cache
 def game(name: str) -> Game:
     """The registered game `name`, its module imported and checked; GameError says in
     one line what is wrong (an unknown name lists the known ones)."""
