@@ -225,7 +225,9 @@ class Ahead:
             self.waiting = None
         alone = play_game(self.fresh(cfg))
         self.rechecks.alone(alone, report)
-        alone.rechecked_while = "another copy of the bot was alive (started ahead of its game)"
+        alone.rechecked_while = ("the next game's two bots were alive (started ahead of their game)"
+                                 if referee.seat is not None else
+                                 "another copy of the bot was alive (started ahead of its game)")
         return alone
 
     def close(self) -> None:

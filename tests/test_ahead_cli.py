@@ -166,3 +166,19 @@ def test_output_of_the_other_seat_s_bot_started_ahead_is_its_early_output(tmp_pa
     assert [(f["game"], f["kind"]) for f in data["findings"]["B"]] == [(2, "early_output")], data["findings"]
     assert data["games"][1]["reason"] == "the opponent forfeited: early_output"
     assert "[opponent] the bot was started" in Path(data["games"][1]["transcript"]).read_text()
+
+
+def test_a_timing_fault_beside_the_next_games_bots_in_a_match_is_re_checked_alone(tmp_path):
+    """In a match at --jobs 1 the next game's two bots start ahead: A (slow_beside_itself.py)
+    started beside its copy times out in game 2; played again alone it draws, and the game
+    counts as played alone, not as A's forfeit."""
+    import uuid
+
+    slow = f"{sys.executable} {BOTS / 'chess' / 'slow_beside_itself.py'}"
+    result = _match(tmp_path, slow, f"{sys.executable} -m prototest.bots.chess_bot", "--games", "2", "--jobs", "1",
+                    "--time-scale", "0.1", "--start-delay", "150", "--env", f"LOCK=prototest-{uuid.uuid4().hex}")
+    assert result.code == 0, result.stdout + result.stderr
+    first, second = result.report["games"]
+    assert first["rechecked_alone"] is None, first
+    assert (second["rechecked_alone"] or "").startswith("timeout"), second
+    assert "A's findings: none" in result.stdout and "(re-checked alone after timeout" in result.stdout, result.stdout

@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import typer
 
 from .. import live, match as matchmod, pool, process, report, runner, stats
 from ..game import GameConfig, GameReport
