@@ -18,7 +18,7 @@ import os
 import re
 import sys
 import time
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 #: index, seat, ply, last answer (ms, -1 none), asked at (perf_counter seconds, 0 none), started at
 _FIELDS = 6
@@ -225,13 +225,20 @@ class View:
     (`finished`) and each note, stopped before the summary."""
 
     def __init__(self, header: Sequence[str], total: int, seats: Sequence[str], jobs: int,
-                 planned: int | None = None) -> None:
+                 planned: int | None = None, *, score: "Callable[[], str] | None" = None,
+                 seat_words: Sequence[str] | None = None) -> None:
+        """`seats`: each seat's name ("game 3/8 as white"), or `seat_words` the words after
+        the game's number ("game 3/8 (A white, B black)"); `score`: the running score's text
+        in place of the passed, warned and failed games (a match's points)."""
         from rich.live import Live
 
         self.console = console(stderr=True)
         self.total = total  # the run's games (a game's number is out of these)
         self.planned = total if planned is None else planned  # the games played here (a shard's)
         self.seats = list(seats)
+        self.seat_words = list(seat_words) if seat_words is not None else [f"as {name}" for name in self.seats]
+        self.score = score
+        self.done = 0
         try:  # the workers, and a game played here after them (a re-check)
             self.slots: Slots | None = Slots(jobs + 2)
         except OSError:  # no shared memory here (no /dev/shm): the score alone
@@ -255,6 +262,7 @@ class View:
         board, _view = None, None
 
     def finished(self, line: str, verdict: str) -> None:
+        self.done += 1
         key = verdict.strip().lower()
         self.counts[key if key in self.counts else "stop"] += 1
         self.live.console.print(styled(line), overflow="fold")
@@ -268,8 +276,8 @@ class View:
         now = time.perf_counter()
         width = options.max_width
         for index, seat, ply, answer_ms, asked_at, started in (self.slots.running() if self.slots else []):
-            seat_name = self.seats[seat] if 0 <= seat < len(self.seats) else str(seat)
-            line = f"  game {index:>{len(str(self.total))}}/{self.total} as {seat_name}: ply {ply}"
+            seat_words = self.seat_words[seat] if 0 <= seat < len(self.seat_words) else f"as {seat}"
+            line = f"  game {index:>{len(str(self.total))}}/{self.total} {seat_words}: ply {ply}"
             if answer_ms >= 0:
                 line += f", last answer {answer_ms:.1f} ms"
             if asked_at and now - asked_at >= 0.5:
@@ -277,20 +285,23 @@ class View:
             line += f", {now - started:.0f} s"
             yield Text(line, style="cyan", no_wrap=True, overflow="ellipsis", end="\n")
         c = self.counts
-        done = sum(c.values())
+        done = self.done
         score = Text("  ", no_wrap=True, overflow="ellipsis")
         bar = 20 if width >= 80 else 10 if width >= 50 else 0
         if bar and self.planned:
             filled = round(bar * min(done, self.planned) / self.planned)
             score.append("[" + "#" * filled + "." * (bar - filled) + "] ")
         score.append(f"{done}/{self.planned} game{'' if self.planned == 1 else 's'} done: ")
-        score.append(f"{c['pass']} passed", style="green" if c["pass"] else "")
-        score.append(", ")
-        score.append(f"{c['warn']} warned", style="yellow" if c["warn"] else "")
-        score.append(", ")
-        score.append(f"{c['fail']} failed", style="bold red" if c["fail"] else "")
-        if c["stop"]:
-            score.append(f", {c['stop']} stopped")
+        if self.score is not None:
+            score.append(self.score())
+        else:
+            score.append(f"{c['pass']} passed", style="green" if c["pass"] else "")
+            score.append(", ")
+            score.append(f"{c['warn']} warned", style="yellow" if c["warn"] else "")
+            score.append(", ")
+            score.append(f"{c['fail']} failed", style="bold red" if c["fail"] else "")
+            if c["stop"]:
+                score.append(f", {c['stop']} stopped")
         score.append(f" ({now - self.started:.0f} s)")
         yield score
 

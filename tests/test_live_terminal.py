@@ -169,3 +169,29 @@ def test_an_error_line_wraps_between_words_in_red(tmp_path):
     assert text.startswith("prototest: error: unknown game 'impase': did you mean impasse? (known: "), text
     _, plain = in_terminal(tmp_path, "check", "--game", "impase", "--", "true", no_color=True)
     assert "".join(plain).split() == text.split()  # the same words: none cut in two
+
+
+def test_a_match_shows_a_header_at_once_the_games_in_play_and_the_points(tmp_path):
+    """`match` on a terminal: the bots and the games before the first game ends (a match of
+    slow bots was a blank screen until then), a live line per game in play with each bot's
+    seat, and the running points."""
+    code, chunks = in_terminal(tmp_path, "match", "--game", "chess", "--games", "2", "--jobs", "2",
+                               "--time-scale", "0.2", "--start-delay", "100", "--transcripts", "t",
+                               " ".join(CORRECT), f"{sys.executable} {SLOW}", width=80)
+    out = "".join(chunks)
+    plain = ANSI.sub("", out)
+    assert code == 1, plain  # B loses on time: a FAIL of B
+    header = plain.index("prototest match: Chess judge")
+    assert plain.index("A: ", header) < plain.index("B: ", header)
+    in_play = re.search(r"game 1/2 \(A white, B black\): ply \d+", plain)
+    ended = plain.index("game 1/2 (A white, B black): A won")
+    assert in_play and header < in_play.start() < ended, plain
+    assert "2 games, seed 1, 2 at once; time: a 2000 ms clock each" in " ".join(plain[header:in_play.start()].split())
+    assert re.search(r"2/2 games done: A 2, B 0 points", plain), plain
+    assert re.search(r"\x1b\[1;31mFAIL: B failed a check", out), out
+    lines = [line for line in screen_lines(out) if line.strip()]
+    assert max(len(line) for line in lines) <= 80, lines
+    _, plain_chunks = in_terminal(tmp_path, "match", "--game", "chess", "--games", "2", "--jobs", "2",
+                                  "--time-scale", "0.2", "--start-delay", "100", "--transcripts", "t2",
+                                  " ".join(CORRECT), f"{sys.executable} {SLOW}", no_color=True)
+    assert "prototest match: Chess judge" not in "".join(plain_chunks).split("\n")[0]  # plain: no header first

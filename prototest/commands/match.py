@@ -11,6 +11,7 @@ fastchess's report lines (prototest.stats).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -204,7 +205,9 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
         if game_report.interrupted is not None:
             run.interrupted = signal.Signals(game_report.interrupted)
         _keep_transcript(run, game_report, folder, transcripts is not None)
-        if not quiet:
+        if view is not None:
+            view.finished(progress_line(run, game_report), "")
+        elif not quiet:
             live.say(progress_line(run, game_report))  # wrapped at words, coloured, on a terminal
         if run.interrupted is not None:
             return True
@@ -216,9 +219,10 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
         return False
 
     at_once = jobs or pool.default_jobs()
+    view = live_view(run, at_once, quiet)
     games_begin()
     try:  # one game at a time: the next game's two bots start during this one (runner.Ahead)
-        with runner.Ahead.for_run(spec, tasks, at_once, fresh=lambda cfg: config(cfg.index),
+        with view if view is not None else contextlib.nullcontext(), runner.Ahead.for_run(spec, tasks, at_once, fresh=lambda cfg: config(cfg.index),
                                   rechecks=rechecks) as play:
             pool.play_all(tasks, play, at_once, done, again=rechecks.wanted)
     except KeyboardInterrupt as exc:
@@ -268,6 +272,28 @@ def _replay_header(run: MatchRun, g: GameReport, folder: Path) -> list[str]:
                         time_scale=run.time_scale, start_delay=run.start_delay, position=fen, opening=opening,
                         sides=sides, moves=g.moves, result=g.result, reason=g.reason,
                         opponent_forfeited=g.opponent_forfeited)
+
+
+def live_view(run: MatchRun, jobs: int, quiet: bool) -> "live.View | None":
+    """The live view on a terminal (prototest.live): a header at once, a line per game in
+    play and the running points; None off a terminal, with NO_COLOR or --quiet."""
+    if not live.wanted(quiet):
+        return None
+    seats = run.spec.game.seats
+    what = "" if run.mode == "match" else f" ({run.mode})"
+    header = [f"prototest match{what}: {run.spec.game.title or run.spec.name}"]
+    header.extend(f"  {matchmod.LETTERS[i]}: {_name(argv)}" for i, argv in enumerate(run.bots))
+    header.append(f"  {report.plural(run.games_total, 'game')}, seed {run.seed}, {min(jobs, run.games_total)} at once; "
+                  f"time: {live.limits(run.spec, run.time_scale)}")
+    if len(run.bots) == 2:
+        words = [f"(A {seats[a]}, B {seats[1 - a]})" for a in range(len(seats))]
+    else:
+        words = [f"(the first bot {seats[a]})" for a in range(len(seats))]
+
+    def points() -> str:
+        return ", ".join(f"{row['bot']} {row['points']:g}" for row in standings(run)) + " points"
+
+    return live.View(header, run.games_total, list(seats), jobs, score=points, seat_words=words)
 
 
 def _seats(run: MatchRun, g: GameReport) -> str:
