@@ -65,6 +65,9 @@ class View:
     failing_ply: int | None = None
     #: the first FAIL (else WARN) line's text
     verdict: str | None = None
+    #: what the failing ply marks: "failure" (a FAIL line, the bot's or its opponent's),
+    #: "warning", "difference" (a replay's first difference), "" none
+    marked: str = ""
     #: why the moves stop early (a move the rules refused on the way), else ""
     problem: str = ""
     #: the first `given` moves were played before the game (check --moves, a fixture's moves)
@@ -269,10 +272,10 @@ def _answered_move(spec, position, answer: str) -> str | None:
 
 def _verdict(view: View, mark: str, body: str, ply: int) -> None:
     """The first FAIL line sets the failing ply; a WARN line does until then."""
-    if mark == "F" and (view.verdict is None or not view.verdict.startswith("FAIL")):
-        view.failing_ply, view.verdict = ply, body
+    if mark == "F" and view.marked != "failure":
+        view.failing_ply, view.verdict, view.marked = ply, body, "failure"
     elif mark == "W" and view.verdict is None:
-        view.failing_ply, view.verdict = ply, body
+        view.failing_ply, view.verdict, view.marked = ply, body, "warning"
 
 
 def _board_data(raw: Sequence[str]) -> dict | None:

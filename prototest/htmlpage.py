@@ -195,6 +195,7 @@ def _game_html(number: int, section: Section) -> str:
     data = {"positions": [view.notation(p) for p in range(view.last + 1)],
             "moves": view.moves, "movers": [view.mover(p) for p in range(1, view.last + 1)],
             "refused": view.refused, "open": view.opening_ply, "failing": view.failing_ply,
+            "marked": {"difference": "the first difference"}.get(view.marked, "the failing ply"),
             "boards": _boards_data(view)}
     problem = f'<p class="note">{esc(view.problem)}</p>' if view.problem else ""
     note = f'<p class="note">{esc(section.note)}</p>' if section.note else ""
@@ -223,7 +224,7 @@ def _game_html(number: int, section: Section) -> str:
 def _to_failure(view: View) -> str:
     if view.failing_ply is None:
         return ""
-    what = "failure" if (view.verdict or "").startswith("FAIL") else "warning"
+    what = view.marked or ("failure" if (view.verdict or "").startswith("FAIL") else "warning")
     return f'<button data-go="failing" class="to-fail" title="the ply of the first {what} (F)">{what}</button>'
 
 
@@ -357,6 +358,7 @@ def _open_at_difference(view: View, result) -> None:
     if exchange is not None and 0 <= exchange.ply - view.positions[0].ply() <= view.last:
         view.failing_ply = exchange.ply - view.positions[0].ply()
         view.verdict = next((line for line in result.lines if line.startswith("first difference")), view.verdict)
+        view.marked = "difference"
 
 
 def write_text_page(title: str, text: str, path: Path, games: Sequence = (), bot: str = "the bot") -> None:
@@ -466,7 +468,7 @@ function show(v,p){
  if(v.boards){v.board.innerHTML=v.boards[p];v.drawn=p;}
  else if(v.drawn!==p){v.board.innerHTML='<pre class="diagram">…</pre>';v.drawn=null;}
  v.board.dataset.position=d.positions[p];v.board.dataset.ply=p;
- v.info.textContent='ply '+p+' of '+v.last+(p===d.failing?'  · the failing ply':'');
+ v.info.textContent='ply '+p+' of '+v.last+(p===d.failing?'  · '+d.marked:'');
  let text='';
  if(p>0){const who={bot:'the bot played ',opponent:'the opponent played ',given:'given before the game: '}[d.movers[p-1]]||'';text=who+p+'. '+d.moves[p-1];}else{text='the start position';}
  const bad=d.refused.filter(r=>r[0]===p).map(r=>r[1]);
