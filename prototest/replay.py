@@ -80,14 +80,20 @@ def _replay(fixture: Fixture, setup: Setup, exact_lines: bool) -> Replayed:
     fail = _first_fail(now)
     if fail is not None:
         lines.append(f"the bot fails the game now: FAIL {fail[2:]}")
-    lines.append(accept(fixture))
+    lines.append(accept(fixture, setup))
     return Replayed(fixture, report, now, "differs", True, lines + notes)
 
 
-def accept(fixture: Fixture) -> str:
-    """How to accept a difference that is a deliberate change."""
-    return (f"a deliberate change? `prototest record --update {shlex.quote(str(fixture.path))}` records the game "
-            f"as it goes now (then review the diff)")
+def accept(fixture: Fixture, setup: Setup | None = None) -> str:
+    """How to accept a difference that is a deliberate change. `record --update` plays the
+    fixture's own bot (its `# bot:` line): after `replay F -- BOT` it would not record BOT's game."""
+    update = f"`prototest record --update {shlex.quote(str(fixture.path))}`"
+    recorded = list(fixture.header.bot)
+    if setup is None or list(setup.argv) == recorded:
+        return f"a deliberate change? {update} records the game as it goes now (then review the diff)"
+    return (f"a deliberate change? {update} records the game again with the fixture's own bot (its '# bot: "
+            f"{shlex.join(recorded)}' line), not with this one: to record this bot's game, put its command "
+            f"line in '# bot:' (and its folder in '# cwd:') first, then review the diff")
 
 
 def first_difference(recorded: Sequence[str], now: Sequence[str], separator: str = "") -> tuple[int, int] | None:
@@ -168,7 +174,9 @@ def _reproducer(fixture: Fixture, setup: Setup, report: GameReport, now: list[st
         return Replayed(fixture, report, now, "fails", True, lines + notes)
     lines = [f"the recorded failure did not come back (FAIL {recorded_fail[2:]}): the bot passes "
              f"this game now; `prototest record --update {shlex.quote(str(fixture.path))}` records it as it "
-             f"goes now"]
+             f"goes now"] if list(setup.argv) == list(fixture.header.bot) else [
+        f"the recorded failure did not come back (FAIL {recorded_fail[2:]}): the bot passes this game now",
+        accept(fixture, setup)]
     if first is not None:
         lines += explain(fixture, setup, report, now, first)
     return Replayed(fixture, report, now, "did not come back", False, lines + notes)
