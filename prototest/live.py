@@ -24,6 +24,9 @@ from typing import Any, Callable, Sequence
 _FIELDS = 6
 _INDEX, _SEAT, _PLY, _ANSWER, _ASKED, _STARTED = range(_FIELDS)
 
+#: How many of the games played again alone the slots remember (a few at a time at most)
+_ALONE_KEPT = 16
+
 #: The slots of this run when the live view is on (None: the referee's hooks do nothing).
 board: "Slots | None" = None
 #: This process's slot for the game it plays (-1: none).
@@ -56,6 +59,17 @@ class Slots:
         self.count = count
         self.values = ctx.RawArray("d", count * _FIELDS)
         self.lock = ctx.Lock()  # taken to claim and free a slot (once a game), never per ply
+        #: the games played again alone (prototest.runner.Rechecks), the last few: [count, index...]
+        self.alone = ctx.RawArray("d", 1 + _ALONE_KEPT)
+
+    def again_alone(self, index: int) -> None:
+        with self.lock:
+            at = int(self.alone[0])
+            self.alone[1 + at % _ALONE_KEPT] = index
+            self.alone[0] = at + 1
+
+    def alone_now(self) -> set[int]:
+        return {int(i) for i in self.alone[1:] if i}
 
     def claim(self, index: int, seat: int) -> int:
         with self.lock:
@@ -101,6 +115,13 @@ def game_ended() -> None:
     if board is not None and _mine >= 0:
         board.free(_mine)
     _mine = -1
+
+
+def again_alone(index: int) -> None:
+    """Game `index` is to be played again alone (a re-check: prototest.runner.Rechecks);
+    its live line says so. Called in whichever process decides it."""
+    if board is not None:
+        board.again_alone(index)
 
 
 def played(ply: int) -> None:
@@ -275,9 +296,11 @@ class View:
 
         now = time.perf_counter()
         width = options.max_width
+        alone = self.slots.alone_now() if self.slots else set()
         for index, seat, ply, answer_ms, asked_at, started in (self.slots.running() if self.slots else []):
             seat_words = self.seat_words[seat] if 0 <= seat < len(self.seat_words) else f"as {seat}"
-            line = f"  game {index:>{len(str(self.total))}}/{self.total} {seat_words}: ply {ply}"
+            again = ", re-checking alone" if index in alone else ""
+            line = f"  game {index:>{len(str(self.total))}}/{self.total} {seat_words}{again}: ply {ply}"
             if answer_ms >= 0:
                 line += f", last answer {answer_ms:.1f} ms"
             if asked_at and now - asked_at >= 0.5:

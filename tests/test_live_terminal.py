@@ -157,6 +157,10 @@ def test_games_played_in_workers_show_their_plies_live(tmp_path):
         live = re.search(game + r": ply \d+, last answer \d+\.\d ms", plain)
         assert live and live.start() < plain.index(game + ": FAIL"), plain
     assert re.search(r"2/2 games done: 0 passed, 0 warned, 2 failed", plain), plain
+    # game 1's timeout came beside game 2: it is played again alone, and its line says so
+    # while it runs (the screen looked stuck at "0/2 games done" for a whole clock)
+    again = re.search(r"game 1/2 as white, re-checking alone: ply \d+", plain)
+    assert again and again.start() < plain.index("game 1/2 as white: FAIL"), plain
 
 
 def test_an_error_line_wraps_between_words_in_red(tmp_path):
