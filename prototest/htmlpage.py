@@ -369,7 +369,7 @@ def write_text_page(title: str, text: str, path: Path, games: Sequence = (), bot
 
 def write_view(view: View, path: Path) -> None:
     """The page of one saved transcript or fixture (`prototest show --html`)."""
-    ended = f"{len(view.moves)} plies" + (f", {view.result}" if view.result else "")
+    ended = ("1 ply" if len(view.moves) == 1 else f"{len(view.moves)} plies") + (f", {view.result}" if view.result else "")
     verdict = view.verdict or f"{view.title}: {ended}"
     seat = f", the bot as {view.seat_name}" if view.seat_name else ""
     section = Section(f"{view.title} ({view.game}{seat}): {ended}", view, [], "", level_of(verdict) or "pass")

@@ -312,7 +312,7 @@ def progress_line(run: MatchRun, g: GameReport) -> str:
     mine, theirs = _score(run.tallies[pairing])
     width = len(str(run.games_total))
     return (f"game {g.index:>{width}}/{run.games_total} ({_seats(run, g)}): {matchmod.ended(g, run.names(g))}, "
-            f"{g.plies} plies   score {first}-{second} {mine:g}-{theirs:g}")
+            f"{report.plural(g.plies, 'ply')}   score {first}-{second} {mine:g}-{theirs:g}")
 
 
 def _name(argv: list[str]) -> str:

@@ -37,7 +37,7 @@ def execute(*, path: Path, ply: int | None, html_path: Path | None) -> None:
 def lines(view: gameview.View, ply: int) -> list[str]:
     """What the terminal shows of one ply: where it is, the board, and its transcript lines."""
     seat = f", the bot as {view.seat_name}" if view.seat_name else ""
-    out = [f"{view.title}: {view.game}{seat}, {len(view.moves)} plies" + (f", {view.result}" if view.result else "")
+    out = [f"{view.title}: {view.game}{seat}, {'1 ply' if len(view.moves) == 1 else f'{len(view.moves)} plies'}" + (f", {view.result}" if view.result else "")
            + (f"; {view.verdict}" if view.verdict else "")]
     if view.problem:
         out.append(f"note: {view.problem}")
