@@ -72,6 +72,8 @@ class View:
     problem: str = ""
     #: the first `given` moves were played before the game (check --moves, a fixture's moves)
     given: int = 0
+    #: what the page calls the bot and the other seat (a match: the bots' letters)
+    names: dict[str, str] = field(default_factory=lambda: {"bot": "the bot", "opponent": "the opponent"})
 
     @property
     def last(self) -> int:
@@ -90,6 +92,17 @@ class View:
         if self.seat is None or ply < 1:
             return ""
         return "bot" if self.positions[ply - 1].turn() == self.seat else "opponent"
+
+    def refused_by(self, ply: int) -> str:
+        """Who answered the move refused at ply `ply`: "bot", or "opponent" (a bot in the
+        other seat: a match's B)."""
+        if self.seat is None or not 0 <= ply <= self.last:
+            return "bot"
+        return "bot" if self.positions[ply].turn() == self.seat else "opponent"
+
+    def who(self, mover: str) -> str:
+        """The words for "bot" or "opponent": "the bot", "the opponent" (a match's "A", "B")."""
+        return self.names.get(mover, mover)
 
     def bad_at(self, ply: int) -> str | None:
         """The bot's refused move at this ply, if any (the first)."""

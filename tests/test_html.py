@@ -209,6 +209,10 @@ def test_replay_merge_fuzz_and_match_write_pages(tmp_path, chess_run):
     # opponent); the button to its move says "failure" all the same (it said "warning")
     assert text.count('class="to-fail" title="the ply of the first failure (F)">failure<') == 2, text
     assert "warning</button>" not in text
+    # B's refused move is B's, not "the bot's", and the moves are said as A's and B's
+    assert all(g["refusedBy"] == ["opponent"] * len(g["refused"]) for g in page.games), page.games
+    assert all(g["names"] == {"bot": "A", "opponent": "B"} for g in page.games)
+    assert "(A as white: bold" in text and "(A as black: bold" in text
 
 
 def test_a_fuzz_reproducer_opens_at_its_failing_position(tmp_path):

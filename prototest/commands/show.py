@@ -50,7 +50,7 @@ def lines(view: gameview.View, ply: int) -> list[str]:
                    + f": after move {ply} {view.moves[ply - 1]}" + (f" ({who} move)" if who else ""))
     bad = view.bad_at(ply)
     if bad is not None:
-        out.append(f"the bot answered {bad} here: refused by the judge")
+        out.append(f"{view.who(view.refused_by(ply))} answered {bad} here: refused by the judge")
     out.append("")
     out.extend(f"  {row}" for row in view.diagram(ply))
     out.append(f"  position: {view.notation(ply)}")
