@@ -183,6 +183,43 @@ def styled(line: str):
     return text
 
 
+def hanging(line: str, width: int):
+    """One line as rich Text for a terminal `width` columns wide: coloured (`styled`), broken
+    between words, and its continuation lines indented under the line's own text (4 more
+    than its indent), so that a wrapped finding or game line still reads as one. A word
+    longer than the room is folded."""
+    text = styled(line)
+    if len(line) <= width or width < 30:
+        return text
+    lead = len(line) - len(line.lstrip(" "))
+    hang = min(lead + 4, width // 3)
+    from rich.text import Text
+
+    out = Text()
+    start, room = 0, width
+    while True:
+        end = start + room
+        if end >= len(line):
+            out.append_text(text[start:])
+            return out
+        space = line.rfind(" ", start + 1, end + 1)
+        cut = space if space > start else end
+        out.append_text(text[start:cut])
+        start = cut
+        while start < len(line) and line[start] == " ":
+            start += 1
+        if start >= len(line):
+            return out
+        out.append("\n" + " " * hang)
+        room = width - hang
+
+
+def emit(out, text: str) -> None:
+    """Text printed on a terminal's console, each line `hanging`."""
+    for line in text.splitlines() or [""]:
+        out.print(hanging(line, out.width), overflow="fold")
+
+
 def console(stderr: bool):
     """A rich console for the terminal on stderr (or stdout): wraps at its width, at words."""
     from rich.console import Console
@@ -192,9 +229,7 @@ def console(stderr: bool):
 
 def print_text(text: str, *, stderr: bool = False) -> None:
     """Text printed for a terminal: coloured, each line wrapped at the terminal's width."""
-    out = console(stderr)
-    for line in text.splitlines() or [""]:
-        out.print(styled(line), overflow="fold")
+    emit(console(stderr), text)
 
 
 def fit(line: str, width: int | None = None) -> str:
@@ -219,7 +254,7 @@ def say(line: str) -> None:
     """A progress line on stderr: coloured and wrapped at words on a terminal (`wanted`),
     as it is elsewhere."""
     if wanted():
-        console(stderr=True).print(styled(line), overflow="fold")
+        emit(console(stderr=True), line)
     else:
         import typer
 
@@ -267,7 +302,7 @@ class View:
         self.counts = {"pass": 0, "warn": 0, "fail": 0, "stop": 0}
         self.started = time.perf_counter()
         for line in header:
-            self.console.print(styled(line), overflow="fold")
+            emit(self.console, line)
         self.live = Live(self, console=self.console, refresh_per_second=4, transient=True,
                          redirect_stdout=False, redirect_stderr=False)
 
@@ -286,10 +321,10 @@ class View:
         self.done += 1
         key = verdict.strip().lower()
         self.counts[key if key in self.counts else "stop"] += 1
-        self.live.console.print(styled(line), overflow="fold")
+        emit(self.live.console, line)
 
     def note(self, text: str) -> None:
-        self.live.console.print(styled(text), overflow="fold")
+        emit(self.live.console, text)
 
     def __rich_console__(self, console, options):
         from rich.text import Text

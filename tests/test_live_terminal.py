@@ -169,7 +169,8 @@ def test_an_error_line_wraps_between_words_in_red(tmp_path):
     assert code == 2 and "\x1b[1;31mprototest: error\x1b[0m" in out, out
     lines = [line for line in screen_lines(out) if line]
     assert len(lines) > 2 and max(len(line) for line in lines) <= 40, lines
-    text = " ".join(lines)
+    assert all(line.startswith("    ") for line in lines[1:]), lines  # continued under the line's text
+    text = " ".join(" ".join(lines).split())
     assert text.startswith("prototest: error: unknown game 'impase': did you mean impasse? (known: "), text
     _, plain = in_terminal(tmp_path, "check", "--game", "impase", "--", "true", no_color=True)
     assert "".join(plain).split() == text.split()  # the same words: none cut in two
