@@ -185,14 +185,15 @@ def styled(line: str):
 
 def hanging(line: str, width: int):
     """One line as rich Text for a terminal `width` columns wide: coloured (`styled`), broken
-    between words, and its continuation lines indented under the line's own text (4 more
-    than its indent), so that a wrapped finding or game line still reads as one. A word
-    longer than the room is folded."""
+    between words, and its continuation lines indented under the line's own text (under a
+    detail's value, "    moves:    ..."; else 4 more than its indent), so that a wrapped
+    finding or game line still reads as one. A word longer than the room is folded."""
     text = styled(line)
     if len(line) <= width or width < 30:
         return text
     lead = len(line) - len(line.lstrip(" "))
-    hang = min(lead + 4, width // 3)
+    label = re.match(r" +[a-z]+: +(?=\S)", line)  # "    moves:    ...": under the value
+    hang = min(label.end() if label else lead if lead >= 8 else lead + 4, width // 3)
     from rich.text import Text
 
     out = Text()
