@@ -222,8 +222,9 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
     view = live_view(run, at_once, quiet)
     games_begin()
     try:  # one game at a time: the next game's two bots start during this one (runner.Ahead)
-        with view if view is not None else contextlib.nullcontext(), runner.Ahead.for_run(spec, tasks, at_once, fresh=lambda cfg: config(cfg.index),
-                                  rechecks=rechecks) as play:
+        with view if view is not None else contextlib.nullcontext(), \
+                runner.Ahead.for_run(spec, tasks, at_once, fresh=lambda cfg: config(cfg.index),
+                                     rechecks=rechecks) as play:
             pool.play_all(tasks, play, at_once, done, again=rechecks.wanted)
     except KeyboardInterrupt as exc:
         run.interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
