@@ -200,3 +200,26 @@ def test_a_match_shows_a_header_at_once_the_games_in_play_and_the_points(tmp_pat
                                   "--time-scale", "0.2", "--start-delay", "100", "--transcripts", "t2",
                                   " ".join(CORRECT), f"{sys.executable} {SLOW}", no_color=True)
     assert "prototest match: Chess judge" not in "".join(plain_chunks).split("\n")[0]  # plain: no header first
+
+
+def test_a_merge_on_a_terminal_ends_with_the_check_table_as_check_does(tmp_path):
+    """The merged report of check shards, on a terminal: the findings first, then the check
+    table and the verdict, where the eye lands (as `check` prints them there)."""
+    from conftest import run_cli
+
+    bot = str(BOTS / "chess" / "crash_third_turn.py")
+    for shard in (1, 2):
+        run_cli("check", "--game", "chess", "--games", "2", "--shard", f"{shard}/2", "--json",
+                str(tmp_path / f"s{shard}.json"), "--transcripts", str(tmp_path / "t"), "--", sys.executable, bot,
+                tmp_path=tmp_path)
+    env = {key: value for key, value in bot_env().items() if key not in ("NO_COLOR", "COLUMNS", "LINES")}
+    env["TERM"] = "xterm-256color"
+    child = pexpect.spawn(sys.executable, ["-m", "prototest", "merge", "s1.json", "s2.json"], env=env,
+                          cwd=str(tmp_path), dimensions=(40, 120), encoding="utf-8", timeout=60)
+    out = child.read()
+    child.close()
+    assert child.exitstatus == 1, out
+    lines = [line for line in screen_lines(out) if line.strip()]
+    table = next(i for i, line in enumerate(lines) if line.startswith("  check "))
+    finding = next(i for i, line in enumerate(lines) if line.startswith("FAIL crash (game 1"))
+    assert finding < table and lines[-1].startswith("FAIL: 2 of 2 games failed"), lines
