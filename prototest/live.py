@@ -262,6 +262,13 @@ def say(line: str) -> None:
         typer.echo(line, err=True)
 
 
+def page_written(path: Any, quiet: bool = False) -> None:
+    """On a terminal, where --html's page went (`show --html` says it always): before the
+    summary, so that the verdict stays last. Not in a pipe or a CI log: their text stays."""
+    if wanted(quiet):
+        say(f"page: {path}")
+
+
 def limits(spec, time_scale: float) -> str:
     """The spec's time limits in words: 'a 10000 ms clock each', 'answers 100 ms'."""
     t = spec.time

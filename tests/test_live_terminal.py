@@ -97,10 +97,15 @@ def test_the_live_view_shows_a_header_at_once_the_game_in_play_and_colours(tmp_p
 def test_a_passing_game_is_green(tmp_path):
     code, chunks = in_terminal(tmp_path, "check", "--games", "1", "--start-delay", "0",
                                "--set", "severity.file_operation=ignore", "--set", "severity.runtime_cache=ignore",
-                               "--transcripts", "t", "--", *CORRECT)
+                               "--transcripts", "t", "--html", "page.html", "--", *CORRECT)
     out = "".join(chunks)
     assert code == 0, out
     assert f"{GREEN}pass\x1b[0m" in out and re.search(r"\x1b\[1;32mPASS: 1 game", out), out
+    # where --html's page went, said on a terminal before the summary (the verdict stays last)
+    lines = [line for line in screen_lines(out) if line.strip()]
+    page = lines.index("page: page.html")
+    assert page < next(i for i, line in enumerate(lines) if line.startswith("  check ")), lines
+    assert (tmp_path / "page.html").is_file() and lines[-1].startswith("PASS: 1 game")
 
 
 def test_lines_wrap_between_words_at_the_terminals_width(tmp_path):

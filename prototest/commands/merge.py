@@ -53,6 +53,8 @@ def _write_html(path: Path, title: str, text: str, errors: list[str]) -> None:
         htmlpage.write_text_page(title, text, path)
     except OSError as exc:
         errors.append(f"--html {path}: cannot write: {exc.strerror or exc}")
+    else:
+        live.page_written(path)
 
 
 def _signum(name: str) -> int:
