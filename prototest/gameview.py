@@ -65,10 +65,15 @@ class View:
     failing_ply: int | None = None
     #: the first FAIL (else WARN) line's text
     verdict: str | None = None
+    #: what the failing ply marks: "failure" (a FAIL line, the bot's or its opponent's),
+    #: "warning", "difference" (a replay's first difference), "" none
+    marked: str = ""
     #: why the moves stop early (a move the rules refused on the way), else ""
     problem: str = ""
     #: the first `given` moves were played before the game (check --moves, a fixture's moves)
     given: int = 0
+    #: what the page calls the bot and the other seat (a match: the bots' letters)
+    names: dict[str, str] = field(default_factory=lambda: {"bot": "the bot", "opponent": "the opponent"})
 
     @property
     def last(self) -> int:
@@ -87,6 +92,17 @@ class View:
         if self.seat is None or ply < 1:
             return ""
         return "bot" if self.positions[ply - 1].turn() == self.seat else "opponent"
+
+    def refused_by(self, ply: int) -> str:
+        """Who answered the move refused at ply `ply`: "bot", or "opponent" (a bot in the
+        other seat: a match's B)."""
+        if self.seat is None or not 0 <= ply <= self.last:
+            return "bot"
+        return "bot" if self.positions[ply].turn() == self.seat else "opponent"
+
+    def who(self, mover: str) -> str:
+        """The words for "bot" or "opponent": "the bot", "the opponent" (a match's "A", "B")."""
+        return self.names.get(mover, mover)
 
     def bad_at(self, ply: int) -> str | None:
         """The bot's refused move at this ply, if any (the first)."""
@@ -269,10 +285,10 @@ def _answered_move(spec, position, answer: str) -> str | None:
 
 def _verdict(view: View, mark: str, body: str, ply: int) -> None:
     """The first FAIL line sets the failing ply; a WARN line does until then."""
-    if mark == "F" and (view.verdict is None or not view.verdict.startswith("FAIL")):
-        view.failing_ply, view.verdict = ply, body
+    if mark == "F" and view.marked != "failure":
+        view.failing_ply, view.verdict, view.marked = ply, body, "failure"
     elif mark == "W" and view.verdict is None:
-        view.failing_ply, view.verdict = ply, body
+        view.failing_ply, view.verdict, view.marked = ply, body, "warning"
 
 
 def _board_data(raw: Sequence[str]) -> dict | None:

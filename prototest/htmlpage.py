@@ -194,7 +194,9 @@ def _game_html(number: int, section: Section) -> str:
         return head + (f'<p class="note">{esc(section.note)}</p>' if section.note else "") + evidence + "</section>"
     data = {"positions": [view.notation(p) for p in range(view.last + 1)],
             "moves": view.moves, "movers": [view.mover(p) for p in range(1, view.last + 1)],
-            "refused": view.refused, "open": view.opening_ply, "failing": view.failing_ply,
+            "refused": view.refused, "refusedBy": [view.refused_by(p) for p, _ in view.refused],
+            "names": view.names, "open": view.opening_ply, "failing": view.failing_ply,
+            "marked": {"difference": "the first difference"}.get(view.marked, "the failing ply"),
             "boards": _boards_data(view)}
     problem = f'<p class="note">{esc(view.problem)}</p>' if view.problem else ""
     note = f'<p class="note">{esc(section.note)}</p>' if section.note else ""
@@ -211,7 +213,7 @@ def _game_html(number: int, section: Section) -> str:
   {chart(view)}
  </div>
  <div class="right">
-  <div class="pane-title">moves <span class="dim">(the bot as {esc(view.seat_name or "?")}: bold{"; given before the game: grey" if view.given else ""})</span></div>
+  <div class="pane-title">moves <span class="dim">({esc(view.who("bot"))} as {esc(view.seat_name or "?")}: bold{"; given before the game: grey" if view.given else ""})</span></div>
   {_moves_list(view)}
   <div class="pane-title">transcript <span class="dim">(this ply's lines highlighted)</span></div>
   {_lines(view)}
@@ -223,7 +225,7 @@ def _game_html(number: int, section: Section) -> str:
 def _to_failure(view: View) -> str:
     if view.failing_ply is None:
         return ""
-    what = "failure" if (view.verdict or "").startswith("FAIL") else "warning"
+    what = view.marked or ("failure" if (view.verdict or "").startswith("FAIL") else "warning")
     return f'<button data-go="failing" class="to-fail" title="the ply of the first {what} (F)">{what}</button>'
 
 
@@ -357,6 +359,7 @@ def _open_at_difference(view: View, result) -> None:
     if exchange is not None and 0 <= exchange.ply - view.positions[0].ply() <= view.last:
         view.failing_ply = exchange.ply - view.positions[0].ply()
         view.verdict = next((line for line in result.lines if line.startswith("first difference")), view.verdict)
+        view.marked = "difference"
 
 
 def write_text_page(title: str, text: str, path: Path, games: Sequence = (), bot: str = "the bot") -> None:
@@ -367,7 +370,7 @@ def write_text_page(title: str, text: str, path: Path, games: Sequence = (), bot
 
 def write_view(view: View, path: Path) -> None:
     """The page of one saved transcript or fixture (`prototest show --html`)."""
-    ended = f"{len(view.moves)} plies" + (f", {view.result}" if view.result else "")
+    ended = ("1 ply" if len(view.moves) == 1 else f"{len(view.moves)} plies") + (f", {view.result}" if view.result else "")
     verdict = view.verdict or f"{view.title}: {ended}"
     seat = f", the bot as {view.seat_name}" if view.seat_name else ""
     section = Section(f"{view.title} ({view.game}{seat}): {ended}", view, [], "", level_of(verdict) or "pass")
@@ -466,12 +469,13 @@ function show(v,p){
  if(v.boards){v.board.innerHTML=v.boards[p];v.drawn=p;}
  else if(v.drawn!==p){v.board.innerHTML='<pre class="diagram">…</pre>';v.drawn=null;}
  v.board.dataset.position=d.positions[p];v.board.dataset.ply=p;
- v.info.textContent='ply '+p+' of '+v.last+(p===d.failing?'  · the failing ply':'');
+ v.info.textContent='ply '+p+' of '+v.last+(p===d.failing?'  · '+d.marked:'');
  let text='';
- if(p>0){const who={bot:'the bot played ',opponent:'the opponent played ',given:'given before the game: '}[d.movers[p-1]]||'';text=who+p+'. '+d.moves[p-1];}else{text='the start position';}
- const bad=d.refused.filter(r=>r[0]===p).map(r=>r[1]);
+ const names=d.names||{bot:'the bot',opponent:'the opponent'};
+ if(p>0){const who={bot:names.bot+' played ',opponent:names.opponent+' played ',given:'given before the game: '}[d.movers[p-1]]||'';text=who+p+'. '+d.moves[p-1];}else{text='the start position';}
+ const bad=d.refused.map((r,i)=>[r,(d.refusedBy||[])[i]||'bot']).filter(x=>x[0][0]===p);
  v.moveinfo.innerHTML='';v.moveinfo.append(text);
- if(bad.length){const s=document.createElement('span');s.className='bad';s.textContent='the bot answered '+bad.join(', ')+' here: refused by the judge';v.moveinfo.append(s);}
+ if(bad.length){const s=document.createElement('span');s.className='bad';s.textContent=names[bad[0][1]]+' answered '+bad.map(x=>x[0][1]).join(', ')+' here: refused by the judge';v.moveinfo.append(s);}
  v.moves.forEach(li=>li.classList.toggle('current',+li.dataset.ply===p&&!li.classList.contains('refused')));
  const cur=v.moves.find(li=>li.classList.contains('current'));
  if(cur){const ol=cur.parentElement;const top=cur.offsetTop-ol.offsetTop;if(top<ol.scrollTop||top>ol.scrollTop+ol.clientHeight-20)ol.scrollTop=top-ol.clientHeight/2;}

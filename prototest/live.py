@@ -27,6 +27,9 @@ from typing import Any, Callable, NamedTuple, Sequence
 _FIELDS = 8
 _INDEX, _SEAT, _PLY, _ANSWER0, _ANSWER1, _ASKED, _ASKED_SEAT, _STARTED = range(_FIELDS)
 
+#: How many of the games played again alone the slots remember (a few at a time at most)
+_ALONE_KEPT = 16
+
 #: The slots of this run when the live view is on (None: the referee's hooks do nothing).
 board: "Slots | None" = None
 #: This process's slot for the game it plays (-1: none).
@@ -59,6 +62,17 @@ class Slots:
         self.count = count
         self.values = ctx.RawArray("d", count * _FIELDS)
         self.lock = ctx.Lock()  # taken to claim and free a slot (once a game), never per ply
+        #: the games played again alone (prototest.runner.Rechecks), the last few: [count, index...]
+        self.alone = ctx.RawArray("d", 1 + _ALONE_KEPT)
+
+    def again_alone(self, index: int) -> None:
+        with self.lock:
+            at = int(self.alone[0])
+            self.alone[1 + at % _ALONE_KEPT] = index
+            self.alone[0] = at + 1
+
+    def alone_now(self) -> set[int]:
+        return {int(i) for i in self.alone[1:] if i}
 
     def claim(self, index: int, seat: int) -> int:
         with self.lock:
@@ -122,6 +136,13 @@ def game_ended() -> None:
     if board is not None and _mine >= 0:
         board.free(_mine)
     _mine = -1
+
+
+def again_alone(index: int) -> None:
+    """Game `index` is to be played again alone (a re-check: prototest.runner.Rechecks);
+    its live line says so. Called in whichever process decides it."""
+    if board is not None:
+        board.again_alone(index)
 
 
 def played(ply: int) -> None:
@@ -189,6 +210,44 @@ def styled(line: str):
     return text
 
 
+def hanging(line: str, width: int):
+    """One line as rich Text for a terminal `width` columns wide: coloured (`styled`), broken
+    between words, and its continuation lines indented under the line's own text (under a
+    detail's value, "    moves:    ..."; else 4 more than its indent), so that a wrapped
+    finding or game line still reads as one. A word longer than the room is folded."""
+    text = styled(line)
+    if len(line) <= width or width < 30:
+        return text
+    lead = len(line) - len(line.lstrip(" "))
+    label = re.match(r" +[a-z]+: +(?=\S)", line)  # "    moves:    ...": under the value
+    hang = min(label.end() if label else lead if lead >= 8 else lead + 4, width // 3)
+    from rich.text import Text
+
+    out = Text()
+    start, room = 0, width
+    while True:
+        end = start + room
+        if end >= len(line):
+            out.append_text(text[start:])
+            return out
+        space = line.rfind(" ", start + 1, end + 1)
+        cut = space if space > start else end
+        out.append_text(text[start:cut])
+        start = cut
+        while start < len(line) and line[start] == " ":
+            start += 1
+        if start >= len(line):
+            return out
+        out.append("\n" + " " * hang)
+        room = width - hang
+
+
+def emit(out, text: str) -> None:
+    """Text printed on a terminal's console, each line `hanging`."""
+    for line in text.splitlines() or [""]:
+        out.print(hanging(line, out.width), overflow="fold")
+
+
 def console(stderr: bool):
     """A rich console for the terminal on stderr (or stdout): wraps at its width, at words."""
     from rich.console import Console
@@ -198,9 +257,7 @@ def console(stderr: bool):
 
 def print_text(text: str, *, stderr: bool = False) -> None:
     """Text printed for a terminal: coloured, each line wrapped at the terminal's width."""
-    out = console(stderr)
-    for line in text.splitlines() or [""]:
-        out.print(styled(line), overflow="fold")
+    emit(console(stderr), text)
 
 
 def fit(line: str, width: int | None = None) -> str:
@@ -225,11 +282,18 @@ def say(line: str) -> None:
     """A progress line on stderr: coloured and wrapped at words on a terminal (`wanted`),
     as it is elsewhere."""
     if wanted():
-        console(stderr=True).print(styled(line), overflow="fold")
+        emit(console(stderr=True), line)
     else:
         import typer
 
         typer.echo(line, err=True)
+
+
+def page_written(path: Any, quiet: bool = False) -> None:
+    """On a terminal, where --html's page went (`show --html` says it always): before the
+    summary, so that the verdict stays last. Not in a pipe or a CI log: their text stays."""
+    if wanted(quiet):
+        say(f"page: {path}")
 
 
 def limits(spec, time_scale: float) -> str:
@@ -262,6 +326,7 @@ class View:
         self.total = total  # the run's games (a game's number is out of these)
         self.planned = total if planned is None else planned  # the games played here (a shard's)
         self.seats = list(seats)
+        self.done = 0
         try:  # the workers, and a game played here after them (a re-check)
             self.slots: Slots | None = Slots(jobs + 2)
         except OSError:  # no shared memory here (no /dev/shm): the score alone
@@ -271,7 +336,7 @@ class View:
         self.score = score
         self.started = time.perf_counter()
         for line in header:
-            self.console.print(styled(line), overflow="fold")
+            emit(self.console, line)
         self.live = Live(self, console=self.console, refresh_per_second=4, transient=True,
                          redirect_stdout=False, redirect_stderr=False)
 
@@ -287,12 +352,13 @@ class View:
         board, _view = None, None
 
     def finished(self, line: str, verdict: str) -> None:
+        self.done += 1
         key = verdict.strip().lower()
         self.counts[key if key in self.counts else "stop"] += 1
-        self.live.console.print(styled(line), overflow="fold")
+        emit(self.live.console, line)
 
     def note(self, text: str) -> None:
-        self.live.console.print(styled(text), overflow="fold")
+        emit(self.live.console, text)
 
     def __rich_console__(self, console, options):
         from rich.text import Text
@@ -302,7 +368,7 @@ class View:
         for game in (self.slots.running() if self.slots else []):
             yield Text(self.game_line(game, now), style="cyan", no_wrap=True, overflow="ellipsis", end="\n")
         c = self.counts
-        done = sum(c.values())
+        done = self.done
         score = Text("  ", no_wrap=True, overflow="ellipsis")
         bar = 20 if width >= 80 else 10 if width >= 50 else 0
         if bar and self.planned:
@@ -327,7 +393,8 @@ class View:
         """check's live line of a game in play: its bot's seat, ply, last answer, thinking."""
         seat = game.seat
         seat_name = self.seats[seat] if 0 <= seat < len(self.seats) else str(seat)
-        line = f"  game {game.index:>{len(str(self.total))}}/{self.total} as {seat_name}: ply {game.ply}"
+        again = ", re-checking alone" if self.slots is not None and game.index in self.slots.alone_now() else ""
+        line = f"  game {game.index:>{len(str(self.total))}}/{self.total} as {seat_name}{again}: ply {game.ply}"
         answer_ms = game.answers[1 if seat == 1 else 0]
         if answer_ms >= 0:
             line += f", last answer {answer_ms:.1f} ms"

@@ -80,19 +80,26 @@ def _replay(fixture: Fixture, setup: Setup, exact_lines: bool) -> Replayed:
     fail = _first_fail(now)
     if fail is not None:
         lines.append(f"the bot fails the game now: FAIL {fail[2:]}")
-    lines.append(accept(fixture))
+    lines.append(accept(fixture, setup))
     return Replayed(fixture, report, now, "differs", True, lines + notes)
 
 
-def accept(fixture: Fixture) -> str:
-    """How to accept a difference that is a deliberate change (a game's transcript is no
-    fixture: `record --update` leaves it, and a new run records the game anew)."""
+def accept(fixture: Fixture, setup: Setup | None = None) -> str:
+    """How to accept a difference that is a deliberate change. A game's transcript is no
+    fixture: `record --update` leaves it, and a new run records the game anew. For a
+    fixture, `record --update` plays the fixture's own bot (its `# bot:` line): after
+    `replay F -- BOT` it would not record BOT's game."""
     if fixture.is_game:
         again = "`check --opponent`" if fixture.kind == "check game" else "the match"
         return (f"a deliberate change? a {fixture.kind}'s transcript stays as the game was played: play {again} "
                 f"again for a new record (or record the bot's own games with `prototest record`)")
-    return (f"a deliberate change? `prototest record --update {shlex.quote(str(fixture.path))}` records the game "
-            f"as it goes now (then review the diff)")
+    update = f"`prototest record --update {shlex.quote(str(fixture.path))}`"
+    recorded = list(fixture.header.bot)
+    if setup is None or list(setup.argv) == recorded:
+        return f"a deliberate change? {update} records the game as it goes now (then review the diff)"
+    return (f"a deliberate change? {update} records the game again with the fixture's own bot (its '# bot: "
+            f"{shlex.join(recorded)}' line), not with this one: to record this bot's game, put its command "
+            f"line in '# bot:' (and its folder in '# cwd:') first, then review the diff")
 
 
 def first_difference(recorded: Sequence[str], now: Sequence[str], separator: str = "") -> tuple[int, int] | None:
@@ -171,9 +178,13 @@ def _reproducer(fixture: Fixture, setup: Setup, report: GameReport, now: list[st
         if first is not None:
             lines += explain(fixture, setup, report, now, first)
         return Replayed(fixture, report, now, "fails", True, lines + notes)
-    lines = [f"the recorded failure did not come back (FAIL {recorded_fail[2:]}): the bot passes "
-             f"this game now" + ("" if fixture.is_game else f"; `prototest record --update "
-                                 f"{shlex.quote(str(fixture.path))}` records it as it goes now")]
+    passes = f"the recorded failure did not come back (FAIL {recorded_fail[2:]}): the bot passes this game now"
+    if fixture.is_game:  # a game's transcript: record --update leaves it (see accept)
+        lines = [passes]
+    elif list(setup.argv) == list(fixture.header.bot):
+        lines = [f"{passes}; `prototest record --update {shlex.quote(str(fixture.path))}` records it as it goes now"]
+    else:
+        lines = [passes, accept(fixture, setup)]
     if first is not None:
         lines += explain(fixture, setup, report, now, first)
     return Replayed(fixture, report, now, "did not come back", False, lines + notes)

@@ -22,7 +22,9 @@ if TYPE_CHECKING:  # a check's report never imports the fuzz machinery
 
 
 def plural(n: int, noun: str) -> str:
-    """'1 game', '2 games'."""
+    """'1 game', '2 games'; '1 ply', '2 plies'."""
+    if noun == "ply":
+        return f"{n} {'ply' if n == 1 else 'plies'}"
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
@@ -132,7 +134,7 @@ def game_line(game: GameReport) -> str:
     """One game in a line: its result and length, and the kinds of its findings."""
     result = game.result + (f" ({game.reason})" if game.reason else "")
     kinds = ", ".join(sorted({f"{f.severity} {f.kind}" for f in game.findings}))
-    return f"{result}, {game.plies} plies" + (f"  [{kinds}]" if kinds else "")
+    return f"{result}, {plural(game.plies, 'ply')}" + (f"  [{kinds}]" if kinds else "")
 
 
 def progress_line(game: GameReport, total: int, spec=None) -> str:
@@ -365,7 +367,7 @@ def _finding_lines(f: Finding) -> list[str]:
 
 def _moves_line(moves: Sequence[str], last: int) -> str:
     shown = show_moves(moves[-last:]) if moves else "(none)"
-    return f"    moves:    {'... ' if len(moves) > last else ''}{shown} ({len(moves)} plies)"
+    return f"    moves:    {'... ' if len(moves) > last else ''}{shown} ({plural(len(moves), 'ply')})"
 
 
 def _evidence_lines(f: Finding) -> list[str]:

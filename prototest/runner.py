@@ -259,7 +259,10 @@ class Rechecks:
     def wanted(self, report: GameReport) -> bool:
         """Whether to play this game again alone."""
         kinds = self.kinds(report)
-        return bool(kinds) and not all(len(self.came_back.get(k, ())) >= RECHECKS for k in kinds)
+        if bool(kinds) and not all(len(self.came_back.get(k, ())) >= RECHECKS for k in kinds):
+            live.again_alone(report.index)  # the live view's line of the game says so
+            return True
+        return False
 
     def shown(self, report: GameReport) -> list[int]:
         """The games played alone in which the game's timing kinds came back (why it is not re-checked)."""

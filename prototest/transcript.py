@@ -110,9 +110,11 @@ class Transcript:
             self.board["at"].append(len(self.events))
 
     def refused(self, move: str) -> None:
-        """The judge refused this move of the bot where the game is now."""
-        if self.board is not None:
-            self.board["refused"].append([len(self.board["moves"]), move])
+        """The judge refused this move of the bot where the game is now (of the bot in the
+        other seat, for its view: the game's board is the whole transcript's)."""
+        board = (self.root or self).board
+        if board is not None:
+            board["refused"].append([len(board["moves"]), move])
 
     def dialogue(self) -> list[tuple[str, str]]:
         """Every event as (mark, text), with the masked or untimed text where kept."""

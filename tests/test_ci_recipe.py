@@ -80,6 +80,9 @@ def test_the_shards_and_the_merge_run_and_the_merged_report_points_at_the_transc
     merged = run_step(flow["jobs"]["merge"], "merge", work, env)
     assert merged.returncode == 0, merged.stdout + merged.stderr
     assert "PASS" in merged.stdout and (work / "merged.xml").exists()
+    assert "<h1>PASS" in (work / "merged.html").read_text()  # the page, uploaded with the rest
+    upload = next(step for step in flow["jobs"]["merge"]["steps"] if step.get("name", "").startswith("keep the merged"))
+    assert "merged.html" in upload["with"]["path"].split()
     report = json.loads((work / "merged.json").read_text())
     paths = [game["transcript"] for game in report["games"]]
     assert len(paths) == 4 and all(re.fullmatch(r"transcripts/shard-\d/[\w.-]+\.txt", p) for p in paths), paths

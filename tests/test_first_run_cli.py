@@ -7,7 +7,7 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
-from conftest import CHESS_FAST, run_cli
+from conftest import BOTS, CHESS_FAST, run_cli
 
 
 def one_line_error(result) -> str:
@@ -75,3 +75,13 @@ def test_seats_are_named_alike_in_every_game(tmp_path):
     assert one.code == 0 and [g["seat"] for g in one.report["games"]] == ["b"], one.stdout + one.stderr
     line = one_line_error(run_cli("check", "--game", "halma", "--seat", "3", "--", "true"))
     assert line == "prototest: error: --seat '3': halma has the seats 1, 2 (player 1, player 2)", line
+
+
+def test_one_ply_is_one_ply(tmp_path):
+    """A game of one ply (the bot as black refuses its first move) says '1 ply', not '1 plies'."""
+    result = run_cli("check", "--game", "impasse", "--seat", "black", "--games", "1", "--", sys.executable,
+                     str(BOTS / "impasse" / "upside_down.py"), tmp_path=tmp_path)
+    assert result.code == 1, result.stdout + result.stderr
+    assert re.search(r"^game 1/1 as black: FAIL  forfeit \(illegal_move\), 1 ply  \[", result.stderr, re.M), \
+        result.stderr
+    assert "1 plies" not in result.stdout + result.stderr

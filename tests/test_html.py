@@ -201,10 +201,18 @@ def test_replay_merge_fuzz_and_match_write_pages(tmp_path, chess_run):
     assert "PASS: 1 fixture replayed" in text and page.games == []
     # match: the game where a bot forfeited, on its board
     match = run_cli("match", "--game", "chess", "--games", "2", "--html", str(tmp_path / "match.html"),
-                    f"python3 {CHESS_BOT}", "python3 -m prototest.bots.chess_bot", tmp_path=tmp_path)
+                    "python3 -m prototest.bots.chess_bot", f"python3 {CHESS_BOT}", tmp_path=tmp_path)
     text, page = read_page(tmp_path / "match.html")
     assert_self_contained(text, page)
     assert len(page.games) == 2 and all(g["refused"] for g in page.games), match.stdout
+    # B failed: its FAIL lines read '[opponent] FAIL ...' (every game is A's check, B its
+    # opponent); the button to its move says "failure" all the same (it said "warning")
+    assert text.count('class="to-fail" title="the ply of the first failure (F)">failure<') == 2, text
+    assert "warning</button>" not in text
+    # B's refused move is B's, not "the bot's", and the moves are said as A's and B's
+    assert all(g["refusedBy"] == ["opponent"] * len(g["refused"]) for g in page.games), page.games
+    assert all(g["names"] == {"bot": "A", "opponent": "B"} for g in page.games)
+    assert "(A as white: bold" in text and "(A as black: bold" in text
 
 
 def test_a_fuzz_reproducer_opens_at_its_failing_position(tmp_path):
@@ -257,4 +265,6 @@ def test_a_replay_that_differs_opens_where_the_game_went_otherwise(tmp_path):
     assert_self_contained(text, page)
     (game,) = page.games
     assert game["open"] == game["failing"] == 8  # the bot's 5th answer, as white
+    assert game["marked"] == "the first difference"  # not "the failing ply", and the button says so
+    assert ">difference</button>" in text and "warning</button>" not in text
     assert game["moves"][8] != "a2a3"

@@ -97,10 +97,15 @@ def test_the_live_view_shows_a_header_at_once_the_game_in_play_and_colours(tmp_p
 def test_a_passing_game_is_green(tmp_path):
     code, chunks = in_terminal(tmp_path, "check", "--games", "1", "--start-delay", "0",
                                "--set", "severity.file_operation=ignore", "--set", "severity.runtime_cache=ignore",
-                               "--transcripts", "t", "--", *CORRECT)
+                               "--transcripts", "t", "--html", "page.html", "--", *CORRECT)
     out = "".join(chunks)
     assert code == 0, out
     assert f"{GREEN}pass\x1b[0m" in out and re.search(r"\x1b\[1;32mPASS: 1 game", out), out
+    # where --html's page went, said on a terminal before the summary (the verdict stays last)
+    lines = [line for line in screen_lines(out) if line.strip()]
+    page = lines.index("page: page.html")
+    assert page < next(i for i, line in enumerate(lines) if line.startswith("  check ")), lines
+    assert (tmp_path / "page.html").is_file() and lines[-1].startswith("PASS: 1 game")
 
 
 def test_lines_wrap_between_words_at_the_terminals_width(tmp_path):
@@ -157,6 +162,10 @@ def test_games_played_in_workers_show_their_plies_live(tmp_path):
         live = re.search(game + r": ply \d+, last answer \d+\.\d ms", plain)
         assert live and live.start() < plain.index(game + ": FAIL"), plain
     assert re.search(r"2/2 games done: 0 passed, 0 warned, 2 failed", plain), plain
+    # game 1's timeout came beside game 2: it is played again alone, and its line says so
+    # while it runs (the screen looked stuck at "0/2 games done" for a whole clock)
+    again = re.search(r"game 1/2 as white, re-checking alone: ply \d+", plain)
+    assert again and again.start() < plain.index("game 1/2 as white: FAIL"), plain
 
 
 def test_an_error_line_wraps_between_words_in_red(tmp_path):
@@ -165,7 +174,8 @@ def test_an_error_line_wraps_between_words_in_red(tmp_path):
     assert code == 2 and "\x1b[1;31mprototest: error\x1b[0m" in out, out
     lines = [line for line in screen_lines(out) if line]
     assert len(lines) > 2 and max(len(line) for line in lines) <= 40, lines
-    text = " ".join(lines)
+    assert all(line.startswith("    ") for line in lines[1:]), lines  # continued under the line's text
+    text = " ".join(" ".join(lines).split())
     assert text.startswith("prototest: error: unknown game 'impase': did you mean impasse? (known: "), text
     _, plain = in_terminal(tmp_path, "check", "--game", "impase", "--", "true", no_color=True)
     assert "".join(plain).split() == text.split()  # the same words: none cut in two
@@ -233,3 +243,26 @@ def test_check_with_an_opponent_bot_shows_the_checked_bots_answer_times(tmp_path
     assert "opponent: " in plain and "(a bot in the other seat; only the bot is judged)" in plain, plain
     times = [float(t) for t in re.findall(r"game 1/1 as white: ply \d+, last answer (\d+\.\d) ms", plain)]
     assert times and min(times) >= 500, times  # time.sleep(0.5): never less
+
+
+def test_a_merge_on_a_terminal_ends_with_the_check_table_as_check_does(tmp_path):
+    """The merged report of check shards, on a terminal: the findings first, then the check
+    table and the verdict, where the eye lands (as `check` prints them there)."""
+    from conftest import run_cli
+
+    bot = str(BOTS / "chess" / "crash_third_turn.py")
+    for shard in (1, 2):
+        run_cli("check", "--game", "chess", "--games", "2", "--shard", f"{shard}/2", "--json",
+                str(tmp_path / f"s{shard}.json"), "--transcripts", str(tmp_path / "t"), "--", sys.executable, bot,
+                tmp_path=tmp_path)
+    env = {key: value for key, value in bot_env().items() if key not in ("NO_COLOR", "COLUMNS", "LINES")}
+    env["TERM"] = "xterm-256color"
+    child = pexpect.spawn(sys.executable, ["-m", "prototest", "merge", "s1.json", "s2.json"], env=env,
+                          cwd=str(tmp_path), dimensions=(40, 120), encoding="utf-8", timeout=60)
+    out = child.read()
+    child.close()
+    assert child.exitstatus == 1, out
+    lines = [line for line in screen_lines(out) if line.strip()]
+    table = next(i for i, line in enumerate(lines) if line.startswith("  check "))
+    finding = next(i for i, line in enumerate(lines) if line.startswith("FAIL crash (game 1"))
+    assert finding < table and lines[-1].startswith("FAIL: 2 of 2 games failed"), lines

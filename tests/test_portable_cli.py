@@ -6,9 +6,10 @@ and a runtime's cache writes are one finding a game."""
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
-from conftest import ROOT, bot_env, run_cli
+from conftest import BOTS, ROOT, bot_env, run_cli
 from prototest import conduct
 
 
@@ -114,3 +115,17 @@ def test_python_advice_reads_the_bots_file_in_the_bots_folder(tmp_path, monkeypa
     cache = conduct.RUNTIME_CACHES[0][1]
     advice = conduct.python_advice(cache, ["./bot.py"], str(tmp_path / "bot"))
     assert "#!/usr/bin/python3 -B" in advice, advice
+
+
+def test_a_replay_with_another_bot_says_record_update_plays_the_fixtures_own_bot(tmp_path):
+    """`replay F -- BOT` judges BOT on the fixture's game; `record --update F` would play the
+    fixture's own bot (its '# bot:' line), not BOT: the advice says so rather than offering it
+    as the way to accept BOT's game."""
+    fixture = ROOT / "fixtures" / "chess-castling.txt"
+    result = run_cli("replay", str(fixture), "--", sys.executable, str(BOTS / "chess" / "crash_third_turn.py"),
+                     tmp_path=tmp_path)
+    assert result.code == 1 and "DIFFERS" in result.stdout, result.stdout + result.stderr
+    text = " ".join(result.stdout.split())
+    assert (f"`prototest record --update {fixture}` records the game again with the fixture's own bot "
+            f"(its '# bot: python3 -m prototest.bots.chess_bot' line), not with this one") in text, text
+    assert "records the game as it goes now" not in text

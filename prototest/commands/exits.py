@@ -58,6 +58,9 @@ def conclude(run, writers, summary, quiet: bool, progress: str) -> None:
             write(run, path)
         except OSError as exc:
             run.write_errors.append(f"{option} {path}: cannot write: {exc.strerror or exc}")
+        else:
+            if option == "--html":
+                live.page_written(path, quiet)
     text = summary(run)
     if not quiet and live.coloured():  # a terminal: coloured, wrapped at its width
         live.print_text(text)

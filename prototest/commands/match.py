@@ -324,9 +324,15 @@ def write_html(run: MatchRun, path: Path) -> None:
     text = summary(run)
     title = f"prototest match: {run.spec.game.title or run.spec.name}, " + " vs ".join(
         f"{matchmod.LETTERS[i]} ({_name(argv)})" for i, argv in enumerate(run.bots))
-    htmlpage.write(path, htmlpage.page(title, text.splitlines()[-1], text, [
-        dataclasses.replace(section, heading=f"Game {g.index} ({_seats(run, g)}): {section.heading.split(': ', 1)[-1]}")
-        for g in run.games for section in htmlpage.game_sections([g])]))
+    sections = []
+    for g in run.games:
+        for section in htmlpage.game_sections([g]):
+            if section.view is not None:  # the moves said as A's and B's, not "the bot's" and "the opponent's"
+                first, second = run.names(g)
+                section.view.names = {"bot": first, "opponent": second}
+            sections.append(dataclasses.replace(
+                section, heading=f"Game {g.index} ({_seats(run, g)}): {section.heading.split(': ', 1)[-1]}"))
+    htmlpage.write(path, htmlpage.page(title, text.splitlines()[-1], text, sections))
 
 
 def _keep_transcript(run: MatchRun, game_report: GameReport, folder: Path, write_all: bool) -> None:
@@ -381,7 +387,7 @@ def progress_line(run: MatchRun, g: GameReport) -> str:
     mine, theirs = _score(run.tallies[pairing])
     width = len(str(run.games_total))
     return (f"game {g.index:>{width}}/{run.games_total} ({_seats(run, g)}): {matchmod.ended(g, run.names(g))}, "
-            f"{g.plies} plies   score {first}-{second} {mine:g}-{theirs:g}")
+            f"{report.plural(g.plies, 'ply')}   score {first}-{second} {mine:g}-{theirs:g}")
 
 
 def _name(argv: list[str]) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from .. import merge as merger, report
+from .. import live, merge as merger, report
 from .common import check_output, html_writer, write_fixture_reports
 from .exits import EXIT_FAIL, EXIT_PASS, UsageProblem, conclude
 
@@ -27,7 +27,7 @@ def execute(*, reports: list[Path], json_path: Path | None, junit_path: Path | N
     if command == "check":
         conclude(run, [("--json", json_path, report.write_json), ("--junit", junit_path, report.write_junit),
                        ("--html", html_path, html_writer("write_check"))],
-                 report.summary, quiet, f"after {len(run.games)} of {run.games_total} games")
+                 lambda r: report.summary(r, findings_first=live.coloured()), quiet, f"after {len(run.games)} of {run.games_total} games")
         return
     merged = merger.fuzz_reports(data) if command == "fuzz" else merger.fixture_reports(command, data)
     errors: list[str] = []
@@ -53,6 +53,8 @@ def _write_html(path: Path, title: str, text: str, errors: list[str]) -> None:
         htmlpage.write_text_page(title, text, path)
     except OSError as exc:
         errors.append(f"--html {path}: cannot write: {exc.strerror or exc}")
+    else:
+        live.page_written(path)
 
 
 def _signum(name: str) -> int:

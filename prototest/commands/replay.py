@@ -11,7 +11,7 @@ from pathlib import Path
 
 import typer
 
-from .. import pool, process, replay as replayer, report
+from .. import live, pool, process, replay as replayer, report
 from ..interrupts import signals
 from ..runner import timing_bound
 from .common import (check_output, check_time_scale, fixtures_report, in_shard, load_fixtures, parse_env,
@@ -100,6 +100,8 @@ def _write_html(path: Path, shown: list[tuple], data: dict, total: int, errors: 
         htmlpage.write_replay([result for result, _ in shown], text, path)
     except OSError as exc:
         errors.append(f"--html {path}: cannot write: {exc.strerror or exc}")
+    else:
+        live.page_written(path)
 
 
 def _after_dashes(args: list[str], typed: list[str], command: str) -> tuple[list[str], list[str] | None]:

@@ -37,7 +37,7 @@ def execute(*, path: Path, ply: int | None, html_path: Path | None) -> None:
 def lines(view: gameview.View, ply: int) -> list[str]:
     """What the terminal shows of one ply: where it is, the board, and its transcript lines."""
     seat = f", the bot as {view.seat_name}" if view.seat_name else ""
-    out = [f"{view.title}: {view.game}{seat}, {len(view.moves)} plies" + (f", {view.result}" if view.result else "")
+    out = [f"{view.title}: {view.game}{seat}, {'1 ply' if len(view.moves) == 1 else f'{len(view.moves)} plies'}" + (f", {view.result}" if view.result else "")
            + (f"; {view.verdict}" if view.verdict else "")]
     if view.problem:
         out.append(f"note: {view.problem}")
@@ -50,7 +50,7 @@ def lines(view: gameview.View, ply: int) -> list[str]:
                    + f": after move {ply} {view.moves[ply - 1]}" + (f" ({who} move)" if who else ""))
     bad = view.bad_at(ply)
     if bad is not None:
-        out.append(f"the bot answered {bad} here: refused by the judge")
+        out.append(f"{view.who(view.refused_by(ply))} answered {bad} here: refused by the judge")
     out.append("")
     out.extend(f"  {row}" for row in view.diagram(ply))
     out.append(f"  position: {view.notation(ply)}")
