@@ -126,14 +126,18 @@ class Accounting:
                 return r
             used = envelope.spent(before, now)
             waiting = bot.meter is not None and used.others_ns != 0 and bot.meter.waiting_threads()
-            if (used.own_ns >= limit_ns or not used.excused_ns) and not waiting:
+            # The time the CPU quota held the bot back is waited for too, not excused: an
+            # answer that comes in it is late by the quota (a cpu_share finding, _throttled);
+            # no answer even then is a timeout, not the quota's.
+            owed = used.excused_ns + used.throttled_ns
+            if (used.own_ns - used.throttled_ns >= limit_ns or not owed) and not waiting:
                 return r
             if deadline >= cap:  # at the cap: the machine's doing only if the bot is within its own time
                 self.read_capped = used.own_ns < limit_ns
                 return r
             # a wait going on now is counted once the thread runs: look again shortly
             step = WAIT_STEP_MS * _MS if waiting else 0
-            deadline = min(cap, max(t_sent + limit_ns + used.excused_ns, time.perf_counter_ns() + step))
+            deadline = min(cap, max(t_sent + limit_ns + owed, time.perf_counter_ns() + step))
 
     def _account(self, before: Usage | None, r: process.Read) -> Spent | None:
         """What the answer used, recorded with the game's figures."""
@@ -185,6 +189,8 @@ class Accounting:
         back is a `cpu_share` finding (the same verdict as the model's without a cgroup)."""
         if used is None or not used.throttled_ns or used.own_ns - used.throttled_ns > limit_ns:
             return
+        if answer is None and used.own_ns - used.throttled_ns >= limit_ns:
+            return  # given the quota's time back, still no answer: a timeout, not the quota's
         env = self.envelope
         got = f"{answer!r} after {elapsed_ns / _MS:.1f} ms" if answer is not None else \
             f"no answer within {elapsed_ns / _MS:.0f} ms"
