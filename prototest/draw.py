@@ -153,6 +153,19 @@ def checkered(grid: Grid, dark: Callable[[Cell], bool]) -> str:
     return light + region(grid, cells, f'fill="{PALETTE["dark"]}"')
 
 
+def square_cell(square: int) -> Cell:
+    """The cell of square 0..63 of an 8x8 board numbered a1 = 0 ... h8 = 63 (python-chess's
+    order; rank 8 at the top unflipped)."""
+    return square % 8, 7 - square // 8
+
+
+def chequered_8x8(grid: Grid) -> str:
+    """The 8x8 board of chess, Impasse and LOA: dark squares where a1 is dark, and the files
+    a-h and ranks 1-8 along its edges."""
+    return (checkered(grid, lambda cell: (cell[0] + cell[1]) % 2 == 1)
+            + labels(grid, "abcdefgh", "87654321"))
+
+
 def plain(grid: Grid, fill: str = PALETTE["plain"]) -> str:
     """Plain cells separated by thin lines."""
     w, h = grid.cols * CELL, grid.rows * CELL

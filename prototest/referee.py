@@ -30,7 +30,7 @@ from .game import Exchange, Forfeit, GameConfig, GameReport, StopGame
 from .games.base import IllegalMove, Outcome, Position
 from .judging import Judging
 from .seat import BotSeat, OpponentForfeit
-from .transcript import Transcript, show
+from .transcript import show
 
 __all__ = ["MAX_PLIES", "Exchange", "Forfeit", "GameConfig", "GameReport", "Referee", "StopGame"]
 
@@ -400,8 +400,7 @@ class Referee(Dialogue, Judging, Accounting):
         self.position = position
         self.last_move = move
         self.report.moves.append(move)
-        if isinstance(self.report.transcript, Transcript):  # not the other seat's view of it
-            self.report.transcript.played(move)
+        self.report.transcript.played(move)  # a seat's view has no board: the bot's referee keeps it
         live.played(len(self.report.moves))  # one store in shared memory when the live view is on
         if self._unanswered is not None:
             self.report.positions.append(position)
@@ -461,8 +460,7 @@ class Referee(Dialogue, Judging, Accounting):
                     forfeit.also.extend(self._extra_output(text, t_sent))
                 raise
             except IllegalMove as exc:
-                if isinstance(self.report.transcript, Transcript):
-                    self.report.transcript.refused(exc.move)
+                self.report.transcript.refused(exc.move)
                 finding = self._illegal(text, exc, elapsed_ns)
                 extra = self._extra_output(text, t_sent)
                 self._say(self.spec.turn.denied)

@@ -77,8 +77,10 @@ class CliResult:
 def run_cli(*args: str, tmp_path: Path | None = None, timeout: float = 120, transcripts: bool = True,
             fresh: bool = False, env: dict[str, str] | None = None) -> CliResult:
     """Run `python -m prototest ARGS`; with tmp_path, ask for a JSON report and read it
-    (and, for check, for the transcripts in tmp_path/transcripts, unless `transcripts`
-    is False: then they go where prototest puts them by default).
+    (check, fuzz, match, replay; unless ARGS name their own --json) and, for check, for
+    the transcripts in tmp_path/transcripts, unless `transcripts` is False: then they go
+    where prototest puts them by default. The bots of check, fuzz, match and replay get
+    RUN_TOKEN in their environment (the suite's leftover-process check finds them by it).
 
     The run is a child of the suite's fork server (tests/cli_server.py: the imports done
     once), or with `fresh` (or PROTOTEST_SUITE_FRESH=1 for every run) a new interpreter:
@@ -88,12 +90,13 @@ def run_cli(*args: str, tmp_path: Path | None = None, timeout: float = 120, tran
     if tmp_path is not None:
         tmp_path.mkdir(parents=True, exist_ok=True)
     report_path = None
-    if tmp_path is not None and args and args[0] in ("check", "fuzz"):
+    judged = bool(args) and args[0] in ("check", "fuzz", "match", "replay")
+    if tmp_path is not None and judged and "--json" not in args:
         report_path = tmp_path / "report.json"
         argv[4:4] = ["--json", str(report_path)]
-        if args[0] == "check" and transcripts:
-            argv[4:4] = ["--transcripts", str(tmp_path / "transcripts")]
-    if args and args[0] in ("check", "fuzz"):
+    if tmp_path is not None and args and args[0] == "check" and transcripts:
+        argv[4:4] = ["--transcripts", str(tmp_path / "transcripts")]
+    if judged:
         argv[4:4] = ["--env", RUN_TOKEN]
     forked = None
     if not fresh and not os.environ.get("PROTOTEST_SUITE_FRESH") and _SERVER.lock.acquire(blocking=False):

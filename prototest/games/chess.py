@@ -817,25 +817,21 @@ def svg(position: ChessPosition, *, last: str | None = None, bad: str | None = N
     board = position.board
     grid = draw.Grid(8, 8, flipped)
     present = {piece.symbol() for piece in board.piece_map().values()}
-    pieces = [draw.place(grid, _cell(square), f"chess-{_PIECE_ID[piece.symbol()]}", chess.square_name(square),
-                         piece.symbol())
+    pieces = [draw.place(grid, draw.square_cell(square), f"chess-{_PIECE_ID[piece.symbol()]}",
+                         chess.square_name(square), piece.symbol())
               for square, piece in sorted(board.piece_map().items())]
     king = board.king(board.turn) if board.is_check() else None
-    check = "" if king is None else draw.ring(grid, _cell(king), draw.PALETTE["check"])
+    check = "" if king is None else draw.ring(grid, draw.square_cell(king), draw.PALETTE["check"])
     mover = not board.turn
     return draw.root(
         "chess", position.notation(), grid,
         draw.defs(*(_piece_def(symbol) for symbol in sorted(present))),
-        draw.checkered(grid, lambda cell: (cell[0] + cell[1]) % 2 == 1),
-        draw.labels(grid, "abcdefgh", "87654321"),
+        draw.chequered_8x8(grid),
         draw.played(grid, last, lambda move: _read_squares(board, move, mover)),
         "".join(pieces),
         check,
         draw.refused(grid, bad, lambda move: _read_squares(board, move, board.turn)))
 
-
-def _cell(square: chess.Square) -> draw.Cell:
-    return chess.square_file(square), 7 - chess.square_rank(square)
 
 
 def _read_squares(board: chess.Board, move: str, side: chess.Color) -> list[draw.Cell]:
@@ -843,11 +839,11 @@ def _read_squares(board: chess.Board, move: str, side: chess.Color) -> list[draw
     the judge castles only from e1 or e8); none when it names none."""
     if move in ("O-O", "O-O-O"):
         start = chess.E1 if side == chess.WHITE else chess.E8
-        return [_cell(start), (6 if move == "O-O" else 2, 7 - chess.square_rank(start))]
+        return [draw.square_cell(start), (6 if move == "O-O" else 2, 7 - chess.square_rank(start))]
     found = _SQUARES.fullmatch(move)
     if found is None:
         return []
-    return [_cell(chess.parse_square(name)) for name in found.groups() if name]
+    return [draw.square_cell(chess.parse_square(name)) for name in found.groups() if name]
 
 
 _PIECE_ID = {symbol: ("w" if symbol.isupper() else "b") + symbol.lower() for symbol in "PNBRQKpnbrqk"}

@@ -894,19 +894,15 @@ def svg(position: ImpassePosition, *, last: str | None = None, bad: str | None =
     move in red. Each single or double carries `data-cell` (its square) and `data-piece`
     (`w`, `b`, `W` or `B`, as the notation writes it)."""
     grid = draw.Grid(8, 8, flipped)
-    pieces = [draw.place(grid, _cell(sq), f"impasse-{content}", NAMES[sq], content)
+    pieces = [draw.place(grid, draw.square_cell(sq), f"impasse-{content}", NAMES[sq], content)
               for sq, content in enumerate(position.board) if content != EMPTY]
     return draw.root(
         "impasse", position.notation(), grid, _DEFS,
-        draw.checkered(grid, lambda cell: (cell[0] + cell[1]) % 2 == 1),
-        draw.labels(grid, "abcdefgh", "87654321"),
+        draw.chequered_8x8(grid),
         draw.played(grid, last, _read_squares),
         "".join(pieces),
         draw.refused(grid, bad, _read_squares))
 
-
-def _cell(sq: int) -> draw.Cell:
-    return sq % 8, 7 - sq // 8
 
 
 def _read_squares(move: str) -> list[draw.Cell]:
@@ -915,7 +911,7 @@ def _read_squares(move: str) -> list[draw.Cell]:
     if found is None:
         return []
     text = found.group(1)
-    return [_cell(SQUARE_OF[text[i:i + 2]]) for i in range(0, len(text), 2)]
+    return [draw.square_cell(SQUARE_OF[text[i:i + 2]]) for i in range(0, len(text), 2)]
 
 
 __all__ = [

@@ -697,20 +697,16 @@ def svg(position: LoaPosition, *, last: str | None = None, bad: str | None = Non
     square) and `data-piece` (`b` or `w`, as the notation writes it)."""
     grid = draw.Grid(8, 8, flipped)
     black, white = position.boards
-    pieces = [draw.place(grid, _cell(sq), f"loa-{char}", NAMES[sq], char)
+    pieces = [draw.place(grid, draw.square_cell(sq), f"loa-{char}", NAMES[sq], char)
               for sq in range(64)
               for char in ("b" if black >> sq & 1 else "w" if white >> sq & 1 else "",) if char]
     return draw.root(
         "loa", position.notation(), grid, _DEFS,
-        draw.checkered(grid, lambda cell: (cell[0] + cell[1]) % 2 == 1),
-        draw.labels(grid, "abcdefgh", "87654321"),
+        draw.chequered_8x8(grid),
         draw.played(grid, last, _read_squares),
         "".join(pieces),
         draw.refused(grid, bad, _read_squares))
 
-
-def _cell(sq: int) -> draw.Cell:
-    return sq % 8, 7 - sq // 8
 
 
 def _read_squares(move: str) -> list[draw.Cell]:
@@ -718,7 +714,7 @@ def _read_squares(move: str) -> list[draw.Cell]:
     found = _SQUARE_PAIR.fullmatch(move)
     if found is None:
         return []
-    return [_cell(SQUARE_OF[name]) for name in found.groups() if name]
+    return [draw.square_cell(SQUARE_OF[name]) for name in found.groups() if name]
 
 
 __all__ = ["DEFAULT_OPTIONS", "LoaPosition", "LoaRules", "make_rules", "move_kinds", "prefer"]
