@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from . import process, traces
+from . import answertime, process, traces
 from .findings import Finding
 from .game import Exchange, Forfeit, GameConfig, GameReport
 from .games.base import Position
@@ -89,6 +89,7 @@ class Dialogue:
     clock_ns: list[int] | None
     _unanswered: list[str] | None
     _written_before: bool
+    answer_time: Any  # the answer's time in parts (prototest.accounting)
 
     if TYPE_CHECKING:  # the referee's helpers
         def _scaled(self, ms: float) -> int: ...
@@ -204,8 +205,8 @@ class Dialogue:
         sent = self.sent_since_answer
         self.sent_since_answer = 0
         elapsed_ns = r.t_ns - t_sent
-        used = self._account(before, r)
-        own_ns = used.own_ns if used is not None and r.kind == "line" else elapsed_ns
+        used = self._account(before, r, t_sent)
+        own_ns = self.answer_time.own_ns() if self.answer_time is not None and r.kind == "line" else elapsed_ns
         shown = line_shown(r) if r.kind == "line" else ""
         if self._unanswered is not None:
             answer = shown if r.kind == "line" and own_ns <= limit_ns else None
@@ -418,7 +419,8 @@ class Dialogue:
             cause = "not_reading"
             message += f"; it has not read its input ({unread} bytes of the request are still unread)"
         raise Forfeit(self._finding("timeout", "fail", message, expected=self.spec.turn.answer_help,
-                                    got=got, elapsed_ms=elapsed_ns / _MS, rule=cause), bot_usable=False)
+                                    got=got, elapsed_ms=elapsed_ns / _MS, limit_ms=limit_ns / _MS, rule=cause),
+                      bot_usable=False)
 
     def _read_all(self, sent: int, unread: int) -> str:
         """What the bot read of its input, for a message: all `sent` lines the judge wrote
@@ -541,12 +543,11 @@ class Dialogue:
         waiting, as a real judge would have."""
         text = r.data.decode("utf-8", "replace")
         self.report.transcript.received(text, r.t_ns, elapsed_ns)
-        raise Forfeit(self._finding(
-            "timeout", "fail",
-            f"answered {text!r} after {elapsed_ns / _MS:.1f} ms: over the {limit_ns / _MS:.0f} ms "
-            f"it had ({limit_what})",
-            expected=self.spec.turn.answer_help, got=show(text), elapsed_ms=elapsed_ns / _MS),
-            bot_usable=True)
+        finding = self._finding("timeout", "fail", "", expected=self.spec.turn.answer_help, got=show(text),
+                                elapsed_ms=elapsed_ns / _MS, limit_ms=limit_ns / _MS)
+        finding.message = (f"answered {text!r} after {elapsed_ns / _MS:.1f} ms: over the {limit_ns / _MS:.0f} ms "
+                           f"it had ({limit_what}){answertime.still_over(finding.time_figures())}")
+        raise Forfeit(finding, bot_usable=True)
 
     def _crashed(self, when: str, partial: bytes = b"") -> None:
         assert self.bot is not None

@@ -123,10 +123,19 @@ class Spent:
     judge_wait_ns: int = 0
 
     @property
+    def bot_wait_ns(self) -> int:
+        """The longest wait of one of the bot's threads for a CPU, less the quota's time
+        (a throttled thread counts as waiting)."""
+        return max(0, self.wait_max_ns - self.throttled_ns)
+
+    @property
     def excused_ns(self) -> int:
-        """The time the machine (not the bot, not its quota) kept the answer from a CPU:
-        the bot's longest wait of one thread less the quota's, and the judge's wait."""
-        wait = max(0, self.wait_max_ns - self.throttled_ns) + self.judge_wait_ns
+        """The time the machine (not the bot, not its quota) kept the answer from the
+        judge: the bot's longest wait of one thread less the quota's (bot_wait_ns), and
+        the judge's own wait to read it, never more than the CPU time the machine's other
+        processes used meanwhile, nor than the answer's time (prototest.answertime says
+        it in words)."""
+        wait = self.bot_wait_ns + self.judge_wait_ns
         if self.others_ns is not None:
             wait = min(wait, self.others_ns)
         return min(wait, self.wall_ns)
@@ -135,10 +144,6 @@ class Spent:
     def own_ns(self) -> int:
         """The answer's time less what the machine kept from it."""
         return self.wall_ns - self.excused_ns
-
-    def figures(self) -> dict[str, float]:
-        return {"cpu_ms": round(self.cpu_ns / _MS, 3), "wait_ms": round(self.wait_ns / _MS, 3),
-                "throttled_ms": round(self.throttled_ns / _MS, 3)}
 
 
 def spent(before: Usage, after: Usage) -> Spent:
