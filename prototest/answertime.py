@@ -91,13 +91,13 @@ class AnswerTime:
 
 def machine_words(fig: dict[str, Any], *extra: str) -> str:
     """'the machine kept 56.4 ms of it from the answer (a thread of the bot waited 40.0 ms
-    for a CPU; the judge waited 16.4 ms for one to read it)', from a finding's figures;
+    for a CPU; the judge waited 16.4 ms for a CPU)', from a finding's figures;
     `extra`: more words for the parentheses (the load)."""
     parts = []
     if shown(fig["bot_wait_ms"]):
         parts.append(f"a thread of the bot waited {fig['bot_wait_ms']:.1f} ms for a CPU")
     if shown(fig["judge_wait_ms"]):
-        parts.append(f"the judge waited {fig['judge_wait_ms']:.1f} ms for one to read it")
+        parts.append(f"the judge waited {fig['judge_wait_ms']:.1f} ms for a CPU")
     whole = (fig["bot_wait_ms"] or 0) + (fig["judge_wait_ms"] or 0)
     if parts and fig["machine_ms"] < whole - 0.05:  # counted up to a cap
         others = fig["others_cpu_ms"]
@@ -142,8 +142,8 @@ def slow_statement(t: AnswerTime, statement_ns: int, limit_ns: int) -> tuple[str
     """A WARN slow over the statement's limit (about the bot's own speed: neither the
     machine's time nor the quota's counts), within the referee's."""
     fig = t.figures(quota_excused=True)
-    fig.update(limit_ms=statement_ns / _MS)
-    within = f"over the statement's {fig['limit_ms']:.0f} ms, within the referee's {limit_ns / _MS:.0f} ms"
+    fig.update(limit_ms=statement_ns / _MS, referee_limit_ms=limit_ns / _MS)
+    within = f"over the statement's {fig['limit_ms']:.0f} ms, within the referee's {fig['referee_limit_ms']:.0f} ms"
     excused = []
     if shown(fig["machine_ms"]):
         excused.append(machine_words(fig))
@@ -209,11 +209,10 @@ def time_line(fig: dict[str, Any]) -> str:
     threads together)', with the machine's part and the bot's own time when there is one."""
     line = f"{fig['elapsed_ms']:.1f} ms"
     if shown(fig.get("machine_ms")) and fig.get("own_ms") is not None:
-        line += f", of which the machine kept {fig['machine_ms']:.1f} ms from the answer: its own time {fig['own_ms']:.1f} ms"
-    used = []
-    if fig.get("cpu_ms") is not None and fig.get("wait_ms") is not None:
-        used.append(f"CPU {fig['cpu_ms']:.1f} ms")
-        used.append(f"waited for a CPU {fig['wait_ms']:.1f} ms, its threads together")
-    if shown(fig.get("throttled_ms")):
-        used.append(f"held back by its CPU quota {fig['throttled_ms']:.1f} ms")
-    return line + (f" ({'; '.join(used)})" if used else "")
+        line += f"; {machine_words(fig)}: its own time {fig['own_ms']:.1f} ms"
+    if fig.get("cpu_ms") is None or fig.get("wait_ms") is None:
+        return line
+    waited = f"waited for a CPU {fig['wait_ms']:.1f} ms, its threads together"
+    if shown(fig.get("throttled_ms")):  # the kernel counts a throttled thread as waiting
+        waited += f", {fig['throttled_ms']:.1f} ms of it held back by its CPU quota"
+    return line + f" (CPU {fig['cpu_ms']:.1f} ms; {waited})"

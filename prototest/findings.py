@@ -105,6 +105,8 @@ class Finding:
     judge_wait_ms: float | None = None
     others_cpu_ms: float | None = None
     throttled_ms: float | None = None
+    #: A WARN slow over the statement's limit (limit_ms): the referee's own, which it is within.
+    referee_limit_ms: float | None = None
     #: The share of a limit its message states (of limit_ms, or of a platform's limit).
     limit_percent: int | None = None
     #: A cpu_share finding's worst wall time of the answer under the platform's share.
