@@ -518,7 +518,7 @@ class Referee(Dialogue, Judging, Accounting):
                 return None
         elif event.get("e") == "file":
             what, key, rule, cache = conduct.file_operation(event, self._folder())
-            cache = conduct.python_advice(cache, self.cfg.argv, self.cfg.cwd)  # -B for the bot's python, not prototest's
+            cache = conduct.cache_advice(cache, event, self.cfg.argv, self.cfg.cwd)  # for the process that wrote it
             severity = self.spec.severity[key]
             if severity == "ignore":
                 return None
