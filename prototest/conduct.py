@@ -186,7 +186,7 @@ def cache_advice(cache: str, event: dict[str, Any], argv, cwd: str | None = None
     writer = str(event.get("cmd") or "")
     if not cache or not argv or not writer or writer.endswith("..."):  # unnamed, or cut short: not known
         return cache
-    if _is_the_bots_command(writer, argv):
+    if is_the_bots_command(writer, argv):
         return python_advice(cache, argv, cwd)
     if cache == _PYTHON_CACHE:
         return _python_child_advice(writer, argv, cwd)
@@ -195,7 +195,7 @@ def cache_advice(cache: str, event: dict[str, Any], argv, cwd: str | None = None
     return cache
 
 
-def _is_the_bots_command(writer: str, argv) -> bool:
+def is_the_bots_command(writer: str, argv) -> bool:
     """Whether a process's command line (`writer`, its words joined by spaces) is the
     bot's command: the same words, or, for a #! script, 'INTERPRETER [ARG] SCRIPT ARGS'
     where SCRIPT is the bot's program as given, or found on the PATH."""
@@ -210,19 +210,19 @@ def _is_the_bots_command(writer: str, argv) -> bool:
     return bool(interpreter) and (script == bot[0] or os.path.basename(script) == os.path.basename(bot[0]))
 
 
-def _command_shown(command: str, folder: str | None) -> str:
+def command_shown(command: str, folder: str | None) -> str:
     """A command line with the paths inside the bot's folder shown from there."""
     return " ".join(shown_path(word, folder or os.getcwd()) for word in command.split(" "))
 
 
 def _started(writer: str, argv, cwd: str | None) -> str:
     """'python3 engine.py, a process the bot's command (python3 adapter.py) started'."""
-    bot = _command_shown(" ".join(str(a) for a in argv), cwd)
-    return f"{_command_shown(writer, cwd)}, a process the bot's command ({bot}) started"
+    bot = command_shown(" ".join(str(a) for a in argv), cwd)
+    return f"{command_shown(writer, cwd)}, a process the bot's command ({bot}) started"
 
 
 def _python_child_advice(writer: str, argv, cwd: str | None) -> str:
-    program, _, rest = _command_shown(writer, cwd).partition(" ")
+    program, _, rest = command_shown(writer, cwd).partition(" ")
     how = ""
     if re.fullmatch(r"python[\d.]*", program.rsplit("/", 1)[-1]):
         how = f"start it with -B ({program} -B {rest}), or "
@@ -234,7 +234,7 @@ def _python_child_advice(writer: str, argv, cwd: str | None) -> str:
 
 
 def _jvm_child_advice(writer: str, argv, cwd: str | None) -> str:
-    program, _, rest = _command_shown(writer, cwd).partition(" ")
+    program, _, rest = command_shown(writer, cwd).partition(" ")
     return (f"the JVM's performance data: written by {_started(writer, argv, cwd)}, not by the bot's command "
             f"itself; -XX:-UsePerfData on the bot's command line does not reach that process: start it with "
             f"-XX:-UsePerfData ({program} -XX:-UsePerfData {rest}), or set "

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from . import answertime, process, traces
+from . import answertime, conduct, process, traces
 from .findings import Finding
 from .game import Exchange, Forfeit, GameConfig, GameReport
 from .games.base import Position
@@ -393,7 +393,8 @@ class Dialogue:
                         f"; {read} and waited for more; sent {again.what()}, it wrote nothing; the answer "
                         f"{first!r}")
                 message += (f"{held} arrived only when its input was closed: the bot probably does not flush "
-                            f"its output (a terminal would have shown it): flush after every line")
+                            f"its output (a terminal would have shown it): flush after every line"
+                            f"{self._reader_named()}")
             elif waiting:
                 cause = "answer_at_eof"
                 when = (f"after the judge sent {again.what()} and closed its input" if again is not None
@@ -421,6 +422,18 @@ class Dialogue:
         raise Forfeit(self._finding("timeout", "fail", message, expected=self.spec.turn.answer_help,
                                     got=got, elapsed_ms=elapsed_ns / _MS, limit_ms=limit_ns / _MS, rule=cause),
                       bot_usable=False)
+
+    def _reader_named(self) -> str:
+        """When the process seen waiting for the judge's lines is not the bot's command
+        itself (a wrapper's child, or a program a script exec'd), advice about its
+        output is for that process: ' in python3 engine.py, the process that reads the
+        judge's lines (the bot's command, sh adapter.sh, started it)'; else ''."""
+        assert self.bot is not None
+        command = self.bot.input_reader
+        if not command or conduct.is_the_bots_command(command, self.cfg.argv):
+            return ""
+        return (f" in {conduct.command_shown(command, self.cfg.cwd)}, the process that reads the judge's lines "
+                f"(the bot's command, {conduct.command_shown(' '.join(self.cfg.argv), self.cfg.cwd)}, started it)")
 
     def _read_all(self, sent: int, unread: int) -> str:
         """What the bot read of its input, for a message: all `sent` lines the judge wrote

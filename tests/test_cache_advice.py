@@ -24,7 +24,7 @@ def advice(cmd: str, argv: list[str], hint: str = PYTHON, cwd: str | None = "/bo
     ("python3 -u ./bot.py", ["./bot.py"]),  # #!/usr/bin/env -S python3 -u
 ])
 def test_the_bots_own_command_is_told_apart(cmd, argv):
-    assert conduct._is_the_bots_command(cmd, argv)
+    assert conduct.is_the_bots_command(cmd, argv)
 
 
 @pytest.mark.parametrize("cmd, argv", [
@@ -34,7 +34,7 @@ def test_the_bots_own_command_is_told_apart(cmd, argv):
     ("python3 bot.py --child", ["python3", "bot.py"]),
 ])
 def test_a_child_is_not_the_bots_command(cmd, argv):
-    assert not conduct._is_the_bots_command(cmd, argv)
+    assert not conduct.is_the_bots_command(cmd, argv)
 
 
 def test_the_bots_own_python_gets_minus_b_on_its_command_line():
