@@ -625,7 +625,7 @@ class Dialogue:
             self._soft("no_exit", "no_exit",
                        f"still running {grace_ns / _MS:.0f} ms after its input was closed (killed)",
                        expected=f"exit within {grace_ns / _MS:.0f} ms of end of input",
-                       got="still running")
+                       got="still running", limit_ms=grace_ns / _MS)
             return
         trace = traces.find(bot.stderr_since(ending.stderr_mark))
         if code != 0 or trace is not None:

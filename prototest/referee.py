@@ -311,7 +311,7 @@ class Referee(Dialogue, Judging, Accounting):
             "handshake", "fail",
             f"no {expected!r} line within {limit_ns / _MS:.0f} ms of start-up"
             + (f" (it sent {partial!r} without a newline)" if partial else ""),
-            expected=expected, got=show(partial) if partial else None, elapsed_ms=elapsed),
+            expected=expected, got=show(partial) if partial else None, elapsed_ms=elapsed, limit_ms=limit_ns / _MS),
             bot_usable=r.kind != "timeout")
 
     def _stay_silent(self, duration_ns: int) -> None:
