@@ -95,7 +95,8 @@ def machine_words(fig: dict[str, Any], *extra: str) -> str:
     `extra`: more words for the parentheses (the load)."""
     parts = []
     if shown(fig["bot_wait_ms"]):
-        parts.append(f"a thread of the bot waited {fig['bot_wait_ms']:.1f} ms for a CPU")
+        besides = " besides its CPU quota's time" if shown(fig.get("throttled_ms")) else ""
+        parts.append(f"a thread of the bot waited {fig['bot_wait_ms']:.1f} ms for a CPU{besides}")
     if shown(fig["judge_wait_ms"]):
         parts.append(f"the judge waited {fig['judge_wait_ms']:.1f} ms for a CPU")
     whole = (fig["bot_wait_ms"] or 0) + (fig["judge_wait_ms"] or 0)

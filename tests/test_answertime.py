@@ -75,7 +75,8 @@ def test_the_statement_limit_leaves_out_the_machines_time_and_the_quotas():
     # the bot's thread waited 25 ms, 5 of them held by its quota: 20 ms the machine's, with the judge's 2
     assert (fig["machine_ms"], fig["bot_wait_ms"], fig["throttled_ms"], fig["own_ms"]) == (22.0, 20.0, 5.0, 63.0)
     assert message == ("answered in 90.0 ms, but the machine kept 22.0 ms of it from the answer (a thread of the "
-                       "bot waited 20.0 ms for a CPU; the judge waited 2.0 ms for a CPU) and its CPU quota "
+                       "bot waited 20.0 ms for a CPU besides its CPU quota's time; the judge waited 2.0 ms for a "
+                       "CPU) and its CPU quota "
                        "held it back 5.0 ms: its own time, 63.0 ms, is over the statement's 50 ms, within the "
                        "referee's 100 ms")
     assert (fig["limit_ms"], fig["referee_limit_ms"]) == (50.0, 100.0)
@@ -140,7 +141,7 @@ def test_a_failures_time_line_names_each_figure():
     held = AnswerTime(int(164.8 * MS), spent(164.8, cpu=45.2, wait=119.3, throttled=89.4, judge=5.6)).figures()
     line = answertime.time_line(held)  # a throttled thread counts as waiting: the quota's part of the wait
     assert line == ("164.8 ms; the machine kept 35.5 ms of it from the answer (a thread of the bot waited 29.9 ms for "
-                    "a CPU; the judge waited 5.6 ms for a CPU): its own time 129.3 ms (CPU 45.2 ms; waited for a CPU "
+                    "a CPU besides its CPU quota's time; the judge waited 5.6 ms for a CPU): its own time 129.3 ms (CPU 45.2 ms; waited for a CPU "
                     "119.3 ms, its threads together, 89.4 ms of it held back by its CPU quota)")
     numbers_are_fields(line, held)
     quiet = AnswerTime(int(14.3 * MS), spent(14.3, cpu=0.04)).figures()
