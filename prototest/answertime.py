@@ -9,7 +9,9 @@ that names one must not print another:
   of one of the bot's threads for a CPU, less the time its CPU quota held it back
   (`bot_wait`), plus the judge's own wait for a CPU meanwhile (`judge_wait`: an answer
   waiting in the pipe while the judge waited to read it), never more than the CPU time
-  the machine's other processes used meanwhile (`others_cpu`), nor than the answer's time;
+  the machine's other processes used meanwhile (`others_cpu`), nor than the answer's time
+  less the CPU time of the bot's busiest thread (`thread_cpu`: the two waits may overlap,
+  and a thread that computed was not kept from a CPU meanwhile);
 * **own**: the elapsed time less the machine's: the bot's own time, which its limit is
   held to; against the statement's limit (the bot's own speed) the quota's time is left
   out too;
@@ -81,6 +83,7 @@ class AnswerTime:
             "bot_wait_ms": _ms(u.bot_wait_ns) if u is not None else None,
             "judge_wait_ms": _ms(u.judge_wait_ns) if u is not None else None,
             "others_cpu_ms": _ms(u.others_ns) if u is not None else None,
+            "thread_cpu_ms": _ms(u.run_max_ns) if u is not None else None,
             "throttled_ms": _ms(u.throttled_ns) if u is not None else None,
             "cpu_ms": _ms(u.cpu_ns) if u is not None else None,
             "wait_ms": _ms(u.wait_ns) if u is not None else None,
@@ -104,6 +107,9 @@ def machine_words(fig: dict[str, Any], *extra: str) -> str:
         others = fig["others_cpu_ms"]
         if others is not None and abs(others - fig["machine_ms"]) < 0.001:
             parts.append(f"counted up to the {others:.1f} ms of CPU the machine's other processes used meanwhile")
+        elif shown(fig.get("thread_cpu_ms")):
+            parts.append(f"counted up to the answer's time less the {fig['thread_cpu_ms']:.1f} ms of CPU its "
+                         f"busiest thread used")
         else:
             parts.append("counted up to the answer's whole time")
     parts.extend(extra)

@@ -42,7 +42,7 @@ KINDS: dict[str, str] = {
 TIMING_KINDS = ("timeout", "slow", "no_exit", "cpu_share", "busy_machine")
 #: A finding's figures of an answer's time (prototest.answertime says what each one is).
 TIME_FIELDS = ("elapsed_ms", "own_ms", "machine_ms", "bot_wait_ms", "judge_wait_ms", "others_cpu_ms",
-               "throttled_ms", "cpu_ms", "wait_ms")
+               "thread_cpu_ms", "throttled_ms", "cpu_ms", "wait_ms")
 CHECKS = ("handshake", "protocol", "legality", "timing", "stability", "exit", "sandbox", "envelope")
 
 CHECK_TITLES = {
@@ -96,7 +96,8 @@ class Finding:
     #: (prototest.answertime): the time the machine kept from it (machine_ms: the
     #: longest wait of one of the bot's threads for a CPU less the quota's, bot_wait_ms,
     #: and the judge's own wait to read it, judge_wait_ms, never more than the CPU time
-    #: the machine's other processes used meanwhile, others_cpu_ms), the bot's own time
+    #: the machine's other processes used meanwhile, others_cpu_ms, nor than the answer's
+    #: time less thread_cpu_ms, the CPU time of its busiest thread), the bot's own time
     #: (own_ms: elapsed_ms less machine_ms, and less throttled_ms, the time its CPU quota
     #: held it back, against the statement's limit), as measured; None when not.
     own_ms: float | None = None
@@ -104,6 +105,7 @@ class Finding:
     bot_wait_ms: float | None = None
     judge_wait_ms: float | None = None
     others_cpu_ms: float | None = None
+    thread_cpu_ms: float | None = None
     throttled_ms: float | None = None
     #: A WARN slow over the statement's limit (limit_ms): the referee's own, which it is within.
     referee_limit_ms: float | None = None

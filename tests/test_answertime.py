@@ -40,11 +40,13 @@ def numbers_are_fields(text: str, fields: dict) -> None:
 
 
 def spent(wall: float, *, cpu: float = 3.0, wait: float = 0.0, wait_max: float | None = None,
-          throttled: float = 0.0, others: float | None = 1000.0, judge: float = 0.0) -> Spent:
+          throttled: float = 0.0, others: float | None = 1000.0, judge: float = 0.0,
+          thread_cpu: float = 0.0) -> Spent:
     """A Spent from figures in ms."""
     return Spent(wall_ns=int(wall * MS), cpu_ns=int(cpu * MS), wait_ns=int(wait * MS),
                  wait_max_ns=int((wait if wait_max is None else wait_max) * MS), throttled_ns=int(throttled * MS),
-                 others_ns=None if others is None else int(others * MS), judge_wait_ns=int(judge * MS))
+                 others_ns=None if others is None else int(others * MS), judge_wait_ns=int(judge * MS),
+                 run_max_ns=int(thread_cpu * MS))
 
 
 # -- the builders --------------------------------------------------------------------------------
@@ -112,6 +114,24 @@ def test_the_machines_time_capped_by_the_others_cpu_says_so():
             "is not known): its own time, 260.0 ms") in message
     assert message.startswith("no answer after 300.0 ms")
     numbers_are_fields(message, fig)
+
+
+def test_the_bots_own_time_is_never_less_than_its_busiest_threads_cpu():
+    """Seen under a load of 20 on 2 cores: an answer of 51.3 ms, the bot's thread waiting
+    35.7 ms for a CPU and the judge 16.0 ms, summed over the whole answer, while the thread
+    ran 12.4 ms. The waits overlapped; before, the text said '12.4 ms of CPU and 0.0 ms of
+    its own time'. Its own time is now at least the 12.4 ms it ran."""
+    took = AnswerTime(int(51.3 * MS), spent(51.3, cpu=12.4, wait=35.7, judge=16.0, thread_cpu=12.4))
+    words, fig = answertime.share_model(took, "move 15 11 14 12", int(102.3 * MS), 100 * MS, "Proglad's 0.3 CPU")
+    assert (fig["machine_ms"], fig["own_ms"], fig["thread_cpu_ms"]) == (38.9, 12.4, 12.4)
+    assert words == ("'move 15 11 14 12' took 12.4 ms of CPU and 12.4 ms of its own time here (the answer's 51.3 ms "
+                     "less the 38.9 ms the machine kept from it); under Proglad's 0.3 CPU it takes up to 102.3 ms")
+    line = answertime.time_line(fig)
+    assert ("the machine kept 38.9 ms of it from the answer (a thread of the bot waited 35.7 ms for a CPU; the judge "
+            "waited 16.0 ms for a CPU; counted up to the answer's time less the 12.4 ms of CPU its busiest thread "
+            "used): its own time 12.4 ms") in line
+    numbers_are_fields(words, fig)
+    numbers_are_fields(line, fig)
 
 
 def test_a_late_answer_by_the_quota_names_the_quotas_time():
@@ -214,7 +234,8 @@ def test_the_referees_busy_machine_and_slow_findings_say_what_their_json_holds()
         data = finding.to_json()
         assert {name: data[name] for name in TIME_FIELDS} == {
             "elapsed_ms": pytest.approx(250.3), "own_ms": 98.6, "machine_ms": 151.7, "bot_wait_ms": 65.1,
-            "judge_wait_ms": 86.6, "others_cpu_ms": 988.0, "throttled_ms": 0.0, "cpu_ms": 12.0, "wait_ms": 65.1}
+            "judge_wait_ms": 86.6, "others_cpu_ms": 988.0, "thread_cpu_ms": 12.0, "throttled_ms": 0.0,
+            "cpu_ms": 12.0, "wait_ms": 65.1}
         numbers_are_fields(data["message"], data)
     assert slow.limit_percent == 99 and "its own time, 98.6 ms, is 99% of the 100 ms it had" in slow.message
     other = ref._finding("unexpected_output", "fail", "a line after the answer", elapsed_ms=260.0)
