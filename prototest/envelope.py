@@ -159,7 +159,8 @@ def spent(before: Usage, after: Usage) -> Spent:
         wait_sum += dw
         wait_max = max(wait_max, dw)
         run_sum += max(0, run - r0)
-        run_max = max(run_max, run - r0)
+        if tid in before.threads or not before.threads:  # a thread first seen now: its past is not this answer's
+            run_max = max(run_max, run - r0)
     cpu = max(0, after.cpu_ns - before.cpu_ns) if after.cpu_ns or before.cpu_ns else run_sum
     others = None
     if after.machine_ns is not None and before.machine_ns is not None:

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from prototest import answertime, process, spec as specmod
+from prototest import answertime, envelope, process, spec as specmod
 from prototest.accounting import SHARED_QUOTA, Accounting
 from prototest.answertime import AnswerTime
 from prototest.envelope import Spent, Usage
@@ -132,6 +132,17 @@ def test_the_bots_own_time_is_never_less_than_its_busiest_threads_cpu():
             "used): its own time 12.4 ms") in line
     numbers_are_fields(words, fig)
     numbers_are_fields(line, fig)
+
+
+def test_only_a_thread_seen_at_the_request_caps_the_machines_time():
+    """A thread first seen at the answer (born meanwhile, or missed by the last walk) brings
+    its whole past CPU time: not this answer's, so it caps nothing."""
+    before = Usage(0, 0, {1: (100 * MS, 0)}, 0, None, 0)
+    after = Usage(50 * MS, 0, {1: (110 * MS, 30 * MS), 2: (900 * MS, 0)}, 0, None, 0)
+    used = envelope.spent(before, after)
+    assert (used.run_max_ns, used.excused_ns) == (10 * MS, 30 * MS)
+    start = envelope.spent(Usage(0, 0, {}, 0, None, 0), Usage(50 * MS, 0, {1: (20 * MS, 40 * MS)}, 0, None, 0))
+    assert (start.run_max_ns, start.excused_ns) == (20 * MS, 30 * MS)  # from the bot's start: every thread is new
 
 
 def test_a_late_answer_by_the_quota_names_the_quotas_time():
