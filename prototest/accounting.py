@@ -5,14 +5,15 @@ faults of a bot that goes over what its platform gives it.
   time a quota held it back), from `prototest.envelope.Meter` readings taken at the write
   of the request and at the read of the answer.
 * **A busy machine is never blamed on the bot.** When the answer's limit passes, the
-  judge asks how long the machine kept the bot from a CPU meanwhile, and waits that much
+  judge asks how long the machine kept the answer from it meanwhile (the bot's threads
+  waiting for a CPU, or the judge's own reader: prototest.answertime), and waits that much
   longer (up to a cap): an answer is late only when it is late without that time. An
   answer that came after its limit only because of it is a WARN `busy_machine` naming
   the machine's load; the game goes on.
 * **The CPU share where no cgroup enforces it:** `envelope.ShareModel` replays the bot's
   CPU use under the platform's quota; an answer whose worst wall time there is over its
   limit is a `cpu_share` finding (the platform's timer would have run out), with its CPU
-  time, its wall time here and the worst case under the share.
+  time, its own time here and the worst case under the share.
 * **Memory and processes:** a bot killed by its cgroup's OOM killer (or, without one, by
   the judge's look at its peak memory) is a `memory` finding, never a timeout or a crash;
   a bot whose fork or thread was refused by the pids limit is a `processes` finding.
@@ -27,7 +28,8 @@ import os
 import time
 from typing import TYPE_CHECKING, Any
 
-from . import conduct, envelope, process
+from . import answertime, conduct, envelope, process
+from .answertime import AnswerTime
 from .envelope import Envelope, Spent, Usage, mb
 from .findings import Finding
 from .game import Forfeit, GameReport, StopGame
@@ -52,11 +54,7 @@ SHARED_QUOTA = ("(the quota is shared by turns that come back to back, and the C
 
 
 def load_words() -> str:
-    try:
-        one, five, _ = os.getloadavg()
-    except OSError:
-        return "the machine's load is not known"
-    return f"load average {one:.1f} on {os.cpu_count() or 1} cores"
+    return answertime.load_words(answertime.load())
 
 
 class Accounting:
@@ -80,6 +78,8 @@ class Accounting:
     read_capped = False
     #: what the answer being judged used (its findings carry it), None before it is read
     answer_used: Spent | None = None
+    #: the answer's time, in the parts its findings name (see prototest.answertime)
+    answer_time: AnswerTime | None = None
 
     def _start_accounting(self) -> None:
         bot = self.bot
@@ -103,6 +103,7 @@ class Accounting:
         since its last answer goes to the CPU-share model."""
         assert self.bot is not None
         self.answer_used = None
+        self.answer_time = None
         now = self.bot.usage()
         if now is not None and self._share is not None and self._last_usage is not None:
             gap = envelope.spent(self._last_usage, now)
@@ -139,8 +140,11 @@ class Accounting:
             step = WAIT_STEP_MS * _MS if waiting else 0
             deadline = min(cap, max(t_sent + limit_ns + owed, time.perf_counter_ns() + step))
 
-    def _account(self, before: Usage | None, r: process.Read) -> Spent | None:
-        """What the answer used, recorded with the game's figures."""
+    def _account(self, before: Usage | None, r: process.Read, since_ns: int) -> Spent | None:
+        """What the answer used, recorded with the game's figures; its time (from
+        `since_ns`: the request's write, or the bot's start for a handshake) in parts
+        (answer_time) for every finding about it."""
+        self.answer_time = None
         if before is None or self.bot is None:
             return None
         after = self.bot.usage()
@@ -154,24 +158,20 @@ class Accounting:
         report.answer_wait_ms.append(round(used.wait_ns / _MS, 3))
         report.throttled_ms += used.throttled_ns / _MS
         self.answer_used = used
+        self.answer_time = AnswerTime(r.t_ns - since_ns, used)
         return used
 
-    def _busy_machine(self, used: Spent, elapsed_ns: int, limit_ns: int, limit_what: str, answer: str | None) -> Finding:
-        got = f"{answer!r} after {elapsed_ns / _MS:.1f} ms" if answer is not None else f"no answer after {elapsed_ns / _MS:.0f} ms"
-        return self._finding(
-            "busy_machine", "warn",
-            f"{got}: over the {limit_ns / _MS:.0f} ms it had ({limit_what}), but the machine kept the bot from "
-            f"a CPU for {used.excused_ns / _MS:.1f} ms of it ({load_words()}): its own time, "
-            f"{used.own_ns / _MS:.1f} ms, is within the limit, so this is not blamed on the bot "
-            f"(CPU {used.cpu_ns / _MS:.1f} ms)",
-            expected=f"an answer within {limit_ns / _MS:.0f} ms", got=got, elapsed_ms=elapsed_ns / _MS,
-            limit_ms=limit_ns / _MS, rule="busy_machine")
+    def _busy_machine(self, used: Spent, elapsed_ns: int, limit_ns: int, limit_what: str,
+                      answer: str | None) -> Finding:
+        message, figures = answertime.busy_machine(AnswerTime(elapsed_ns, used), answer, limit_ns, limit_what,
+                                                   answertime.load())
+        return self._finding("busy_machine", "warn", message, rule="busy_machine", **figures)
 
     def _excused(self, used: Spent | None, elapsed_ns: int, limit_ns: int, limit_what: str, answer: str) -> bool:
         """A line read after its limit: True (and a WARN busy_machine) when it is late only
-        because the machine kept the bot from a CPU; False when it is late by itself (a
+        because of the time the machine kept from it; False when it is late by itself (a
         quota that made it late is a `cpu_share` finding, raised or noted here)."""
-        if used is not None and used.own_ns <= limit_ns:
+        if used is not None and AnswerTime(elapsed_ns, used).own_ns() <= limit_ns:
             self._note(self._busy_machine(used, elapsed_ns, limit_ns, limit_what, answer))
             return True
         self._throttled(used, elapsed_ns, limit_ns, limit_what, answer)
@@ -181,26 +181,25 @@ class Accounting:
         """No answer by the cap, but the bot's own time is still within its limit: the
         machine, not the bot, cannot play this game now."""
         self._note(self._busy_machine(used, elapsed_ns, limit_ns, limit_what, None))
-        raise StopGame(f"the machine kept the bot from a CPU too long ({load_words()})", mid_answer=True)
+        raise StopGame(f"the busy machine held the answer up too long ({load_words()})", mid_answer=True)
 
     def _throttled(self, used: Spent | None, elapsed_ns: int, limit_ns: int, limit_what: str,
                    answer: str | None) -> None:
         """With a cgroup's CPU quota: an answer late only because the quota held the bot
         back is a `cpu_share` finding (the same verdict as the model's without a cgroup)."""
-        if used is None or not used.throttled_ns or used.own_ns - used.throttled_ns > limit_ns:
+        if used is None or not used.throttled_ns:
             return
-        if answer is None and used.own_ns - used.throttled_ns >= limit_ns:
-            return  # given the quota's time back, still no answer: a timeout, not the quota's
+        own_ns = AnswerTime(elapsed_ns, used).own_ns(quota_excused=True)  # the quota's time given back
+        if own_ns > limit_ns or (answer is None and own_ns >= limit_ns):
+            return  # late by itself; given the quota's time back, still no answer: a timeout, not the quota's
         env = self.envelope
-        got = f"{answer!r} after {elapsed_ns / _MS:.1f} ms" if answer is not None else \
-            f"no answer within {elapsed_ns / _MS:.0f} ms"
         share = envelope.share_words(env) if env.cpu_share else "the CPU quota"
+        message, figures = answertime.quota_late(AnswerTime(elapsed_ns, used), answer, limit_ns, limit_what, share,
+                                                 SHARED_QUOTA)
         self._cpu_share(self._finding(
-            "cpu_share", self.spec.severity["cpu_share"],
-            f"{got}: over the {limit_ns / _MS:.0f} ms it has ({limit_what}); it used {used.cpu_ns / _MS:.1f} ms of "
-            f"CPU, and {share} held it back {used.throttled_ns / _MS:.1f} ms {SHARED_QUOTA}",
-            expected=f"an answer within {limit_ns / _MS:.0f} ms under the share", got=got, elapsed_ms=elapsed_ns / _MS,
-            limit_ms=limit_ns / _MS, rule="cpu_share"), bot_usable=answer is not None)
+            "cpu_share", self.spec.severity["cpu_share"], message,
+            expected=f"an answer within {limit_ns / _MS:.0f} ms under the share", rule="cpu_share", **figures),
+            bot_usable=answer is not None)
 
     def _cpu_share(self, finding: Finding, bot_usable: bool = True) -> None:
         """A cpu_share finding: the end of the game when it fails (the platform's timer ran
@@ -215,19 +214,19 @@ class Accounting:
         """Without a cgroup: the worst wall time of this answer under the platform's CPU
         share, against its limit (`figure`: kept as the game's worst answer; the start-up's
         is not, its limit is another)."""
-        if self._share is None or used is None:
+        took = self.answer_time
+        if self._share is None or used is None or took is None:
             return
-        worst = self._share.answer(used.own_ns, used.cpu_ns)
+        worst = self._share.answer(took.own_ns(), used.cpu_ns)
         if figure:
             self.report.share_worst_ms = max(self.report.share_worst_ms or 0.0, worst / _MS)
         env = self.envelope
         near = worst * 100 > limit_ns * env.near_percent
         if worst <= limit_ns and not near:
             return
-        words = (f"{answer!r} took {used.cpu_ns / _MS:.1f} ms of CPU and {used.own_ns / _MS:.1f} ms here; under "
-                 f"{envelope.share_words(env)} it takes up to {worst / _MS:.1f} ms")
+        words, figures = answertime.share_model(took, answer, worst, limit_ns, envelope.share_words(env))
         evidence: dict[str, Any] = dict(expected=f"an answer within {limit_ns / _MS:.0f} ms under the share",
-                                        got=f"up to {worst / _MS:.1f} ms", limit_ms=limit_ns / _MS)
+                                        got=f"up to {worst / _MS:.1f} ms", **figures)
         if worst > limit_ns:
             self._cpu_share(self._finding(
                 "cpu_share", self.spec.severity["cpu_share"],
@@ -235,7 +234,7 @@ class Accounting:
                 f"out {SHARED_QUOTA}", rule="cpu_share", **evidence))
             return
         self._note(self._finding("cpu_share", "warn",
-                                 f"{words}, {100 * worst / limit_ns:.0f}% of the {limit_ns / _MS:.0f} ms it has "
+                                 f"{words}, {figures['limit_percent']}% of the {limit_ns / _MS:.0f} ms it has "
                                  f"({limit_what})", rule="cpu_share:near", **evidence))
 
     # -- memory and processes -----------------------------------------------------------------
@@ -329,21 +328,23 @@ class Accounting:
         tasks = bot.tasks_peak()
         if env.pids and tasks * 100 > env.pids * env.near_percent and tasks <= env.pids \
                 and not any(f.kind == "processes" for f in self.report.findings):
+            share = answertime.percent(tasks, env.pids)
             self._note(self._finding(
-                "processes", "warn", f"{tasks} processes and threads at once, {100 * tasks / env.pids:.0f}% of "
+                "processes", "warn", f"{tasks} processes and threads at once, {share}% of "
                                      f"{env.platform}'s {env.pids}", expected=f"at most {env.pids} processes and threads",
-                got=f"{tasks} at once", rule="processes:near", elapsed_ms=None))
+                got=f"{tasks} at once", rule="processes:near", elapsed_ms=None, limit_percent=share))
         if not env.memory_bytes or self._reported_memory:
             return
         if bot.oom_killed():
             self._reported_memory = True
             self._note(self._memory_finding("a process of the bot was killed"))
         elif peak and peak * 100 > env.memory_bytes * env.near_percent:
+            share = answertime.percent(peak, env.memory_bytes)
             self._note(self._finding(
                 "memory", "warn",
-                f"peak {mb(peak)}, {100 * peak / env.memory_bytes:.0f}% of {env.platform}'s {mb(env.memory_bytes)}",
+                f"peak {mb(peak)}, {share}% of {env.platform}'s {mb(env.memory_bytes)}",
                 expected=f"at most {mb(env.memory_bytes)} of memory", got=f"peak {mb(peak)}", rule="memory:near",
-                elapsed_ms=None))
+                elapsed_ms=None, limit_percent=share))
 
     # -- events: network attempts, refused forks -----------------------------------------------
     def _envelope_event(self, event: dict[str, Any], mark: conduct.Mark | None) -> Finding | None:

@@ -128,7 +128,10 @@ def cache_message(hint: str, events: list[dict[str, Any]], folder: str | None, w
     ops = f"{len(events)} file operation{'s' if len(events) != 1 else ''}"
     count = f" ({len(files)} file{'s' if len(files) != 1 else ''})" if files else ""
     name, _, advice = hint.partition(": ")
-    return (f"{name}: {ops} in {where}{count}, the first {when}: written by the runtime; a judge that allows "
+    who = "written by the runtime"
+    if advice.startswith("written by "):  # a process the bot's command started (cache_advice)
+        who, _, advice = advice.partition("; ")
+    return (f"{name}: {ops} in {where}{count}, the first {when}: {who}; a judge that allows "
             f"no file operations may kill the bot for it: {advice}")
 
 
@@ -166,6 +169,77 @@ def python_advice(cache: str, argv, cwd: str | None = None) -> str:
         return (f"Python's bytecode cache: add -B to the bot's #! line (#!{words[0]} -B), or compile its files "
                 f"before the run ({words[0]} -m compileall)")
     return cache
+
+
+#: The advice of RUNTIME_CACHES for the JVM.
+_JVM_CACHE = RUNTIME_CACHES[1][1]
+
+
+def cache_advice(cache: str, event: dict[str, Any], argv, cwd: str | None = None) -> str:
+    """A runtime's cache advice (a RUNTIME_CACHES hint) for the process that wrote the
+    file (the event's `cmd`): the bot's own command (python_advice: -B where the bot's
+    command names its python), or a process that command started (a wrapper's or an
+    adapter's child, `python3 engine.py`), which an option on the bot's command line does
+    not reach: then the advice is for that process, and for the environment it inherits.
+    A writer not known (gone before it was named) gets the hint as it is. `cwd`: the
+    folder the bot runs in (its files and paths are shown from there)."""
+    writer = str(event.get("cmd") or "")
+    if not cache or not argv or not writer or writer.endswith("..."):  # unnamed, or cut short: not known
+        return cache
+    if is_the_bots_command(writer, argv):
+        return python_advice(cache, argv, cwd)
+    if cache == _PYTHON_CACHE:
+        return _python_child_advice(writer, argv, cwd)
+    if cache == _JVM_CACHE:
+        return _jvm_child_advice(writer, argv, cwd)
+    return cache
+
+
+def is_the_bots_command(writer: str, argv) -> bool:
+    """Whether a process's command line (`writer`, its words joined by spaces) is the
+    bot's command: the same words, or, for a #! script, 'INTERPRETER [ARG] SCRIPT ARGS'
+    where SCRIPT is the bot's program as given, or found on the PATH."""
+    bot = [str(a) for a in argv]
+    if writer == " ".join(bot):
+        return True
+    tail = " ".join(bot[1:])
+    if tail and not writer.endswith(" " + tail):
+        return False
+    head = writer[: len(writer) - len(tail) - 1] if tail else writer
+    interpreter, _, script = head.rpartition(" ")
+    return bool(interpreter) and (script == bot[0] or os.path.basename(script) == os.path.basename(bot[0]))
+
+
+def command_shown(command: str, folder: str | None) -> str:
+    """A command line with the paths inside the bot's folder shown from there."""
+    return " ".join(shown_path(word, folder or os.getcwd()) for word in command.split(" "))
+
+
+def _started(writer: str, argv, cwd: str | None) -> str:
+    """'python3 engine.py, a process the bot's command (python3 adapter.py) started'."""
+    bot = command_shown(" ".join(str(a) for a in argv), cwd)
+    return f"{command_shown(writer, cwd)}, a process the bot's command ({bot}) started"
+
+
+def _python_child_advice(writer: str, argv, cwd: str | None) -> str:
+    program, _, rest = command_shown(writer, cwd).partition(" ")
+    how = ""
+    if re.fullmatch(r"python[\d.]*", program.rsplit("/", 1)[-1]):
+        how = f"start it with -B ({program} -B {rest}), or "
+    compiled = f", or compile its files before the run ({program} -m compileall)" if how else ""
+    return (f"Python's bytecode cache: written by the runtime of {_started(writer, argv, cwd)}, not by the "
+            f"bot's command itself; -B on the bot's command line does not reach that process: {how}set "
+            f"PYTHONDONTWRITEBYTECODE=1 in the environment it is started with (a child process inherits it from "
+            f"the bot){compiled}")
+
+
+def _jvm_child_advice(writer: str, argv, cwd: str | None) -> str:
+    program, _, rest = command_shown(writer, cwd).partition(" ")
+    return (f"the JVM's performance data: written by {_started(writer, argv, cwd)}, not by the bot's command "
+            f"itself; -XX:-UsePerfData on the bot's command line does not reach that process: start it with "
+            f"-XX:-UsePerfData ({program} -XX:-UsePerfData {rest}), or set "
+            f"JAVA_TOOL_OPTIONS=-XX:-UsePerfData in the environment it is started with (a child process "
+            f"inherits it from the bot)")
 
 
 def file_message(what: str, when: str, severity: str) -> str:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from . import process, traces
+from . import answertime, conduct, process, traces
 from .findings import Finding
 from .game import Exchange, Forfeit, GameConfig, GameReport
 from .games.base import Position
@@ -89,6 +89,7 @@ class Dialogue:
     clock_ns: list[int] | None
     _unanswered: list[str] | None
     _written_before: bool
+    answer_time: Any  # the answer's time in parts (prototest.accounting)
 
     if TYPE_CHECKING:  # the referee's helpers
         def _scaled(self, ms: float) -> int: ...
@@ -204,8 +205,8 @@ class Dialogue:
         sent = self.sent_since_answer
         self.sent_since_answer = 0
         elapsed_ns = r.t_ns - t_sent
-        used = self._account(before, r)
-        own_ns = used.own_ns if used is not None and r.kind == "line" else elapsed_ns
+        used = self._account(before, r, t_sent)
+        own_ns = self.answer_time.own_ns() if self.answer_time is not None and r.kind == "line" else elapsed_ns
         shown = line_shown(r) if r.kind == "line" else ""
         if self._unanswered is not None:
             answer = shown if r.kind == "line" and own_ns <= limit_ns else None
@@ -392,7 +393,8 @@ class Dialogue:
                         f"; {read} and waited for more; sent {again.what()}, it wrote nothing; the answer "
                         f"{first!r}")
                 message += (f"{held} arrived only when its input was closed: the bot probably does not flush "
-                            f"its output (a terminal would have shown it): flush after every line")
+                            f"its output (a terminal would have shown it): flush after every line"
+                            f"{self._reader_named()}")
             elif waiting:
                 cause = "answer_at_eof"
                 when = (f"after the judge sent {again.what()} and closed its input" if again is not None
@@ -418,7 +420,20 @@ class Dialogue:
             cause = "not_reading"
             message += f"; it has not read its input ({unread} bytes of the request are still unread)"
         raise Forfeit(self._finding("timeout", "fail", message, expected=self.spec.turn.answer_help,
-                                    got=got, elapsed_ms=elapsed_ns / _MS, rule=cause), bot_usable=False)
+                                    got=got, elapsed_ms=elapsed_ns / _MS, limit_ms=limit_ns / _MS, rule=cause),
+                      bot_usable=False)
+
+    def _reader_named(self) -> str:
+        """When the process seen waiting for the judge's lines is not the bot's command
+        itself (a wrapper's child, or a program a script exec'd), advice about its
+        output is for that process: ' in python3 engine.py, the process that reads the
+        judge's lines (the bot's command, sh adapter.sh, started it)'; else ''."""
+        assert self.bot is not None
+        command = self.bot.input_reader
+        if not command or conduct.is_the_bots_command(command, self.cfg.argv):
+            return ""
+        return (f" in {conduct.command_shown(command, self.cfg.cwd)}, the process that reads the judge's lines "
+                f"(the bot's command, {conduct.command_shown(' '.join(self.cfg.argv), self.cfg.cwd)}, started it)")
 
     def _read_all(self, sent: int, unread: int) -> str:
         """What the bot read of its input, for a message: all `sent` lines the judge wrote
@@ -541,12 +556,11 @@ class Dialogue:
         waiting, as a real judge would have."""
         text = r.data.decode("utf-8", "replace")
         self.report.transcript.received(text, r.t_ns, elapsed_ns)
-        raise Forfeit(self._finding(
-            "timeout", "fail",
-            f"answered {text!r} after {elapsed_ns / _MS:.1f} ms: over the {limit_ns / _MS:.0f} ms "
-            f"it had ({limit_what})",
-            expected=self.spec.turn.answer_help, got=show(text), elapsed_ms=elapsed_ns / _MS),
-            bot_usable=True)
+        finding = self._finding("timeout", "fail", "", expected=self.spec.turn.answer_help, got=show(text),
+                                elapsed_ms=elapsed_ns / _MS, limit_ms=limit_ns / _MS)
+        finding.message = (f"answered {text!r} after {elapsed_ns / _MS:.1f} ms: over the {limit_ns / _MS:.0f} ms "
+                           f"it had ({limit_what}){answertime.still_over(finding.time_figures())}")
+        raise Forfeit(finding, bot_usable=True)
 
     def _crashed(self, when: str, partial: bytes = b"") -> None:
         assert self.bot is not None
@@ -611,7 +625,7 @@ class Dialogue:
             self._soft("no_exit", "no_exit",
                        f"still running {grace_ns / _MS:.0f} ms after its input was closed (killed)",
                        expected=f"exit within {grace_ns / _MS:.0f} ms of end of input",
-                       got="still running")
+                       got="still running", limit_ms=grace_ns / _MS)
             return
         trace = traces.find(bot.stderr_since(ending.stderr_mark))
         if code != 0 or trace is not None:

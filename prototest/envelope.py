@@ -14,11 +14,13 @@ there, whatever its moves. This module holds prototest's side of it:
   listed by the group and its CPU time read from it in one read; without one they are
   found from the bot's pid along the children files.
 * **A busy machine is not the bot's fault** (`excused_ns`): an answer over its limit is
-  the bot's only while it is over the limit without the time the machine kept it from a
-  CPU. That time is the longest wait of one of its threads (a wait of two threads at once
-  is one wait of the answer), and never more than the CPU time that other processes of
-  the machine used meanwhile (a bot whose own threads outnumber the cores waits for
-  itself, and that is no excuse).
+  the bot's only while it is over the limit without the time the machine kept from it.
+  That time is the longest wait of one of its threads for a CPU (a wait of two threads at
+  once is one wait of the answer) and the judge's own wait to read it, never more than
+  the CPU time that other processes of the machine used meanwhile (a bot whose own
+  threads outnumber the cores waits for itself, and that is no excuse), nor than the
+  answer's time less the CPU time of its busiest thread (the waits may overlap; a thread
+  that ran was not kept from a CPU).
 * **The CPU share where no cgroup enforces it** (`ShareModel`): CFS bandwidth control
   gives the bot `share x period` of CPU time per period, all its threads together; when
   that is spent, it waits for the next period. The model replays the bot's CPU use over
@@ -121,34 +123,44 @@ class Spent:
     others_ns: int | None
     #: the judge's own run-queue delay meanwhile
     judge_wait_ns: int = 0
+    #: the CPU time of the bot's busiest thread meanwhile: time it ran, not kept from a CPU
+    run_max_ns: int = 0
+
+    @property
+    def bot_wait_ns(self) -> int:
+        """The longest wait of one of the bot's threads for a CPU, less the quota's time
+        (a throttled thread counts as waiting)."""
+        return max(0, self.wait_max_ns - self.throttled_ns)
 
     @property
     def excused_ns(self) -> int:
-        """The time the machine (not the bot, not its quota) kept the answer from a CPU:
-        the bot's longest wait of one thread less the quota's, and the judge's wait."""
-        wait = max(0, self.wait_max_ns - self.throttled_ns) + self.judge_wait_ns
+        """The time the machine (not the bot, not its quota) kept the answer from the
+        judge: the bot's longest wait of one thread less the quota's (bot_wait_ns), and
+        the judge's own wait to read it, never more than the CPU time the machine's other
+        processes used meanwhile, nor than the answer's time less the time its busiest
+        thread ran (the bot's wait and the judge's may overlap: an answer is never its own
+        for less time than a thread of it computed; prototest.answertime says it in words)."""
+        wait = self.bot_wait_ns + self.judge_wait_ns
         if self.others_ns is not None:
             wait = min(wait, self.others_ns)
-        return min(wait, self.wall_ns)
+        return max(0, min(wait, self.wall_ns - self.run_max_ns))
 
     @property
     def own_ns(self) -> int:
         """The answer's time less what the machine kept from it."""
         return self.wall_ns - self.excused_ns
 
-    def figures(self) -> dict[str, float]:
-        return {"cpu_ms": round(self.cpu_ns / _MS, 3), "wait_ms": round(self.wait_ns / _MS, 3),
-                "throttled_ms": round(self.throttled_ns / _MS, 3)}
-
 
 def spent(before: Usage, after: Usage) -> Spent:
-    wait_sum = wait_max = run_sum = 0
+    wait_sum = wait_max = run_sum = run_max = 0
     for tid, (run, wait) in after.threads.items():
         r0, w0 = before.threads.get(tid, (0, 0))
         dw = max(0, wait - w0)
         wait_sum += dw
         wait_max = max(wait_max, dw)
         run_sum += max(0, run - r0)
+        if tid in before.threads or not before.threads:  # a thread first seen now: its past is not this answer's
+            run_max = max(run_max, run - r0)
     cpu = max(0, after.cpu_ns - before.cpu_ns) if after.cpu_ns or before.cpu_ns else run_sum
     others = None
     if after.machine_ns is not None and before.machine_ns is not None:
@@ -157,7 +169,7 @@ def spent(before: Usage, after: Usage) -> Spent:
     # bot runs or sleeps then: only the time a thread of it waited meanwhile held it back.
     held = min(max(0, after.throttled_ns - before.throttled_ns), wait_max)
     return Spent(after.t_ns - before.t_ns, cpu, wait_sum, wait_max, held, others,
-                 max(0, after.judge_wait_ns - before.judge_wait_ns))
+                 max(0, after.judge_wait_ns - before.judge_wait_ns), run_max)
 
 
 class _Pread:

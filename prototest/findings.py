@@ -40,6 +40,9 @@ KINDS: dict[str, str] = {
 #: played again alone before it is blamed on the bot (see prototest.pool, prototest.fuzz).
 #: `busy_machine` is the warning left when it does not come back alone.
 TIMING_KINDS = ("timeout", "slow", "no_exit", "cpu_share", "busy_machine")
+#: A finding's figures of an answer's time (prototest.answertime says what each one is).
+TIME_FIELDS = ("elapsed_ms", "own_ms", "machine_ms", "bot_wait_ms", "judge_wait_ms", "others_cpu_ms",
+               "thread_cpu_ms", "throttled_ms", "cpu_ms", "wait_ms")
 CHECKS = ("handshake", "protocol", "legality", "timing", "stability", "exit", "sandbox", "envelope")
 
 CHECK_TITLES = {
@@ -89,6 +92,30 @@ class Finding:
     #: run but waited for a CPU (summed over them), when measured (prototest.envelope).
     cpu_ms: float | None = None
     wait_ms: float | None = None
+    #: The answer's time in parts, each one the figure its message names
+    #: (prototest.answertime): the time the machine kept from it (machine_ms: the
+    #: longest wait of one of the bot's threads for a CPU less the quota's, bot_wait_ms,
+    #: and the judge's own wait to read it, judge_wait_ms, never more than the CPU time
+    #: the machine's other processes used meanwhile, others_cpu_ms, nor than the answer's
+    #: time less thread_cpu_ms, the CPU time of its busiest thread), the bot's own time
+    #: (own_ms: elapsed_ms less machine_ms, and less throttled_ms, the time its CPU quota
+    #: held it back, against the statement's limit), as measured; None when not.
+    own_ms: float | None = None
+    machine_ms: float | None = None
+    bot_wait_ms: float | None = None
+    judge_wait_ms: float | None = None
+    others_cpu_ms: float | None = None
+    thread_cpu_ms: float | None = None
+    throttled_ms: float | None = None
+    #: A WARN slow over the statement's limit (limit_ms): the referee's own, which it is within.
+    referee_limit_ms: float | None = None
+    #: The share of a limit its message states (of limit_ms, or of a platform's limit).
+    limit_percent: int | None = None
+    #: A cpu_share finding's worst wall time of the answer under the platform's share.
+    share_worst_ms: float | None = None
+    #: A busy_machine finding: the machine's load average (1 minute) and its cores.
+    load_average: float | None = None
+    cores: int | None = None
 
     @property
     def check(self) -> str:
@@ -96,6 +123,10 @@ class Finding:
 
     def key(self) -> tuple[str, str, str, float | None]:
         return (self.kind, self.severity, self.rule or _shape(self.message), self.limit_ms)
+
+    def time_figures(self) -> dict[str, Any]:
+        """Its figures of an answer's time (TIME_FIELDS), as its message states them."""
+        return {name: getattr(self, name) for name in TIME_FIELDS}
 
     def occurrence(self) -> dict[str, Any]:
         return {"turn": self.turn, "ply": self.ply, "elapsed_ms": self.elapsed_ms, "limit_ms": self.limit_ms}

@@ -14,7 +14,7 @@ import re
 import unicodedata
 from typing import TYPE_CHECKING, Any
 
-from . import process
+from . import answertime, process
 from .findings import Finding, show_moves
 from .game import Forfeit
 from .games.base import IllegalMove, Judged, Position
@@ -42,6 +42,8 @@ class Judging:
         def _finding(self, kind: str, severity: str, message: str, **evidence: Any) -> Finding: ...
         def _note(self, finding: Finding) -> None: ...
         def _warn(self, key: str, kind: str, message: str, *, rule: str = "", **evidence: Any) -> None: ...
+
+        answer_used: Any  # what the answer used (prototest.accounting)
 
     def _judged_answer(self, r: process.Read, raw: str, elapsed_ns: int, limit_ns: int) -> Judged:
         """Judge one answer line: the move the referee plays for it (its warnings noted),
@@ -221,25 +223,21 @@ class Judging:
                              got=show(raw), elapsed_ms=elapsed_ns / _MS)
 
     def _timing(self, elapsed_ns: int, limit_ns: int) -> None:
+        """A WARN slow for an answer in its limit: over the statement's own limit, or near
+        the referee's. Each is held to the bot's own time (answertime): the statement's
+        limit is about the bot's speed, so neither the machine's time nor the quota's
+        counts there; the referee's limit counts the quota's (turns back to back share a
+        period's quota: see prototest.accounting)."""
         t = self.spec.time
-        ms = elapsed_ns / _MS
         statement_ns = self._scaled(t.statement_answer_ms) if t.statement_answer_ms else None
-        # The statement's limit is about the bot's own speed: the time a CPU quota held it
-        # back (turns back to back share a period's quota) is the platform's; the referee's
-        # limit counts it (see prototest.accounting).
-        used = self.answer_used  # what the machine and a quota took from the answer (accounting)
-        if used is not None:
-            elapsed_ns -= used.excused_ns
-        own_ns = elapsed_ns - (used.throttled_ns if used is not None else 0)
-        if statement_ns and own_ns > statement_ns and not (self.bot_turns == 1 and t.first_answer_ms):
-            self._warn("slow", "slow",
-                       f"answered in {ms:.1f} ms: over the statement's {statement_ns / _MS:.0f} ms, "
-                       f"within the referee's {limit_ns / _MS:.0f} ms", elapsed_ms=ms,
-                       rule="slow:statement", limit_ms=statement_ns / _MS)
-        elif elapsed_ns * 100 > limit_ns * t.near_limit_percent:
-            self._warn("slow", "slow",
-                       f"answered in {ms:.1f} ms, {100 * elapsed_ns / limit_ns:.0f}% of the {limit_ns / _MS:.0f} ms it had",
-                       elapsed_ms=ms, rule="slow:near_limit", limit_ms=limit_ns / _MS)
+        took = answertime.AnswerTime(elapsed_ns, self.answer_used)
+        if statement_ns and took.own_ns(quota_excused=True) > statement_ns \
+                and not (self.bot_turns == 1 and t.first_answer_ms):
+            message, figures = answertime.slow_statement(took, statement_ns, limit_ns)
+            self._warn("slow", "slow", message, rule="slow:statement", **figures)
+        elif took.own_ns() * 100 > limit_ns * t.near_limit_percent:
+            message, figures = answertime.slow_near_limit(took, limit_ns)
+            self._warn("slow", "slow", message, rule="slow:near_limit", **figures)
 
 
 def _whitespace_found(text: str) -> str:

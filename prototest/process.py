@@ -240,6 +240,10 @@ class Bot:
         self._stdin_pipe = _pipe_of(self._stdin_fd)
         #: Set when a write failed because the bot closed its end of stdin (EPIPE).
         self.input_closed_by_bot = False
+        #: The command line of the process last seen waiting for input (waiting_for_input):
+        #: the one that reads the judge's lines (a wrapper's child), which advice names. Read
+        #: then: it may be gone by the time the finding is written.
+        self.input_reader = ""
         try:
             self._setup()
         except BaseException:  # e.g. Ctrl-C right after the start: never leave the bot running
@@ -891,6 +895,8 @@ class Bot:
                 if not waiting:
                     seen = _task_waits_for_input(task, self._stdin_pipe)
                     waiting = seen if seen is not None else waiting
+                    if seen:
+                        self.input_reader = keeper._command(pid)
         return waiting
 
     def cpu_ticks(self) -> int:

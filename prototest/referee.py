@@ -21,11 +21,11 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from . import conduct, live, opponents, process
+from . import answertime, conduct, live, opponents, process
 from .accounting import Accounting
 from .dialogue import Dialogue, line_shown
 from .envelope import Envelope
-from .findings import Finding, fold
+from .findings import TIME_FIELDS, Finding, fold
 from .game import Exchange, Forfeit, GameConfig, GameReport, StopGame
 from .games.base import IllegalMove, Outcome, Position
 from .judging import Judging
@@ -98,10 +98,10 @@ class Referee(Dialogue, Judging, Accounting):
 
     def _finding(self, kind: str, severity: str, message: str, **evidence: Any) -> Finding:
         evidence.setdefault("elapsed_ms", self.answer_ms)
-        used = self.answer_used
-        if used is not None and evidence["elapsed_ms"] is not None:
-            evidence.setdefault("cpu_ms", round(used.cpu_ns / _MS, 3))
-            evidence.setdefault("wait_ms", round(used.wait_ns / _MS, 3))
+        took = self.answer_time
+        if took is not None and evidence["elapsed_ms"] == took.elapsed_ms:  # about this answer's time: its parts
+            for name, value in took.figures().items():
+                evidence.setdefault(name, value)
         f = Finding(kind=kind, severity=severity, message=message, game=self.cfg.index,
                     turn=self.bot_turns or None, ply=self.position.ply(),
                     position=self.position.notation(), moves=list(self.report.moves), **evidence)
@@ -271,16 +271,19 @@ class Referee(Dialogue, Judging, Accounting):
         assert self.bot is not None
         before = self._last_usage
         r = self._read_fair(self.bot.started_ns, limit_ns, before)
-        used = self._account(before, r)
+        used = self._account(before, r, self.bot.started_ns)
         late_ns, what = r.t_ns - self.bot.started_ns, "the handshake limit"
         if r.kind == "line":
             self._share_check(used, limit_ns, what, line_shown(r), figure=False)
             if late_ns > limit_ns and not self._excused(used, late_ns, limit_ns, what, line_shown(r)):
                 self.report.transcript.received(line_shown(r), r.t_ns)
-                raise Forfeit(self._finding(  # late by itself (the judge waited for the machine's share)
-                    "handshake", "fail", f"{line_shown(r)!r} came {late_ns / _MS:.0f} ms after start-up: over the "
-                    f"{limit_ns / _MS:.0f} ms the judge waits for {expected!r}", expected=expected,
-                    got=show(line_shown(r)), elapsed_ms=late_ns / _MS))
+                late = self._finding(  # late by itself (the judge waited for the machine's share)
+                    "handshake", "fail", "", expected=expected, got=show(line_shown(r)), elapsed_ms=late_ns / _MS,
+                    limit_ms=limit_ns / _MS)
+                late.message = (f"{line_shown(r)!r} came {late_ns / _MS:.1f} ms after start-up: over the "
+                                f"{limit_ns / _MS:.0f} ms the judge waits for {expected!r}"
+                                f"{answertime.still_over(late.time_figures())}")
+                raise Forfeit(late)
         elif r.kind == "timeout" and used is not None and self.read_capped:
             self._too_busy(used, late_ns, limit_ns, what)
         elapsed = (r.t_ns - self.bot.started_ns) / _MS
@@ -308,7 +311,7 @@ class Referee(Dialogue, Judging, Accounting):
             "handshake", "fail",
             f"no {expected!r} line within {limit_ns / _MS:.0f} ms of start-up"
             + (f" (it sent {partial!r} without a newline)" if partial else ""),
-            expected=expected, got=show(partial) if partial else None, elapsed_ms=elapsed),
+            expected=expected, got=show(partial) if partial else None, elapsed_ms=elapsed, limit_ms=limit_ns / _MS),
             bot_usable=r.kind != "timeout")
 
     def _stay_silent(self, duration_ns: int) -> None:
@@ -448,8 +451,8 @@ class Referee(Dialogue, Judging, Accounting):
                 start_next, self.after_first_answer = self.after_first_answer, None
                 start_next()
             self._conduct()
-            if self.clock_ns is not None:  # less the time the machine kept the bot from a CPU
-                self.clock_ns[self.cfg.seat] -= elapsed_ns - (self.answer_used.excused_ns if self.answer_used else 0)
+            if self.clock_ns is not None:  # less the time the machine kept from the answer
+                self.clock_ns[self.cfg.seat] -= elapsed_ns - (self.answer_time.machine_ns if self.answer_time else 0)
             self.answer_ms = elapsed_ns / _MS
             live.answered(self.answer_ms, self.cfg.seat)
             try:
@@ -515,7 +518,7 @@ class Referee(Dialogue, Judging, Accounting):
                 return None
         elif event.get("e") == "file":
             what, key, rule, cache = conduct.file_operation(event, self._folder())
-            cache = conduct.python_advice(cache, self.cfg.argv, self.cfg.cwd)  # -B for the bot's python, not prototest's
+            cache = conduct.cache_advice(cache, event, self.cfg.argv, self.cfg.cwd)  # for the process that wrote it
             severity = self.spec.severity[key]
             if severity == "ignore":
                 return None
@@ -533,7 +536,8 @@ class Referee(Dialogue, Judging, Accounting):
 
     def _placed(self, finding: Finding, mark: conduct.Mark | None) -> Finding:
         """The finding placed at the moment its event happened."""
-        finding.elapsed_ms = None
+        for name in TIME_FIELDS:  # no answer's time: what happened then is not timed
+            setattr(finding, name, None)
         finding.turn = mark.turn if mark else None
         if mark is not None:
             finding.ply, finding.position = mark.position.ply(), mark.position.notation()

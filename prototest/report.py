@@ -12,6 +12,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
+from . import answertime
 from .findings import CHECK_TITLES, CHECKS, TIMING_KINDS, Finding, show_moves
 from .game import CheckRun, GameReport
 from .interrupts import signal_name
@@ -90,7 +91,8 @@ def resources_line(r: dict[str, Any]) -> str | None:
         parts.append(f"peak memory {r['peak_memory_mb']:.0f} MB")
     if r["cpu_median_ms"] is not None:
         parts.append(f"CPU per answer median {_ms(r['cpu_median_ms'])}, max {_ms(r['cpu_max_ms'])}")
-        parts.append(f"waited for a CPU median {_ms(r['wait_median_ms'])}, max {_ms(r['wait_max_ms'])}")
+        parts.append(f"waited for a CPU (its threads together) median {_ms(r['wait_median_ms'])}, "
+                     f"max {_ms(r['wait_max_ms'])}")
     if r["throttled_ms"]:
         parts.append(f"held back by the CPU quota {_ms(r['throttled_ms'])}")
     if r["share_worst_ms"] is not None:
@@ -340,12 +342,13 @@ def startup_label(spec) -> str:
 
 
 def _folded(f: Finding) -> str:
-    """' [10 times]', with the range of answer times of a timing finding."""
+    """' [10 times]', with the range of answer times (wall times, elapsed_ms of each
+    occurrence) of a timing finding."""
     if f.count <= 1:
         return ""
     span = f.elapsed_range() if f.limit_ms is not None else None  # timing findings only
     if span and f"{span[0]:.1f}" != f"{span[1]:.1f}":
-        return f" [{f.count} times, {span[0]:.1f} to {span[1]:.1f} ms]"
+        return f" [{f.count} times, answered in {span[0]:.1f} to {span[1]:.1f} ms]"
     return f" [{f.count} times]"
 
 
@@ -378,9 +381,7 @@ def _evidence_lines(f: Finding) -> list[str]:
     if f.got is not None:
         lines.append(f"    got:      '{f.got}'")
     if f.elapsed_ms is not None:
-        used = f" (CPU {f.cpu_ms:.1f} ms, waited for a CPU {f.wait_ms:.1f} ms)" \
-            if f.cpu_ms is not None and f.wait_ms is not None else ""
-        lines.append(f"    time:     {f.elapsed_ms:.1f} ms{used}")
+        lines.append(f"    time:     {answertime.time_line(f.time_figures())}")
     lines.extend(f"    stderr:   {line}" for line in f.stderr_tail[-5:])
     return lines
 

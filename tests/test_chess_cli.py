@@ -180,6 +180,22 @@ def test_no_missing_flush_claimed_without_evidence(tmp_path):
                      r"closed: the bot probably does not flush its output", buffered["message"]), buffered["message"]
 
 
+def test_a_missing_flush_behind_a_wrapper_names_the_process_that_reads(tmp_path):
+    """A shell wrapper runs no_flush.py: the advice to flush is for that process (the one
+    seen waiting for the judge's lines), which the message names; the bot run directly
+    is its own command, and nothing more is said."""
+    (tmp_path / "adapter.sh").write_text(f"python3 {CHESS / 'no_flush.py'}\n")
+    result = run_cli("check", *FAST, "--games", "1", "--time-scale", "0.1", "--", "sh", "adapter.sh",
+                     tmp_path=tmp_path)
+    [wrapped] = result.findings()
+    assert wrapped["message"].endswith(
+        f"the bot probably does not flush its output (a terminal would have shown it): flush after every line in "
+        f"python3 {CHESS / 'no_flush.py'}, the process that reads the judge's lines (the bot's command, sh "
+        f"adapter.sh, started it)"), wrapped["message"]
+    [direct] = check(tmp_path / "direct", "no_flush.py", "--time-scale", "0.1").findings()
+    assert direct["message"].endswith("(a terminal would have shown it): flush after every line"), direct["message"]
+
+
 #: A bot that holds its answer (no flush), and exits when the same turn line comes twice:
 #: its exit flushes the answer, so the answer that comes then proves nothing either way.
 HOLDS_THEN_EXITS = """\

@@ -275,7 +275,7 @@ def test_folded_warnings_keep_their_limits_apart(tmp_path):
     assert first["occurrences"] == [{"turn": 1, "ply": 0, "elapsed_ms": first["elapsed_ms"], "limit_ms": 2000.0}]
     low = min(o["elapsed_ms"] for o in later["occurrences"])
     high = max(o["elapsed_ms"] for o in later["occurrences"])
-    assert f"of the 300 ms it had [3 times, {low:.1f} to {high:.1f} ms]" in result.stdout \
+    assert f"of the 300 ms it had [3 times, answered in {low:.1f} to {high:.1f} ms]" in result.stdout \
         or (f"{low:.1f}" == f"{high:.1f}" and "of the 300 ms it had [3 times]" in result.stdout), result.stdout
     assert re.search(r"timing: first answer 1[6-9]\d\d\.\d ms \(slowest\)", result.stdout), result.stdout  # not "start-up"
 

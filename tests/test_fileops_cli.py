@@ -187,6 +187,44 @@ def test_a_python_bytecode_cache_is_the_runtimes(tmp_path):
     assert strict.code == 1 and {f["severity"] for f in strict.findings()} == {"fail"}
 
 
+@pytest.mark.parametrize("adapter", ["adapter.sh", "adapter.py"])
+def test_a_bytecode_cache_written_by_an_adapters_child_is_advised_for_that_child(tmp_path, adapter):
+    """An adapter (a shell script, or a Python script) runs `python3 engine.py`, which
+    writes __pycache__ as it imports its module (sunfish behind an adapter, issue 29).
+    The advice names that child, and -B for its command or PYTHONDONTWRITEBYTECODE=1 in
+    the environment it gets; not -B on the adapter's command line, which does not reach
+    it. Both claims are tried: with -B on the adapter's command the child still writes;
+    with the variable in the bot's environment nothing is written."""
+    (tmp_path / "enginelib.py").write_text(f"import sys\nsys.path.insert(0, {str(CHESS)!r})\nfrom _common import Bot\n")
+    (tmp_path / "engine.py").write_text("from enginelib import Bot\nBot().run()\n")
+    (tmp_path / "adapter.sh").write_text("python3 engine.py\n")
+    (tmp_path / "adapter.py").write_text("import subprocess, sys\nsys.exit(subprocess.call(['python3', 'engine.py']))\n")
+    command = ["sh", adapter] if adapter.endswith(".sh") else ["python3", adapter]
+
+    def run(*extra: str, argv: list[str] = command):
+        shutil.rmtree(tmp_path / "__pycache__", ignore_errors=True)
+        return run_cli("check", "--start-delay", "150", "--games", "1", *extra, "--", *argv, tmp_path=tmp_path)
+
+    result = run()
+    if not watched(result):
+        pytest.skip("file operations not watched here")
+    assert result.code == 0, result.stdout + result.stderr
+    [finding] = result.findings()
+    message = finding["message"]
+    assert (f"written by the runtime of python3 engine.py, a process the bot's command ({' '.join(command)}) "
+            f"started, not by the bot's command itself; ") in message, message
+    assert ("-B on the bot's command line does not reach that process: start it with -B (python3 -B engine.py), "
+            "or set PYTHONDONTWRITEBYTECODE=1 in the environment it is started with") in message, message
+    assert "add -B after" not in message and "(by pid " in finding["got"] and "python3 engine.py" in finding["got"]
+    if adapter.endswith(".py"):  # -B on the adapter's own command line: its child still writes
+        again = run(argv=["python3", "-B", adapter])
+        advice = message.partition(": written by ")[2]  # the first write's moment may differ
+        assert [f["message"].partition(": written by ")[2] for f in again.findings()] == \
+            [advice.replace("(python3 adapter.py)", "(python3 -B adapter.py)")]
+    quiet = run("--env", "PYTHONDONTWRITEBYTECODE=1")  # the variable reaches the child
+    assert quiet.code == 0 and quiet.findings() == [], quiet.stdout
+
+
 def test_a_bytecode_cache_in_the_bots_folder_is_shown_from_there(tmp_path):
     """The bot runs in its own folder: the finding and the transcript name ./__pycache__,
     no machine path and no temporary name; the game's other seat (a second game) writes
