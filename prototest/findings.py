@@ -89,6 +89,11 @@ class Finding:
     #: run but waited for a CPU (summed over them), when measured (prototest.envelope).
     cpu_ms: float | None = None
     wait_ms: float | None = None
+    #: A timeout: whether the bot was asleep by its own doing when its time ran out (every
+    #: thread stopped, or asleep in a sleep, a wait for its child or a read of a pipe) and
+    #: wanted almost no CPU meanwhile: a busy machine cannot cause that, so the game needs
+    #: no re-check alone (see prototest.runner.Rechecks). None: not a timeout, or not known.
+    asleep: bool | None = None
 
     @property
     def check(self) -> str:

@@ -61,6 +61,19 @@ _WAIT_SYSCALLS = {
     "aarch64": {"63": "read", "65": "read", "22": "epoll", "441": "epoll2", "73": "ppoll", "72": "pselect"},
 }
 _WAIT_SYSCALLS["arm64"] = _WAIT_SYSCALLS["aarch64"]
+#: System calls a thread sleeps in by its own doing, whatever else runs on the machine: a
+#: sleep, a wait for a signal or for a child of its own, a lock between threads of one
+#: process (a private futex, checked), a read (of a pipe, checked). Not a file lock, a
+#: socket, a disk or a shared futex: another process (a copy of the bot in another game)
+#: or the machine can hold those up (see Bot.asleep).
+_ASLEEP_SYSCALLS = {
+    "x86_64": {"0": "read", "19": "read", "34": "sleep", "35": "sleep", "61": "sleep", "128": "sleep",
+               "130": "sleep", "230": "sleep", "247": "sleep", "202": "futex"},
+    "aarch64": {"63": "read", "65": "read", "95": "sleep", "101": "sleep", "115": "sleep", "133": "sleep",
+                "137": "sleep", "260": "sleep", "98": "futex"},
+}
+_ASLEEP_SYSCALLS["arm64"] = _ASLEEP_SYSCALLS["aarch64"]
+FUTEX_PRIVATE_FLAG = 128
 _NO_TIMEOUT = ("0xffffffff", "0xffffffffffffffff")
 #: The most fds a poll or select set is read for (a bigger set is no evidence either way).
 _MAX_WAIT_FDS = 4096
@@ -893,6 +906,33 @@ class Bot:
                     waiting = seen if seen is not None else waiting
         return waiting
 
+    def asleep(self) -> bool:
+        """True when every thread of the bot (every process of it the meter finds, else
+        its group's) is stopped (a SIGSTOP), or asleep by its own doing (_ASLEEP_SYSCALLS):
+        nothing of it runs, waits for a CPU, or waits for a disk, a lock or a socket that
+        something else could hold. Only on evidence: a thread whose state or system call
+        cannot be read (another system, a /proc the judge may not read) makes it False."""
+        if self.meter is not None:
+            try:
+                tids = self.meter.tids(fresh=True)
+            except OSError:
+                tids = []
+        else:
+            try:
+                pids = [self.pid] + [p for p in _group_members(self.pid) if p != self.pid]
+            except OSError:
+                pids = [self.pid]
+            tids = [int(t) for pid in pids for t in _listdir(f"/proc/{pid}/task") if t.isdigit()]
+        seen = False
+        for tid in tids:
+            state = _task_state(f"/proc/{tid}")
+            if state == "Z" or state == "":  # gone meanwhile
+                continue
+            if state not in ("T", "t") and not (state == "S" and _task_asleep(f"/proc/{tid}")):
+                return False
+            seen = True
+        return seen
+
     def cpu_ticks(self) -> int:
         """The CPU time (clock ticks, user and system) the bot's process group has used
         so far, every thread counted: a bot that computes shows it rising, one that sits
@@ -1110,6 +1150,41 @@ def _task_runs(task: str) -> bool:
     stat = _read_proc(f"{task}/stat")
     end = stat.rfind(")")
     return end >= 0 and stat[end + 2: end + 3] == "R"
+
+
+def _task_state(task: str) -> str:
+    """A thread's state letter (R, S, D, T, t, Z...), "" when it is gone."""
+    stat = _read_proc(f"{task}/stat")
+    end = stat.rfind(")")
+    return stat[end + 2: end + 3] if end >= 0 else ""
+
+
+def _task_asleep(task: str) -> bool:
+    """A sleeping thread (state S) whose system call is one it sleeps in by its own doing
+    (_ASLEEP_SYSCALLS): a read only of a pipe, a futex only a private one."""
+    fields = _read_proc(f"{task}/syscall").split()
+    kind = _ASLEEP_SYSCALLS.get(platform.machine(), {}).get(fields[0]) if fields else None
+    if kind is None or len(fields) < 7:
+        return False
+    try:
+        args = [int(a, 16) for a in fields[1:7]]
+    except ValueError:
+        return False
+    if kind == "read":
+        try:
+            return os.readlink(f"{task}/fd/{args[0]}").startswith("pipe:")
+        except (OSError, ValueError):
+            return False
+    if kind == "futex":
+        return bool(args[1] & FUTEX_PRIVATE_FLAG)
+    return True
+
+
+def _listdir(path: str) -> list[str]:
+    try:
+        return os.listdir(path)
+    except OSError:
+        return []
 
 
 def _pipe_of(fd: int) -> tuple[int, int] | None:
