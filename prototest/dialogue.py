@@ -342,7 +342,7 @@ class Dialogue:
         are named. `sent`: the lines the judge wrote since the bot's last answer. `idle`:
         the judge gave up early, the bot sitting idle in a read (see _read_or_idle)."""
         assert self.bot is not None
-        asleep = self._asleep(used)  # before anything is sent again, or its input closed
+        asleep = self._asleep(used, limit_ns)  # before anything is sent again, or its input closed
         unread = _unread_bytes(self.bot)
         input_closed = self.bot.input_closed()
         waiting = self.bot.waiting_for_input()
@@ -425,18 +425,21 @@ class Dialogue:
                                     got=got, elapsed_ms=elapsed_ns / _MS, rule=cause, asleep=asleep),
                       bot_usable=False)
 
-    def _asleep(self, used: Any) -> bool | None:
+    def _asleep(self, used: Any, limit_ns: int) -> bool | None:
         """Whether the bot, its time run out, sleeps by its own doing: every thread of it
-        stopped or asleep in a sleep, a wait or a read of a pipe (process.Bot.asleep), and
-        it wanted a CPU (ran, or waited for one) for at most ASLEEP_DEMAND_PERCENT of the
-        wait. A busy machine slows a bot only by keeping it from a CPU (or a disk, a lock:
-        not such a sleep), so no load can explain this timeout: it stands without a re-check
-        alone. None: the bot's use of the machine is not measured here."""
+        stopped, or asleep for ever (a wait for its input, its child, a signal, another of
+        its threads) or in a sleep that lasts another whole `limit_ns` at least (see
+        process.Bot.asleep), and it wanted a CPU (ran, or waited for one) for at most
+        ASLEEP_DEMAND_PERCENT of the wait. A busy machine slows a bot only by keeping it
+        from a CPU (or a disk, a lock: not such a sleep), and a bot that waits out a moment
+        (a short sleep, a poll) may wait for something the game beside it holds: no load can
+        explain this timeout, and it stands without a re-check alone. None: the bot's use of
+        the machine is not measured here."""
         assert self.bot is not None
         if used is None or used.wall_ns <= 0:
             return None
         wanted = used.cpu_ns + used.wait_ns
-        return wanted * 100 <= used.wall_ns * ASLEEP_DEMAND_PERCENT and self.bot.asleep()
+        return wanted * 100 <= used.wall_ns * ASLEEP_DEMAND_PERCENT and self.bot.asleep(limit_ns)
 
     def _read_all(self, sent: int, unread: int) -> str:
         """What the bot read of its input, for a message: all `sent` lines the judge wrote

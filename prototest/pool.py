@@ -252,10 +252,15 @@ def _in_turn(tasks: Sequence[T], play: Callable[[T], R], done) -> list[R]:
 def _worker(tasks, play, taken, stop, conn, go, solo) -> None:
     """Take tasks until none is left or the run stops; send each result; exit at once.
     While `go` is cleared (a result is held for a re-check), take none, except the task
-    handed over in `solo`, which is played alone."""
+    handed over in `solo`, which is played alone. The run's interrupt (a user's, passed on,
+    or the run cancelling its games) is let in only while a game is played: elsewhere it
+    would cut a lock of the shared state in half (Python's multiprocessing waits are not
+    safe against it), or a result being sent; one that came meanwhile comes as the next
+    game would begin, which is then not played."""
     status = 0
     try:
         worker_start()
+        open_mask = interrupts.sigmask(signal.SIG_BLOCK, interrupts.INTERRUPTS)
         while not stop.is_set():
             kind = "result"
             with taken.get_lock():
@@ -268,25 +273,20 @@ def _worker(tasks, play, taken, stop, conn, go, solo) -> None:
                     index = taken.value
                     taken.value += 1
             if index is None:
-                try:
-                    go.wait(0.01)  # paused: a held task is played alone meanwhile
-                except KeyboardInterrupt:  # the run's signal, passed on: no task of this worker is in play
-                    break
+                go.wait(0.01)  # paused: a held task is played alone meanwhile
                 continue
             if index >= len(tasks):
                 if not go.is_set() or solo.value != -1:
                     continue  # a held task may still come this way
                 break
             try:
+                interrupts.sigmask(signal.SIG_SETMASK, open_mask)  # one pending is raised here: no game
                 result = play(tasks[index])
             except KeyboardInterrupt:  # between games: nothing of this task was played
                 break
-            # whole or not at all: a signal now (the run cancels the games in play) comes after it
-            held = interrupts.sigmask(signal.SIG_BLOCK, interrupts.INTERRUPTS)
-            try:
-                conn.send((kind, index, result))
             finally:
-                interrupts.sigmask(signal.SIG_SETMASK, held)
+                interrupts.sigmask(signal.SIG_BLOCK, interrupts.INTERRUPTS)
+            conn.send((kind, index, result))
             if interrupts.signals.first is not None:  # this game was interrupted: no other
                 break
     except KeyboardInterrupt:  # passed on before this worker's first game began: nothing played

@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Fault: on its 1st turn starts a fork storm instead of answering: a tree of FORK_DEPTH
 (default 6) levels where each process forks two children and sleeps (127 processes, one
-in four leaving its group with setsid), while the bot itself forks children that exit at
-once, as fast as it can, for ever. Bounded, so that it cannot take a shared machine down."""
+in four leaving its group with setsid), while the bot itself forks a child that exits at
+once every 5 ms, for ever (so that processes are still being born when the judge kills
+them). Bounded, so that it cannot take a shared machine down; mostly asleep, so that a
+busy machine does not turn its timeout into a busy_machine warning."""
 import os
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _common import Bot, sleep_forever  # noqa: E402
@@ -31,7 +34,7 @@ class ForkStorm(Bot):
         if os.fork() == 0:
             quiet()
             tree(int(os.environ.get("FORK_DEPTH", "6")))
-        while True:  # churn: a child a moment, each gone at once
+        while True:  # churn: a child every few ms, each gone at once
             try:
                 pid = os.fork()
             except OSError:
@@ -39,6 +42,7 @@ class ForkStorm(Bot):
             if pid == 0:
                 os._exit(0)
             os.waitpid(pid, 0)
+            time.sleep(0.005)
 
 
 if __name__ == "__main__":
