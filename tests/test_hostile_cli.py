@@ -321,13 +321,14 @@ def test_a_bot_that_stops_itself_times_out(tmp_path):
 # -- a fork storm, a wrapper whose bot never flushes --------------------------------------
 
 def test_a_fork_storm_times_out_and_every_process_of_it_dies(tmp_path):
-    """On its first turn the bot grows a tree of 127 sleeping processes (some leave their
-    group) and forks a child that exits at once every 5 ms, for ever: a timeout, no process of it left
+    """On its first turn the bot grows a tree of sleeping processes (31 here, FORK_DEPTH=4:
+    the suite runs beside other work; some leave their group) and forks a child that exits
+    at once every 5 ms, for ever: a timeout, no process of it left
     behind, and the run stops after two games failed so (the fail-fast rule; a game that
     the machine was too busy to judge, a busy_machine warning, is no failure)."""
     token = f"PROTOTEST_STORM_TEST={uuid.uuid4().hex}"
     result = run_cli("check", "--game", "chess", "--start-delay", "150", "--time-scale", "0.3", "--env", token,
-                     str(CHESS / "fork_storm.py"), tmp_path=tmp_path)  # a 3 s clock: 127 forks take long under load
+                     "--env", "FORK_DEPTH=4", str(CHESS / "fork_storm.py"), tmp_path=tmp_path, timeout=300)
     assert result.code == 1, result.stdout + result.stderr
     assert result.kinds("fail") == {"timeout"}
     [stop] = result.report["stops"]
@@ -345,3 +346,28 @@ def test_a_shell_wrapper_whose_bot_never_flushes(tmp_path):
     findings = result.findings("fail")
     assert [(f["kind"], f["turn"]) for f in findings] == [("timeout", 1)] * 2
     assert all("flush" in f["message"] for f in findings), [f["message"] for f in findings]
+
+
+@pytest.mark.skipif(not keeper.supported(), reason="no keeper on this system")
+@pytest.mark.parametrize("namespace", [True, False], ids=["namespace", "keeper-only"])
+@pytest.mark.parametrize("name", ["SIGKILL", "SIGSTOP"])
+def test_a_bot_that_sends_its_parent_a_signal_it_cannot_catch_fails(tmp_path, name, namespace):
+    """SIGKILL and SIGSTOP cannot be read from the keeper's signalfd: the bot's call is
+    stopped by its seccomp filter, reported as the other signals are, and not obeyed (the
+    call returns 0, nothing is sent): the bot plays on, and the run goes on. Without it the
+    SIGKILL ended the keeper (and the game, as a crash), or, sent to a PID namespace's first
+    process, was dropped by the kernel without a trace (the bot passed)."""
+    env = None if namespace else {"PROTOTEST_NO_NAMESPACE": "1"}
+    result = run_cli("check", *FAST, "--time-scale", "0.1", "--games", "2", "--env", f"SIGNAL={name}",
+                     str(CHESS / "signals_parent.py"), tmp_path=tmp_path, env=env)
+    if result.report and result.report["sandbox"]["file_operations"] is None:
+        pytest.skip("no seccomp filter here: " + str(result.report["sandbox"]["file_operations_missing"]))
+    assert result.code == 1, result.stdout + result.stderr
+    pids = bot_pids(tmp_path / "transcripts")
+    findings = result.findings()
+    assert [(f["kind"], f["severity"]) for f in findings] == [("signal", "fail")] * 2, findings
+    for finding, pid in zip(sorted(findings, key=lambda f: f["game"]), pids):
+        assert finding["message"].startswith(f"sent {name} to its parent, the judge's process that started it, "
+                                             f"from pid {pid} ("), finding["message"]
+        assert finding["turn"] >= 2
+    assert result.report["interrupted"] is None
