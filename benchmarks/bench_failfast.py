@@ -42,6 +42,7 @@ CASES: dict[str, tuple[list[str], list[str]]] = {
     "wrapper_no_flush.sh": ([str(CHESS / "wrapper_no_flush.sh")], []),
     "signals_parent SIGUSR1": ([str(CHESS / "signals_parent.py")], ["--env", "SIGNAL=SIGUSR1"]),
     "signals_parent SIGKILL": ([str(CHESS / "signals_parent.py")], ["--env", "SIGNAL=SIGKILL"]),
+    "signals_parent SIGSTOP": ([str(CHESS / "signals_parent.py")], ["--env", "SIGNAL=SIGSTOP"]),
     "reference bot (correct)": (["--", sys.executable, "-m", "prototest.bots.chess_bot"], []),
 }
 

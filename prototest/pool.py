@@ -9,8 +9,9 @@ same whatever N is (a game's own seed, a fixture's header), so N changes the ord
 finish in, never what they are.
 
 `done` may answer True to stop the run: no task is started after that, and the ones in
-progress are cancelled (their workers are sent SIGINT, as a user's interrupt: each stops its
-game, its bot killed, and sends that game, interrupted, which the caller may drop).
+progress finish; with `cancel`, they are cancelled instead (their workers are sent SIGINT, as
+a user's interrupt: each stops its game, its bot killed, and sends that game, interrupted,
+which the caller drops: check's fail-fast rule).
 
 `again(result)` picks the results that other games running at once may have spoiled (a
 timing finding: the bots beside it took cores it needed). Such a result is held back, and
@@ -57,7 +58,7 @@ def default_jobs() -> int:
 def play_all(tasks: Sequence[T], play: Callable[[T], R], jobs: int,
              done: Callable[[int, R, R | None], bool | None] | None = None,
              again: Callable[[R], bool] | None = None,
-             still: Callable[[R], bool] | None = None) -> list[R]:
+             still: Callable[[R], bool] | None = None, cancel: bool = False) -> list[R]:
     """Every task's result, in task order (fewer when `done` stopped the run, or a signal
     did: the results of the tasks that were played, still in task order). `done(index,
     result, first)`: `first` is the result a re-check alone replaced, else None."""
@@ -66,7 +67,7 @@ def play_all(tasks: Sequence[T], play: Callable[[T], R], jobs: int,
     guard = process.signal_guard()
     guard.hold()  # from here signals are read with their senders (a bot's goes to its worker)
     try:
-        results, held, stopped = _play_forked(tasks, play, jobs, done, again, guard, still)
+        results, held, stopped = _play_forked(tasks, play, jobs, done, again, guard, still, cancel)
     finally:
         guard.release()
     for index in sorted(held):  # alone now: nothing else runs
@@ -80,7 +81,7 @@ def play_all(tasks: Sequence[T], play: Callable[[T], R], jobs: int,
     return [results[i] for i in sorted(results)]
 
 
-def _play_forked(tasks, play, jobs: int, done, again, guard, still=None) -> tuple[dict, dict, bool]:
+def _play_forked(tasks, play, jobs: int, done, again, guard, still=None, cancel=False) -> tuple[dict, dict, bool]:
     """The results as they came, those held back for a re-check, and whether the run stopped."""
     import multiprocessing  # here: a run of one game at a time never needs it
     from multiprocessing.connection import wait
@@ -128,11 +129,12 @@ def _play_forked(tasks, play, jobs: int, done, again, guard, still=None) -> tupl
                 go.set()
 
     def halt() -> None:
-        """The run stops: no task is taken any more, and the ones in play are cancelled."""
+        """The run stops: no task is taken any more; with `cancel`, the ones in play are
+        cancelled."""
         if not stop.is_set():
             stop.set()
-            go.set()  # a paused worker sees the stop at once
-            forward(signal.SIGINT, pending.values())
+            if cancel:
+                forward(signal.SIGINT, pending.values())
 
     while pending:
         try:
@@ -264,6 +266,8 @@ def _worker(tasks, play, taken, stop, conn, go, solo) -> None:
         while not stop.is_set():
             kind = "result"
             with taken.get_lock():
+                if stop.is_set():  # the run stopped meanwhile: no new task
+                    break
                 if solo.value >= 0:
                     index, kind = solo.value, "alone"
                     solo.value = -2  # taken: nothing else starts until its result is in

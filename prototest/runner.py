@@ -190,11 +190,11 @@ def run_check(
     first = len(tasks) if stop is None else max(1, jobs)
     with Ahead.for_run(spec, tasks, jobs, fresh=lambda cfg: config(cfg.index), rechecks=rechecks,
                        still=still) as play:
-        pool.play_all(tasks[:first], play, jobs, done, again=again, still=still)
+        pool.play_all(tasks[:first], play, jobs, done, again=again, still=still, cancel=True)
         if tasks[first:] and not (run.skipped or run.interrupted):
             pool.play_all(tasks[first:], play, jobs,
                           lambda position, report, alone: done(first + position, report, alone), again=again,
-                          still=still)
+                          still=still, cancel=True)
     if ordered:
         keep_in_order(in_order.rest())
     for game in run.not_played:
@@ -351,8 +351,9 @@ class Rechecks:
         f = asleep[0]
         used = (f" (CPU {f.cpu_ms:.1f} ms, waited for a CPU {f.wait_ms:.1f} ms)"
                 if f.cpu_ms is not None and f.wait_ms is not None else "")
-        return (f"its {f.kind}, while other games ran, came with the bot asleep by its own doing (stopped, or in a "
-                f"sleep, a wait or a read of a pipe){used}: a busy machine cannot cause that")
+        return (f"its {f.kind}, while other games ran, came with the bot asleep by its own doing (stopped, or "
+                f"waiting for ever for its input, a child or a signal, or in a sleep that lasts another whole "
+                f"limit){used}: a busy machine cannot cause that")
 
     def came_back_alone(self, report: GameReport) -> bool:
         """Whether each of the game's timing kinds came back alone in a game of the run."""
