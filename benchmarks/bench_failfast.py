@@ -6,6 +6,7 @@ Not a test: it prints figures. Run (from the repository root):
 
     python benchmarks/bench_failfast.py [--python /work/main/.venv/bin/python] [--cap 200]
         [--only NAME ...] [--out benchmarks/results/failfast_after.txt]
+    python benchmarks/bench_failfast.py --ab /work/main/.venv/bin/python [--rounds 3]   # correct bots, A/B
 
 Each bot is checked once with `PYTHON -m prototest check BOT` at the defaults (24 games,
 default --jobs, no --games, no --time-scale), run under `timeout CAP` as a user's or a CI
@@ -19,6 +20,7 @@ counted as left behind (and then killed, by its pid).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import signal
@@ -44,7 +46,10 @@ CASES: dict[str, tuple[list[str], list[str]]] = {
     "signals_parent SIGKILL": ([str(CHESS / "signals_parent.py")], ["--env", "SIGNAL=SIGKILL"]),
     "signals_parent SIGSTOP": ([str(CHESS / "signals_parent.py")], ["--env", "SIGNAL=SIGSTOP"]),
     "reference bot (correct)": (["--", sys.executable, "-m", "prototest.bots.chess_bot"], []),
+    "reference bot, --game chess": (["--", sys.executable, "-m", "prototest.bots.chess_bot"], ["--game", "chess"]),
 }
+#: The correct bots of --ab: a run of a correct bot must not change (the same games, the same time).
+CORRECT = ["reference bot (correct)", "reference bot, --game chess"]
 
 
 def alive_with(token: str) -> list[int]:
@@ -94,9 +99,29 @@ def measure(python: str, name: str, cap: float) -> dict:
     findings = data.get("findings", [])
     kinds = sorted({f"{f['severity']} {f['kind']}" for f in findings})
     not_played = data.get("skipped")
+    games = data.get("games", [])
+    moves = int(hashlib.sha256(json.dumps([g["moves"] for g in games]).encode()).hexdigest()[:6], 16)  # move for move
     return {"bot": name, "wall_s": round(wall, 1), "exit": proc.returncode, "verdict": verdict,
-            "played": len(data.get("games", [])) if data else None, "not_played": not_played,
-            "kinds": kinds, "left_behind": len(left)}
+            "played": len(games) if data else None, "not_played": not_played,
+            "kinds": kinds, "left_behind": len(left), "moves": f"{moves:06x}"}
+
+
+def compare(python: str, other: str, rounds: int, cap: float) -> list[str]:
+    """The correct bots run by two prototests in turn (ABAB...): wall time, games, a digest
+    of every game's moves (equal digests: the same games move for move), verdict."""
+    lines = [f"correct bots, A = {python}, B = {other}, {rounds} rounds in turn (A then B, then B then A), "
+             f"load average {os.getloadavg()[0]:.2f} at the start",
+             f"  {'bot':30} {'round':>5}  {'A wall s':>8} {'B wall s':>8}  A games/digest  B games/digest  verdicts"]
+    for name in CORRECT:
+        for i in range(1, rounds + 1):
+            if i % 2:  # A first in odd rounds, B first in even ones: neither always runs first
+                a, b = measure(python, name, cap), measure(other, name, cap)
+            else:
+                b, a = measure(other, name, cap), measure(python, name, cap)
+            lines.append(f"  {name:30} {i:>5}  {a['wall_s']:>8.1f} {b['wall_s']:>8.1f}  {a['played']}/{a['moves']}"
+                         f"       {b['played']}/{b['moves']}       {a['verdict']} | {b['verdict']}")
+            print(lines[-1], flush=True)
+    return lines
 
 
 def main() -> None:
@@ -105,8 +130,19 @@ def main() -> None:
     parser.add_argument("--cap", type=float, default=200, help="seconds before `timeout` ends a run (default 200)")
     parser.add_argument("--only", action="append", help="only the bots whose name contains this (repeatable)")
     parser.add_argument("--out", type=Path, help="also append the table to this file")
+    parser.add_argument("--ab", metavar="OTHER_PYTHON", help="instead: the correct bots, this prototest and "
+                        "OTHER_PYTHON's in turn (--rounds times)")
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    names = [n for n in CASES if not args.only or any(o in n for o in args.only)]
+    if args.ab:
+        lines = compare(args.python, args.ab, args.rounds, args.cap)
+        lines.append(f"  load average {os.getloadavg()[0]:.2f} at the end")
+        print(lines[-1])
+        if args.out is not None:
+            with args.out.open("a", encoding="utf-8") as fh:
+                fh.write("\n".join(lines) + "\n\n")
+        return
+    names = [n for n in CASES if (not args.only and n not in CORRECT[1:]) or any(o in n for o in args.only or ())]
     commit = subprocess.run(["git", "-C", str(Path(os.path.abspath(args.python)).parents[2]), "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True, check=False).stdout.strip()
     head = [f"check at defaults, {args.python} (commit {commit or '?'}), cap {args.cap:.0f} s, "
