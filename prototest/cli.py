@@ -17,7 +17,7 @@ import typer
 
 from . import config as configmod
 from .commands import exits
-from .settings import DEFAULT_CHECK_GAMES
+from .settings import DEFAULT_CHECK_GAMES, DEFAULT_MAX_FAIL
 
 # Each command's body (prototest.commands.NAME) is imported by that command alone: `moves`,
 # `perft`, `games` and --help never import the judge (processes, the keeper, reports), and
@@ -84,6 +84,7 @@ def check_command(
     no_config: bool = typer.Option(False, "--no-config", help="Read no config file."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, max=256, help=JOBS_HELP),
     shard: Optional[str] = typer.Option(None, "--shard", help=SHARD_HELP.format(what="games")),
+    max_fail: Optional[int] = typer.Option(None, "--max-fail", min=0, max=configmod.MAX_GAMES, metavar="K", help=f"Stop once K games have failed with the same kind of fault; the games left are not played, and the reports say so (default {DEFAULT_MAX_FAIL}, or the config file's max_fail; 0 plays every game)."),
 ) -> None:
     """Play games against BOT as the judge and report every fault."""
     from .commands import check
@@ -92,7 +93,8 @@ def check_command(
                   start_delay=start_delay, json_path=json_path, junit_path=junit_path,
                   transcripts=transcripts, overrides=_platform(platform, overrides), env_pairs=env_pairs, seat=seat,
                   position=position, moves=moves, opponent_moves=opponent_moves, opponent=opponent, quiet=quiet,
-                  config_path=config_path, no_config=no_config, jobs=jobs, shard=shard, html_path=html_path)
+                  config_path=config_path, no_config=no_config, jobs=jobs, shard=shard, html_path=html_path,
+                  max_fail=max_fail)
 
 
 @app.command("match")

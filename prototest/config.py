@@ -9,6 +9,7 @@ without the table is passed over). Every command-line option overrides the file.
     game = "halma"                  # or spec = "specs/mine.toml" (relative to this file)
     bot = ["python3", "bot.py"]     # or one string, split as a shell would: "python3 bot.py"
     games = 4
+    max_fail = 2                    # check stops once 2 games failed the same way (0: play them all)
     seed = 7
     time_scale = 2.0
     env = { RUST_BACKTRACE = "1" }
@@ -57,6 +58,8 @@ class Config:
     spec: Path | None = None  # made absolute against the file's folder
     bot: tuple[str, ...] | None = None
     games: int | None = None
+    #: check's --max-fail (see prototest.failfast)
+    max_fail: int | None = None
     seed: int | None = None
     time_scale: float | None = None
     env: dict[str, str] = field(default_factory=dict)
@@ -186,6 +189,7 @@ SCHEMA: dict[str, Callable[[Any], Any]] = {
     "spec": _path,
     "bot": _bot,
     "games": _int(1, MAX_GAMES),
+    "max_fail": _int(0, MAX_GAMES),
     "seed": _int(None),
     "time_scale": _scale,
     "env": _env,

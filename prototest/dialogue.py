@@ -39,6 +39,9 @@ IDLE_PROBES = 3
 #: at it, and how long (times a time scale over 1) one that answered is watched for an exit.
 AGAIN_STEP_MS = 10
 AGAIN_EXIT_MS = 100
+#: A bot that timed out is asleep by its own doing (see Dialogue._asleep) only if it wanted
+#: a CPU (ran, or waited for one) for at most this share of the time it was waited for.
+ASLEEP_DEMAND_PERCENT = 5
 
 
 @dataclass
@@ -340,6 +343,7 @@ class Dialogue:
         are named. `sent`: the lines the judge wrote since the bot's last answer. `idle`:
         the judge gave up early, the bot sitting idle in a read (see _read_or_idle)."""
         assert self.bot is not None
+        asleep = self._asleep(used, limit_ns)  # before anything is sent again, or its input closed
         unread = _unread_bytes(self.bot)
         input_closed = self.bot.input_closed()
         waiting = self.bot.waiting_for_input()
@@ -420,7 +424,8 @@ class Dialogue:
             cause = "not_reading"
             message += f"; it has not read its input ({unread} bytes of the request are still unread)"
         raise Forfeit(self._finding("timeout", "fail", message, expected=self.spec.turn.answer_help,
-                                    got=got, elapsed_ms=elapsed_ns / _MS, limit_ms=limit_ns / _MS, rule=cause),
+                                    got=got, elapsed_ms=elapsed_ns / _MS, limit_ms=limit_ns / _MS, rule=cause,
+                                    asleep=asleep),
                       bot_usable=False)
 
     def _reader_named(self) -> str:
@@ -434,6 +439,22 @@ class Dialogue:
             return ""
         return (f" in {conduct.command_shown(command, self.cfg.cwd)}, the process that reads the judge's lines "
                 f"(the bot's command, {conduct.command_shown(' '.join(self.cfg.argv), self.cfg.cwd)}, started it)")
+
+    def _asleep(self, used: Any, limit_ns: int) -> bool | None:
+        """Whether the bot, its time run out, sleeps by its own doing: every thread of it
+        stopped, or asleep for ever (a wait for its input, its child, a signal, another of
+        its threads) or in a sleep that lasts another whole `limit_ns` at least (see
+        process.Bot.asleep), and it wanted a CPU (ran, or waited for one) for at most
+        ASLEEP_DEMAND_PERCENT of the wait. A busy machine slows a bot only by keeping it
+        from a CPU (or a disk, a lock: not such a sleep), and a bot that waits out a moment
+        (a short sleep, a poll) may wait for something the game beside it holds: no load can
+        explain this timeout, and it stands without a re-check alone. None: the bot's use of
+        the machine is not measured here."""
+        assert self.bot is not None
+        if used is None or used.wall_ns <= 0:
+            return None
+        wanted = used.cpu_ns + used.wait_ns
+        return wanted * 100 <= used.wall_ns * ASLEEP_DEMAND_PERCENT and self.bot.asleep(limit_ns)
 
     def _read_all(self, sent: int, unread: int) -> str:
         """What the bot read of its input, for a message: all `sent` lines the judge wrote

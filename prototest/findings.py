@@ -116,6 +116,11 @@ class Finding:
     #: A busy_machine finding: the machine's load average (1 minute) and its cores.
     load_average: float | None = None
     cores: int | None = None
+    #: A timeout: whether the bot was asleep by its own doing when its time ran out (every
+    #: thread stopped, or asleep in a sleep, a wait for its child or a read of a pipe) and
+    #: wanted almost no CPU meanwhile: a busy machine cannot cause that, so the game needs
+    #: no re-check alone (see prototest.runner.Rechecks). None: not a timeout, or not known.
+    asleep: bool | None = None
 
     @property
     def check(self) -> str:

@@ -151,6 +151,9 @@ class GameReport:
     rechecked: str | None = None
     #: What ran beside the game that was re-checked alone.
     rechecked_while: str = "other games ran at once"
+    #: A timing failure while other games ran that was not played again alone, and why
+    #: ("the bot was asleep ...": load cannot explain it; or the run stopped there).
+    recheck_skipped: str | None = None
     #: The platform's envelope ("Proglad: memory 128 MB, ..."; "" without limits), how it
     #: was held ("cgroup v1", "measured", "none") and why not by a cgroup; what each answer
     #: used (CPU time, run-queue delay, both in ms, the first answer included), the time a
@@ -201,8 +204,13 @@ class CheckRun:
     game_source: str = "--game"
     #: Advice shown before the findings: which --game the bot looks like.
     hints: list[str] = field(default_factory=list)
-    #: Games not played because the first ones showed the bot speaks another protocol.
+    #: Games not played: the run stopped before them (`stops` says why; see NotPlayed).
     skipped: int = 0
+    not_played: list["NotPlayed"] = field(default_factory=list)
+    #: Why the run (or, merged, each shard) stopped before its last game.
+    stops: list["Stop"] = field(default_factory=list)
+    #: The fail-fast rule's K (`--max-fail`; 0: every game is played), see prototest.failfast.
+    max_fail: int = 0
     #: The --set overrides of the spec (a merge of shards loads the same spec again).
     overrides: list[str] = field(default_factory=list)
     #: This run's shard ("2/4") of `games_total` games, or None: all of them.
@@ -212,3 +220,33 @@ class CheckRun:
     @property
     def failed(self) -> bool:
         return any(g.failed for g in self.games)
+
+
+@dataclass
+class NotPlayed:
+    """A game of the run that has no result: the run stopped before it. `begun` says
+    whether it had started by then: "" no; "stopped": it was stopped mid-game, its bot
+    killed; "ended": it ended after the game that stopped the run. Either way its result is
+    not counted, so that the games kept are the same whatever --jobs is."""
+
+    index: int
+    seat_name: str
+    begun: str = ""
+
+
+@dataclass
+class Stop:
+    """Why a run stopped before its last game: `why` is "max_fail" (the fail-fast rule:
+    `games` failed with a finding of `kind`; `--max-fail` was `max_fail`) or "other_game"
+    (the first games showed that the bot speaks another protocol). `after`: the last game
+    kept; `shard`: the shard that stopped ("2/4"), None for a whole run; `unconfirmed`: the
+    games among `games` whose timing failure came while other games ran and was not
+    played again alone (the run stopped instead; the same kind had come back alone)."""
+
+    why: str
+    after: int
+    kind: str | None = None
+    games: list[int] = field(default_factory=list)
+    max_fail: int = 0
+    shard: str | None = None
+    unconfirmed: list[int] = field(default_factory=list)

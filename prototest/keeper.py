@@ -1154,6 +1154,9 @@ class _Keeper:
         if kind is not None and kind[0] == "procs":
             self._new_task(note, kind[1], t_ns)
             return
+        if kind is not None and kind[0] == "sig":
+            self._signal_call(note, kind[1], t_ns)
+            return
         try:
             event = syscalls.describe_net(note, kind[1]) if kind is not None and kind[0] == "net" else syscalls.describe(note)
             if event is not None and linux.still_valid(self.listener, note.id):
@@ -1163,6 +1166,61 @@ class _Keeper:
             pass
         finally:
             linux.let_it_continue(self.listener, note.id)
+
+    # -- SIGKILL and SIGSTOP to the judge ----------------------------------------------------
+    def _signal_call(self, note: Any, call: str, t_ns: int) -> None:
+        """A SIGKILL or SIGSTOP the bot sends (the filter lets no other signal stop here):
+        to a process of its own it goes on; to the judge's side (this keeper, the PID
+        namespace's first process, prototest, anything outside the bot) it is reported, as
+        a signal read from the signalfd is, and not obeyed, as those are not: the call
+        returns 0 and nothing is sent (the keeper cannot catch these two: a SIGKILL would
+        end it, and so the game, or be dropped without a trace by the kernel, a namespace's
+        first process ignoring it). The bot plays on, as after any other signal to its judge."""
+        from . import linux
+
+        try:
+            target = self._signal_target(note, call)
+        except Exception:  # noqa: BLE001 - not known: the call goes on, as it would without us
+            target = None
+        if target is None or not linux.still_valid(self.listener, note.id):  # type: ignore[arg-type]
+            linux.let_it_continue(self.listener, note.id)  # type: ignore[arg-type]
+            return
+        signo = note.args[2 if call in ("tgkill", "rt_tgsigqueueinfo") else 1] & 0xFFFFFFFF
+        self._report({"e": "signal", "t": t_ns, "sig": signo, "pid": note.pid, "cmd": _command(note.pid),
+                      "to": target})
+        linux.skip_as_done(self.listener, note.id)  # type: ignore[arg-type]
+
+    def _signal_target(self, note: Any, call: str) -> str | None:
+        """"keeper" or "prototest" when the signal would reach the judge's side, None when
+        it reaches only the bot's own processes. Pids in the call are the bot's: in its PID
+        namespace, 1 is the namespace's first process and every other one is the bot's."""
+        if call == "pidfd_send_signal":
+            return self._pidfd_target(note.pid, _signed(note.args[0]))
+        pid = _signed(note.args[0])
+        if self.inner is not None:  # the bot's namespace holds only its own processes and PID 1
+            return "keeper" if pid == 1 else None
+        if pid == 0:  # its own process group
+            return None
+        if pid == -1:  # every process it may signal: prototest among them
+            return "prototest"
+        if pid < -1:  # a process group: the bot's own (led by one of its processes) or another
+            return None if self._ours(-pid) and -pid != os.getpid() else "prototest"
+        if pid == os.getpid():
+            return "keeper"
+        if not os.path.exists(f"/proc/{pid}"):  # no such process: the call fails by itself (ESRCH)
+            return None
+        return None if self._ours(pid) else "prototest"
+
+    def _pidfd_target(self, caller: int, fd: int) -> str | None:
+        """The target of a pidfd_send_signal: the process its pidfd (the caller's `fd`) names."""
+        info = _read_text(f"/proc/{caller}/fdinfo/{fd}")
+        line = next((line for line in info.splitlines() if line.startswith("Pid:")), None)
+        if line is None:
+            return None
+        pid = int(line.split()[1])
+        if pid in (os.getpid(), self.inner):
+            return "keeper"
+        return None if self._ours(pid) else "prototest"
 
     # -- processes and threads past the limit ------------------------------------------------
     def _new_task(self, note: Any, call: str, t_ns: int) -> None:
@@ -1216,6 +1274,20 @@ class _Keeper:
             self.dropped += 1
         except OSError:
             pass
+
+
+def _signed(value: int) -> int:
+    """A C int argument (a pid) from its 64-bit register: -1 is 0xffffffff, sign-extended or not."""
+    value &= 0xFFFFFFFF
+    return value - (1 << 32) if value & 0x80000000 else value
+
+
+def _read_text(path: str) -> str:
+    try:
+        with open(path) as fh:
+            return fh.read()
+    except OSError:
+        return ""
 
 
 # -- counting the bot's tasks ---------------------------------------------------------------
@@ -1346,7 +1418,8 @@ def _filter_code(files: bool = True, network: bool = False, processes: bool = Fa
         from . import linux
 
         abis = linux.machine_abis()
-        _filters[key] = linux.watch_filter(abis, files=files, network=network, processes=processes) if abis else b""
+        _filters[key] = linux.watch_filter(abis, files=files, network=network, processes=processes,
+                                           signals=True) if abis else b""
     return _filters[key]
 
 

@@ -253,7 +253,9 @@ class Calls:
     index of the path arguments, index of the flags argument or None); `net`: number ->
     name of the calls that can reach the network (socket, connect, sendto, sendmsg, and
     i386's socketcall); `procs`: number -> name of the calls that make a process or a
-    thread (clone, clone3, fork, vfork). `pointer` is the ABI's pointer size in bytes."""
+    thread (clone, clone3, fork, vfork); `sigs`: number -> (name, index of the signal
+    argument) of the calls that send a signal (kill, tkill, tgkill, rt_sigqueueinfo,
+    rt_tgsigqueueinfo, pidfd_send_signal). `pointer` is the ABI's pointer size in bytes."""
 
     arch: int
     table: dict[str, tuple[int, tuple[int, ...], int | None]]
@@ -261,6 +263,7 @@ class Calls:
     net: dict[int, str] = field(default_factory=dict)
     procs: dict[int, str] = field(default_factory=dict)
     pointer: int = 8
+    sigs: dict[int, tuple[str, int]] = field(default_factory=dict)
 
     def name(self, nr: int) -> str | None:
         for name, (number, _, _) in self.table.items():
@@ -270,7 +273,7 @@ class Calls:
 
 
 def _calls(arch: int, numbers: dict[str, int], x32: bool = False, net: dict[int, str] | None = None,
-           procs: dict[int, str] | None = None, pointer: int = 8) -> Calls:
+           procs: dict[int, str] | None = None, pointer: int = 8, sigs: dict[str, int] | None = None) -> Calls:
     shape = {  # (path arguments, flags argument); the *at calls take a directory fd first
         "open": ((0,), 1), "openat": ((1,), 2), "openat2": ((1,), None), "creat": ((0,), None),
         "rename": ((0, 1), None), "renameat": ((1, 3), None), "renameat2": ((1, 3), None),
@@ -279,8 +282,11 @@ def _calls(arch: int, numbers: dict[str, int], x32: bool = False, net: dict[int,
         "symlink": ((1,), None), "symlinkat": ((2,), None), "mknod": ((0,), None), "mknodat": ((1,), None),
         "truncate": ((0,), None), "truncate64": ((0,), None),
     }
+    signal_arg = {"kill": 1, "tkill": 1, "tgkill": 2, "rt_sigqueueinfo": 1, "rt_tgsigqueueinfo": 2,
+                  "pidfd_send_signal": 1}
     return Calls(arch, {name: (nr, *shape[name]) for name, nr in numbers.items()}, x32,
-                 dict(net or {}), dict(procs or {}), pointer)
+                 dict(net or {}), dict(procs or {}), pointer,
+                 {nr: (name, signal_arg[name]) for name, nr in (sigs or {}).items()})
 
 
 X86_64 = _calls(AUDIT_ARCH_X86_64, {
@@ -290,19 +296,25 @@ X86_64 = _calls(AUDIT_ARCH_X86_64, {
     "truncate": 76}, x32=True,
     # 518 is the x32 ABI's sendmsg (a msghdr of 32-bit pointers); the rest are common to both
     net={41: "socket", 42: "connect", 44: "sendto", 46: "sendmsg", 518: "sendmsg"},
-    procs={56: "clone", 57: "fork", 58: "vfork", 435: "clone3"})
+    procs={56: "clone", 57: "fork", 58: "vfork", 435: "clone3"},
+    sigs={"kill": 62, "tkill": 200, "tgkill": 234, "rt_sigqueueinfo": 129, "rt_tgsigqueueinfo": 297,
+          "pidfd_send_signal": 424})
 I386 = _calls(AUDIT_ARCH_I386, {
     "open": 5, "openat": 295, "openat2": 437, "creat": 8, "rename": 38, "renameat": 302,
     "renameat2": 353, "unlink": 10, "unlinkat": 301, "rmdir": 40, "mkdir": 39, "mkdirat": 296,
     "link": 9, "linkat": 303, "symlink": 83, "symlinkat": 304, "mknod": 14, "mknodat": 297,
     "truncate": 92, "truncate64": 193},
     net={359: "socket", 362: "connect", 369: "sendto", 370: "sendmsg", 102: "socketcall"},
-    procs={120: "clone", 2: "fork", 190: "vfork", 435: "clone3"}, pointer=4)
+    procs={120: "clone", 2: "fork", 190: "vfork", 435: "clone3"}, pointer=4,
+    sigs={"kill": 37, "tkill": 238, "tgkill": 270, "rt_sigqueueinfo": 178, "rt_tgsigqueueinfo": 335,
+          "pidfd_send_signal": 424})
 AARCH64 = _calls(AUDIT_ARCH_AARCH64, {
     "openat": 56, "openat2": 437, "renameat": 38, "renameat2": 276, "unlinkat": 35, "mkdirat": 34,
     "linkat": 37, "symlinkat": 36, "mknodat": 33, "truncate": 45},
     net={198: "socket", 203: "connect", 206: "sendto", 211: "sendmsg"},
-    procs={220: "clone", 435: "clone3"})
+    procs={220: "clone", 435: "clone3"},
+    sigs={"kill": 129, "tkill": 130, "tgkill": 131, "rt_sigqueueinfo": 138, "rt_tgsigqueueinfo": 240,
+          "pidfd_send_signal": 424})
 
 #: The ABIs a bot may use on each machine (a 64-bit x86 machine also runs 32-bit programs).
 ABIS = {"x86_64": (X86_64, I386), "aarch64": (AARCH64,), "arm64": (AARCH64,)}
@@ -344,7 +356,7 @@ def _when_not_null(arg: int) -> list[bytes]:
             _insn(_LD_W_ABS, 0, 0, _low(arg) + 4), _insn(_JEQ_K, 0, 1, 0), _ALLOW, _NOTIFY]
 
 
-def _block(calls: Calls, files: bool, network: bool, processes: bool) -> list[bytes]:
+def _block(calls: Calls, files: bool, network: bool, processes: bool, signals: bool = False) -> list[bytes]:
     """The part of the filter for one ABI: the call's number loaded, each watched call
     either notified always or after a test of its arguments, everything else allowed."""
     tested: list[tuple[int, list[bytes]]] = []
@@ -367,6 +379,9 @@ def _block(calls: Calls, files: bool, network: bool, processes: bool) -> list[by
                 always.append(nr)
     if processes:
         always += list(calls.procs)
+    if signals:  # only the two signals no process can catch: the keeper reads every other one
+        for nr, (_, arg) in calls.sigs.items():
+            tested.append((nr, _when_one_of(arg, (int(signal.SIGKILL), int(signal.SIGSTOP)))))
     body = [_insn(_LD_W_ABS, 0, 0, 0)]  # seccomp_data.nr
     if calls.x32:
         body.append(_insn(_AND_K, 0, 0, ~X32_SYSCALL_BIT & 0xFFFFFFFF))
@@ -379,7 +394,7 @@ def _block(calls: Calls, files: bool, network: bool, processes: bool) -> list[by
 
 
 def watch_filter(abis: tuple[Calls, ...], *, files: bool = True, network: bool = False,
-                 processes: bool = False) -> bytes:
+                 processes: bool = False, signals: bool = False) -> bytes:
     """A classic BPF program that asks the supervisor (the keeper) about the watched
     calls and allows everything else at once:
 
@@ -389,8 +404,11 @@ def watch_filter(abis: tuple[Calls, ...], *, files: bool = True, network: bool =
       connect(), sendto() with an address (send() on a connected socket is sendto with
       none: never stops), sendmsg() (its address is in memory: the keeper looks), and on
       i386 socketcall() for those four;
-    * `processes`: clone, clone3, fork, vfork (the keeper counts the bot's tasks)."""
-    blocks = [(calls.arch, _block(calls, files, network, processes)) for calls in abis]
+    * `processes`: clone, clone3, fork, vfork (the keeper counts the bot's tasks);
+    * `signals`: a call that sends SIGKILL or SIGSTOP (kill, tkill, tgkill, the sigqueue
+      calls, pidfd_send_signal: the signal is a register, tested here), which the keeper
+      cannot read from its signalfd as it reads the others: it looks at the target."""
+    blocks = [(calls.arch, _block(calls, files, network, processes, signals)) for calls in abis]
     program = [_insn(_LD_W_ABS, 0, 0, 4)]  # seccomp_data.arch
     # arch dispatch: jeq arch -> its block (skip the other blocks' lengths)
     offsets, position = [], 0
@@ -433,6 +451,8 @@ def watched(calls: Calls, nr: int) -> tuple[str, str] | None:
         return "net", calls.net[nr]
     if nr in calls.procs:
         return "procs", calls.procs[nr]
+    if nr in calls.sigs:
+        return "sig", calls.sigs[nr][0]
     return None
 
 
@@ -494,6 +514,12 @@ def let_it_continue(listener: int, id_: int) -> None:
     """Let the call go on as if no filter had been there."""
     buf = ctypes.create_string_buffer(_RESP.pack(id_, 0, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE))
     libc().ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, buf)  # ENOENT: the caller is gone
+
+
+def skip_as_done(listener: int, id_: int) -> None:
+    """End the call at once as if it had been done (it returns 0): nothing of it happens."""
+    buf = ctypes.create_string_buffer(_RESP.pack(id_, 0, 0, 0))
+    libc().ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, buf)
 
 
 def refuse(listener: int, id_: int, errno: int) -> None:

@@ -20,11 +20,11 @@ from typing import Any
 
 from . import spec as specmod
 from .findings import Finding
-from .game import CheckRun, GameReport
+from .game import CheckRun, GameReport, NotPlayed, Stop
 
 #: What must be the same in every shard of one run, by command.
 SAME = {
-    "check": ("game", "bot", "seed", "time_scale", "overrides", "games_total"),
+    "check": ("game", "bot", "seed", "time_scale", "overrides", "games_total", "max_fail"),
     "replay": ("fixtures_total",),
     "record": ("fixtures_total",),
     "fuzz": ("game", "bot", "seed", "mode", "budget_s", "max_plies"),
@@ -100,6 +100,12 @@ def check_run(reports: list[dict[str, Any]]) -> CheckRun:
     run.game_source = first.get("game_source", "--game")
     run.hints = list(dict.fromkeys(h for d in reports for h in d.get("hints", [])))
     run.skipped = sum(d.get("skipped", 0) for d in reports)
+    run.max_fail = first.get("max_fail") or 0
+    run.not_played = sorted((NotPlayed(n["game"], n["seat"], n.get("begun") or "")
+                             for d in reports for n in d.get("not_played", [])), key=lambda n: n.index)
+    run.stops = [Stop(s["why"], s["after"], s.get("kind"), list(s.get("games", [])), s.get("max_fail", 0),
+                      s.get("shard") or d.get("shard"), list(s.get("unconfirmed", [])))
+                 for d in reports for s in d.get("stops", [])]
     findings: dict[int, list[Finding]] = {}
     theirs: dict[int, list[Finding]] = {}  # check --opponent: the opponent bot's
     for data in reports:
@@ -143,6 +149,7 @@ def game(spec, data: dict[str, Any], findings: list[Finding]) -> GameReport:
     if data.get("interrupted"):
         report.interrupted = int(signal.Signals[data["interrupted"]])
     report.rechecked = data.get("rechecked_alone")
+    report.recheck_skipped = data.get("recheck_skipped")
     report.file_watch = data.get("file_watch")
     report.file_watch_missing = data.get("file_watch_missing", "")
     report.containment = data.get("containment", "none")

@@ -9,13 +9,16 @@ same whatever N is (a game's own seed, a fixture's header), so N changes the ord
 finish in, never what they are.
 
 `done` may answer True to stop the run: no task is started after that, and the ones in
-progress finish.
+progress finish; with `cancel`, they are cancelled instead (their workers are sent SIGINT, as
+a user's interrupt: each stops its game, its bot killed, and sends that game, interrupted,
+which the caller drops: check's fail-fast rule).
 
 `again(result)` picks the results that other games running at once may have spoiled (a
 timing finding: the bots beside it took cores it needed). Such a result is held back, and
 at once no new task is started; when the tasks in progress have finished, a worker plays
 its task again, alone, then the others go on. `done` gets the result of that run with the
-first one as `first` (a run that was stopped gets the held ones as they are). So the
+first one as `first` (a run that was stopped gets the held ones as they are; so does one
+whose `still(result)`, asked right before the task would be played alone, answers False). So the
 caller never sees a verdict it would not have had one game at a time, and sees it soon: a
 long run (`check --games 1000`) does not keep a failure to its end. A signal (Ctrl-C, SIGTERM) is passed on to the workers: each stops its
 game as a run of one game would (the bot killed, the game reported as interrupted) and
@@ -54,7 +57,8 @@ def default_jobs() -> int:
 
 def play_all(tasks: Sequence[T], play: Callable[[T], R], jobs: int,
              done: Callable[[int, R, R | None], bool | None] | None = None,
-             again: Callable[[R], bool] | None = None) -> list[R]:
+             again: Callable[[R], bool] | None = None,
+             still: Callable[[R], bool] | None = None, cancel: bool = False) -> list[R]:
     """Every task's result, in task order (fewer when `done` stopped the run, or a signal
     did: the results of the tasks that were played, still in task order). `done(index,
     result, first)`: `first` is the result a re-check alone replaced, else None."""
@@ -63,21 +67,21 @@ def play_all(tasks: Sequence[T], play: Callable[[T], R], jobs: int,
     guard = process.signal_guard()
     guard.hold()  # from here signals are read with their senders (a bot's goes to its worker)
     try:
-        results, held, stopped = _play_forked(tasks, play, jobs, done, again, guard)
+        results, held, stopped = _play_forked(tasks, play, jobs, done, again, guard, still, cancel)
     finally:
         guard.release()
     for index in sorted(held):  # alone now: nothing else runs
         first = held[index]
-        if stopped:
+        if stopped or (still is not None and not still(first)):
             results[index] = first
-            stopped = bool(done is not None and done(index, first, None))
+            stopped = bool(done is not None and done(index, first, None)) or stopped
             continue
         results[index] = play(tasks[index])
         stopped = bool(done is not None and done(index, results[index], first))
     return [results[i] for i in sorted(results)]
 
 
-def _play_forked(tasks, play, jobs: int, done, again, guard) -> tuple[dict, dict, bool]:
+def _play_forked(tasks, play, jobs: int, done, again, guard, still=None, cancel=False) -> tuple[dict, dict, bool]:
     """The results as they came, those held back for a re-check, and whether the run stopped."""
     import multiprocessing  # here: a run of one game at a time never needs it
     from multiprocessing.connection import wait
@@ -106,16 +110,31 @@ def _play_forked(tasks, play, jobs: int, done, again, guard) -> tuple[dict, dict
     pending = {recv: worker for worker, recv in workers}
 
     def next_alone() -> None:
-        """Once nothing runs, hand the next held task to a worker, alone; when none is
-        left, let the workers go on."""
+        """Once nothing runs, hand the next held task to a worker, alone (unless `still`
+        keeps it as it was played); when none is left, let the workers go on."""
         with taken.get_lock():
             running = min(taken.value, len(tasks)) - received
             if running > 0 or solo.value != -1 or stop.is_set():
                 return
+        while queue and still is not None and not still(held[queue[0]]):
+            index = queue.pop(0)
+            results[index] = held.pop(index)
+            if done is not None and done(index, results[index], None):
+                halt()
+                return
+        with taken.get_lock():
             if queue:
                 solo.value = queue.pop(0)
             else:
                 go.set()
+
+    def halt() -> None:
+        """The run stops: no task is taken any more; with `cancel`, the ones in play are
+        cancelled."""
+        if not stop.is_set():
+            stop.set()
+            if cancel:
+                forward(signal.SIGINT, pending.values())
 
     while pending:
         try:
@@ -142,7 +161,7 @@ def _play_forked(tasks, play, jobs: int, done, again, guard) -> tuple[dict, dict
                     first = held.pop(index)
                     results[index] = value
                     if done is not None and done(index, value, first):
-                        stop.set()
+                        halt()
                     next_alone()
                     continue
                 received += 1
@@ -156,7 +175,7 @@ def _play_forked(tasks, play, jobs: int, done, again, guard) -> tuple[dict, dict
                     continue
                 results[index] = value
                 if done is not None and done(index, value, None):
-                    stop.set()
+                    halt()
                 if not go.is_set():
                     next_alone()
         except KeyboardInterrupt as exc:
@@ -235,13 +254,20 @@ def _in_turn(tasks: Sequence[T], play: Callable[[T], R], done) -> list[R]:
 def _worker(tasks, play, taken, stop, conn, go, solo) -> None:
     """Take tasks until none is left or the run stops; send each result; exit at once.
     While `go` is cleared (a result is held for a re-check), take none, except the task
-    handed over in `solo`, which is played alone."""
+    handed over in `solo`, which is played alone. The run's interrupt (a user's, passed on,
+    or the run cancelling its games) is let in only while a game is played: elsewhere it
+    would cut a lock of the shared state in half (Python's multiprocessing waits are not
+    safe against it), or a result being sent; one that came meanwhile comes as the next
+    game would begin, which is then not played."""
     status = 0
     try:
         worker_start()
+        open_mask = interrupts.sigmask(signal.SIG_BLOCK, interrupts.INTERRUPTS)
         while not stop.is_set():
             kind = "result"
             with taken.get_lock():
+                if stop.is_set():  # the run stopped meanwhile: no new task
+                    break
                 if solo.value >= 0:
                     index, kind = solo.value, "alone"
                     solo.value = -2  # taken: nothing else starts until its result is in
@@ -251,19 +277,19 @@ def _worker(tasks, play, taken, stop, conn, go, solo) -> None:
                     index = taken.value
                     taken.value += 1
             if index is None:
-                try:
-                    go.wait(0.01)  # paused: a held task is played alone meanwhile
-                except KeyboardInterrupt:  # the run's signal, passed on: no task of this worker is in play
-                    break
+                go.wait(0.01)  # paused: a held task is played alone meanwhile
                 continue
             if index >= len(tasks):
                 if not go.is_set() or solo.value != -1:
                     continue  # a held task may still come this way
                 break
             try:
+                interrupts.sigmask(signal.SIG_SETMASK, open_mask)  # one pending is raised here: no game
                 result = play(tasks[index])
             except KeyboardInterrupt:  # between games: nothing of this task was played
                 break
+            finally:
+                interrupts.sigmask(signal.SIG_BLOCK, interrupts.INTERRUPTS)
             conn.send((kind, index, result))
             if interrupts.signals.first is not None:  # this game was interrupted: no other
                 break

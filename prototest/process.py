@@ -61,6 +61,22 @@ _WAIT_SYSCALLS = {
     "aarch64": {"63": "read", "65": "read", "22": "epoll", "441": "epoll2", "73": "ppoll", "72": "pselect"},
 }
 _WAIT_SYSCALLS["arm64"] = _WAIT_SYSCALLS["aarch64"]
+#: System calls a thread sleeps in by its own doing, whatever else runs on the machine: a
+#: wait for ever for its own input (a read of a pipe: checked), a child of its own, a
+#: signal, another thread of its process (a private futex with no timeout: checked), or a
+#: sleep that lasts past another whole limit (read from its memory: see _task_asleep). Not
+#: a file lock, a socket, a disk, a shared futex, a short sleep (a loop that polls for
+#: something): another process (a copy of the bot in another game) or the machine can
+#: hold those up (see Bot.asleep).
+_ASLEEP_SYSCALLS = {
+    "x86_64": {"0": "read", "19": "read", "34": "signal", "35": "nanosleep", "61": "wait", "128": "sigtimedwait",
+               "130": "signal", "230": "clock_nanosleep", "247": "wait", "202": "futex"},
+    "aarch64": {"63": "read", "65": "read", "95": "wait", "101": "nanosleep", "115": "clock_nanosleep",
+                "133": "signal", "137": "sigtimedwait", "260": "wait", "98": "futex"},
+}
+_ASLEEP_SYSCALLS["arm64"] = _ASLEEP_SYSCALLS["aarch64"]
+TIMER_ABSTIME = 1
+FUTEX_PRIVATE_FLAG = 128
 _NO_TIMEOUT = ("0xffffffff", "0xffffffffffffffff")
 #: The most fds a poll or select set is read for (a bigger set is no evidence either way).
 _MAX_WAIT_FDS = 4096
@@ -899,6 +915,35 @@ class Bot:
                         self.input_reader = keeper._command(pid)
         return waiting
 
+    def asleep(self, min_left_ns: int) -> bool:
+        """True when every thread of the bot (every process of it the meter finds, else
+        its group's) is stopped (a SIGSTOP), or asleep by its own doing (_ASLEEP_SYSCALLS:
+        a sleep only if it lasts `min_left_ns` more at least): nothing of it runs, waits
+        for a CPU, or waits for a disk, a lock or a socket that something else could hold.
+        Only on evidence: a thread whose state or system call cannot be read (another
+        system, a /proc the judge may not read) makes it False."""
+        if self.meter is not None:
+            try:
+                tids = self.meter.tids(fresh=True)
+            except OSError:
+                tids = []
+        else:
+            try:
+                pids = [self.pid] + [p for p in _group_members(self.pid) if p != self.pid]
+            except OSError:
+                pids = [self.pid]
+            tids = [int(t) for pid in pids for t in _listdir(f"/proc/{pid}/task") if t.isdigit()]
+        alive_ns = time.perf_counter_ns() - self.started_ns  # the longest any of its sleeps has lasted
+        seen = False
+        for tid in tids:
+            state = _task_state(f"/proc/{tid}")
+            if state in ("Z", "X", ""):  # gone meanwhile
+                continue
+            if state not in ("T", "t") and not (state == "S" and _task_asleep(f"/proc/{tid}", min_left_ns, alive_ns)):
+                return False
+            seen = True
+        return seen
+
     def cpu_ticks(self) -> int:
         """The CPU time (clock ticks, user and system) the bot's process group has used
         so far, every thread counted: a bot that computes shows it rising, one that sits
@@ -1116,6 +1161,67 @@ def _task_runs(task: str) -> bool:
     stat = _read_proc(f"{task}/stat")
     end = stat.rfind(")")
     return end >= 0 and stat[end + 2: end + 3] == "R"
+
+
+def _task_state(task: str) -> str:
+    """A thread's state letter (R, S, D, T, t, Z...), "" when it is gone."""
+    stat = _read_proc(f"{task}/stat")
+    end = stat.rfind(")")
+    return stat[end + 2: end + 3] if end >= 0 else ""
+
+
+def _task_asleep(task: str, min_left_ns: int, alive_ns: int) -> bool:
+    """A sleeping thread (state S) whose system call is one it sleeps in by its own doing
+    (_ASLEEP_SYSCALLS): a read only of a pipe, a futex only a private one with no timeout,
+    a sleep only if at least `min_left_ns` of it is left (a relative sleep's request, less
+    `alive_ns`, the longest it can have slept; an absolute one's deadline, less now)."""
+    fields = _read_proc(f"{task}/syscall").split()
+    kind = _ASLEEP_SYSCALLS.get(platform.machine(), {}).get(fields[0]) if fields else None
+    if kind is None or len(fields) < 7:
+        return False
+    try:
+        args = [int(a, 16) for a in fields[1:7]]
+    except ValueError:
+        return False
+    if kind == "read":
+        try:
+            return os.readlink(f"{task}/fd/{args[0]}").startswith("pipe:")
+        except (OSError, ValueError):
+            return False
+    if kind == "futex":
+        return bool(args[1] & FUTEX_PRIVATE_FLAG) and args[3] == 0
+    if kind == "sigtimedwait":
+        return args[2] == 0
+    if kind == "nanosleep":
+        return _sleep_left(task, args[0], None, alive_ns) >= min_left_ns
+    if kind == "clock_nanosleep":
+        return _sleep_left(task, args[2], args[0] if args[1] & TIMER_ABSTIME else None, alive_ns) >= min_left_ns
+    return True  # a wait for a child of its own, for a signal
+
+
+def _sleep_left(task: str, address: int, clock: int | None, alive_ns: int) -> int:
+    """How much of a sleep is left at least (ns; 0 when its request cannot be read): its
+    timespec from the thread's memory, a deadline on `clock`, or (None) a duration that
+    began `alive_ns` ago at the earliest."""
+    data = _task_memory(task, address, 16)
+    if len(data) < 16:
+        return 0
+    seconds = int.from_bytes(data[:8], "little", signed=True)
+    nanoseconds = int.from_bytes(data[8:], "little", signed=True)
+    request = seconds * 1_000_000_000 + nanoseconds
+    if clock is None:
+        return request - alive_ns
+    try:
+        return request - time.clock_gettime_ns(clock)
+    except (OSError, OverflowError, ValueError):
+        return 0
+
+
+def _listdir(path: str) -> list[str]:
+    try:
+        return os.listdir(path)
+    except OSError:
+        return []
 
 
 def _pipe_of(fd: int) -> tuple[int, int] | None:

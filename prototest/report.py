@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from . import answertime
 from .findings import CHECK_TITLES, CHECKS, TIMING_KINDS, Finding, show_moves
-from .game import CheckRun, GameReport
+from .game import CheckRun, GameReport, Stop
 from .interrupts import signal_name
 from .transcript import show
 
@@ -183,6 +183,7 @@ def summary(run: CheckRun, findings_first: bool = False) -> str:
         lines.append(f"  re-checked alone: {len(more)} more games had a timing finding while other games ran at "
                      f"once ({game_ranges([g.index for g in more])}); the same alone in {same}, none alone in "
                      f"{len(more) - same}")
+    lines.extend(not_rechecked_lines(run.games))
     if run.shard:
         lines.append(f"  shard {run.shard}: games {', '.join(str(g.index) for g in run.games) or 'none'} "
                      f"of {run.games_total}; prototest merge joins the shards' JSON reports")
@@ -210,7 +211,8 @@ def summary(run: CheckRun, findings_first: bool = False) -> str:
     elif run.hints:
         lines.append(other_game_verdict(run.spec.name))
     elif fails:
-        lines.append(f"FAIL: {fails} of {plural(len(run.games), 'game')} failed" + _per_seat(run.games, lambda g: g.failed, run.spec))
+        lines.append(f"FAIL: {fails} of {plural(len(run.games), 'game')} failed" + _per_seat(run.games, lambda g: g.failed, run.spec)
+                     + not_played_clause(run))
     elif run.usage_errors:
         lines.append(f"ERROR: {len(run.usage_errors)} of {plural(len(run.games), 'game')} stopped at an --opponent-moves move "
                      f"that is not legal there (the error below); no verdict on the rest of "
@@ -311,10 +313,71 @@ def _context_lines(run: CheckRun) -> list[str]:
     if missing:
         lines.append(f"  note: the bot's file operations were not watched ({missing}): a file it writes "
                      f"goes unreported")
-    if run.skipped:
+    if run.skipped and not any(stop.why == "max_fail" for stop in run.stops):
         more = f"{run.skipped} more game" + ("s" if run.skipped > 1 else "")
         lines.append(f"  not played: {more} (the bot seems to speak another protocol; choose its game "
                      f"and run again)")
+    elif run.skipped:
+        lines.extend(not_played_lines(run))
+    return lines
+
+
+def _stop_words(stop: Stop) -> str:
+    """'2 games had failed with timeout (games 1, 2)'."""
+    return (f"{plural(len(stop.games), 'game')} had failed with {stop.kind}: "
+            f"{'game' if len(stop.games) == 1 else 'games'} {game_ranges(stop.games)}")
+
+
+def not_played_lines(run: CheckRun) -> list[str]:
+    """How many games the fail-fast rule left unplayed, which, and why; the games in play
+    then (stopped, their bots killed) or ended after it, and not counted."""
+    stops = [s for s in run.stops if s.why == "max_fail"]
+    numbers = [n.index for n in run.not_played]
+    if len(stops) == 1 and stops[0].shard is None:
+        why = f"the run stopped once {_stop_words(stops[0])}"
+    else:
+        why = "; ".join(f"shard {s.shard} stopped once {_stop_words(s)}" for s in stops)
+    limit = stops[0].max_fail if stops else run.max_fail
+    lines = [f"  not played: {plural(len(numbers), 'game')} ({game_ranges(numbers)}): {why} "
+             f"(--max-fail {limit}; --max-fail 0 plays every game)"]
+    for how, words in (("stopped", "in play when the run stopped: stopped, {its} bot killed"),
+                       ("ended", "ended after the game that stopped the run")):
+        begun = [n.index for n in run.not_played if n.begun == how]
+        if begun:
+            its = "its" if len(begun) == 1 else "their"
+            lines.append(f"  not counted: {'game' if len(begun) == 1 else 'games'} {game_ranges(begun)} "
+                         f"{'was' if len(begun) == 1 else 'were'} {words.format(its=its)} (the games kept are the "
+                         f"same whatever --jobs is)")
+    return lines
+
+
+def not_played_clause(run: CheckRun) -> str:
+    """The verdict line's words on the games the fail-fast rule did not play ('' if none)."""
+    stops = [s for s in run.stops if s.why == "max_fail"]
+    if not run.skipped or not stops:
+        return ""
+    limit = stops[0].max_fail
+    if len(stops) == 1 and stops[0].shard is None:
+        why = f"stopped after {plural(len(stops[0].games), 'game')} failed with {stops[0].kind}"
+    else:
+        why = "each shard that stopped did so after " + plural(limit, "game") + " failed the same way"
+    planned = len(run.games) + run.skipped
+    of = f"this shard's {planned} games" if run.shard else plural(run.games_total or planned, "game")
+    return f"; {run.skipped} of {of} not played: {why} (--max-fail {limit})"
+
+
+def not_rechecked_lines(games: Sequence[GameReport]) -> list[str]:
+    """The games whose timing failure, while other games ran, stands without a re-check
+    alone, and why (the bot was asleep; or the run stopped on the game)."""
+    skipped = [g for g in games if g.recheck_skipped]
+    lines = [f"  not re-checked alone: game {g.index}: {g.recheck_skipped}" for g in skipped[:SHOWN_IN_FULL]]
+    more = skipped[SHOWN_IN_FULL:]
+    asleep = [g.index for g in more if "asleep" in (g.recheck_skipped or "")]
+    if asleep:
+        lines.append(f"  not re-checked alone: {plural(len(asleep), 'more game')} ({game_ranges(asleep)}): its "
+                     f"timeout came while the bot was asleep by its own doing, as above")
+    others = [g for g in more if g.index not in asleep]
+    lines.extend(f"  not re-checked alone: game {g.index}: {g.recheck_skipped}" for g in others)
     return lines
 
 
@@ -403,6 +466,10 @@ def to_json(run: CheckRun) -> dict[str, Any]:
         "game_source": run.game_source,
         "hints": run.hints,
         "skipped": run.skipped,
+        "max_fail": run.max_fail,
+        "not_played": [{"game": n.index, "seat": n.seat_name, "begun": n.begun or None} for n in run.not_played],
+        "stops": [{"why": s.why, "after": s.after, "kind": s.kind, "games": s.games, "max_fail": s.max_fail,
+                   "shard": s.shard, "unconfirmed": s.unconfirmed} for s in run.stops],
         "startup_measures": "handshake" if run.spec.start.handshake else "first_answer",
         "interrupted": run.interrupted.name if run.interrupted is not None else None,
         "sandbox": sandbox(run),
@@ -418,6 +485,7 @@ def to_json(run: CheckRun) -> dict[str, Any]:
                 "answer_ms": [round(ms, 3) for ms in g.answer_ms],
                 "interrupted": signal_name(g.interrupted) if g.interrupted is not None else None,
                 "rechecked_alone": g.rechecked,
+                "recheck_skipped": g.recheck_skipped,
                 "file_watch": g.file_watch, "file_watch_missing": g.file_watch_missing,
                 "containment": g.containment,
                 "resources": resources([g]),
@@ -428,6 +496,29 @@ def to_json(run: CheckRun) -> dict[str, Any]:
         "findings": [f.to_json() for g in run.games for f in g.findings],
         "opponent_findings": [f.to_json() for g in run.games for f in g.opponent_findings],
     }
+
+
+def not_played_message(run: CheckRun, game) -> str:
+    """Why one game was not played (a JUnit skipped test case's message)."""
+    stop = next((s for s in run.stops if s.shard is None or s.shard == _shard_of(run, game.index)), None)
+    if stop is None or stop.why == "other_game":
+        why = "the bot seems to speak another protocol; choose its game and run again"
+    else:
+        why = (f"the {'run' if stop.shard is None else 'shard ' + stop.shard} stopped once {_stop_words(stop)} "
+               f"(--max-fail {stop.max_fail}; --max-fail 0 plays every game)")
+    begun = {"stopped": "; it was in play then: stopped, its bot killed, not counted",
+             "ended": "; it ended after the game that stopped the run: not counted"}.get(game.begun, "")
+    return f"not played: {why}{begun}"
+
+
+def _shard_of(run: CheckRun, index: int) -> str | None:
+    """The shard ("2/4") that game `index` belongs to, from the run's stops' shards."""
+    for stop in run.stops:
+        if stop.shard is not None:
+            i, n = (int(x) for x in stop.shard.split("/"))
+            if (index - 1) % n == i - 1:
+                return stop.shard
+    return None
 
 
 def write_json(run: CheckRun, path: Path) -> None:
@@ -465,8 +556,14 @@ def junit(run: CheckRun) -> ET.ElementTree:
             if warns:
                 out = ET.SubElement(case, "system-out")
                 out.text = _xml_text("\n".join(line for f in warns for line in _finding_lines(f)))
+    for n in run.not_played:  # the run stopped before them: skipped, with why
+        tests += 1
+        case = ET.SubElement(suite, "testcase", classname=f"prototest.{run.spec.name}.game",
+                             name=f"game {n.index} ({n.seat_name}): played")
+        ET.SubElement(case, "skipped", message=_xml_text(not_played_message(run, n)))
     suite.set("tests", str(tests))
     suite.set("failures", str(failures))
+    suite.set("skipped", str(len(run.not_played)))
     if run.interrupted is not None and not errors:  # stopped before or between games
         errors += 1
         tests += 1

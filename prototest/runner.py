@@ -10,9 +10,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Callable, Iterator, Sequence
 
-from . import interrupts, live, opponents, pool
+from . import failfast, interrupts, live, opponents, pool
 from .findings import TIMING_KINDS, Finding
-from .game import CheckRun, GameConfig, GameReport, StopGame
+from .game import CheckRun, GameConfig, GameReport, NotPlayed, Stop, StopGame
 from .games.base import IllegalMove, Position, Rules
 from .referee import Referee
 from .spec import Spec
@@ -47,15 +47,25 @@ def run_check(
     indices: Sequence[int] | None = None,
     note: Callable[[str], None] | None = None,
     opponent_argv: Sequence[str] | None = None,
+    max_fail: int = 0,
+    stopping: Callable[[str], None] | None = None,
 ) -> CheckRun:
     """Play the games, `jobs` at once (see prototest.pool). `stop`, asked after each game
-    in game order, ends the run early (the rest are counted in `skipped`); `cwd` is the
-    folder the bot runs in; `stop_when_idle` as GameConfig's; `indices` the games of this
-    shard (default all, 1 to `games`). A game with a timing finding while other games ran
-    is played again alone, and that game stands (see prototest.pool; `note` is told)."""
+    in game order, ends the run early: the bot speaks another protocol; so does the
+    fail-fast rule (`max_fail`, see prototest.failfast; 0: every game is played). The
+    games after the one that stopped the run are not played (`not_played`; one in play
+    then has its bot killed); `cwd` is the folder the bot runs in; `stop_when_idle` as
+    GameConfig's; `indices` the games of this shard (default all, 1 to `games`). A game
+    with a timing finding while other games ran is played again alone, and that game
+    stands (see prototest.pool; `note` is told). `stopping` is told when the fail-fast
+    rule stops the run (stop_note), before the games in play are cancelled."""
     run = CheckRun(spec, list(argv), seed, time_scale)
+    run.max_fail = max_fail
     seats = list(seats) if seats else list(range(len(spec.game.seats)))
     indices = list(indices) if indices is not None else list(range(1, games + 1))
+    fail_fast = failfast.FailFast(max_fail)
+    #: decided in game order: a stop keeps the same games whatever `jobs` is
+    ordered = stop is not None or fail_fast.active
 
     def config(index: int) -> GameConfig:
         seat = seats[(index - 1) % len(seats)]
@@ -70,6 +80,7 @@ def run_check(
                           opponent_argv=opponent_argv, opponent_cwd=os.getcwd() if opponent_argv else None)
 
     in_order = pool.InOrder()
+    begun: dict[int, str] = {}  # games with a result that came after the run stopped: how they ended
 
     def keep(report: GameReport) -> bool:
         """Take one game's report (its transcript, its progress line); True: stop here."""
@@ -91,10 +102,25 @@ def run_check(
                 _keep_transcript(run, report, transcripts, write_all)
         if run.interrupted:
             return True
-        if stop is not None and report.index < indices[-1] and stop(report):
-            run.skipped = sum(1 for i in indices if i > report.index)
-            return True
-        return False
+        halt = stop_here(report) if report.index < indices[-1] else None
+        if halt is None:
+            return False
+        run.stops.append(halt)
+        run.not_played = [NotPlayed(i, spec.game.seats[seats[(i - 1) % len(seats)]]) for i in indices
+                          if i > report.index]
+        run.skipped = len(run.not_played)
+        if stopping is not None and halt.why == "max_fail":
+            stopping(stop_note(halt, run.skipped))
+        return True
+
+    def stop_here(report: GameReport) -> Stop | None:
+        """Why the run stops after this game (kept in game order), if it does."""
+        if stop is not None and stop(report):
+            return Stop("other_game", after=report.index)
+        halt = fail_fast.tally(report)
+        if halt is not None:
+            halt.unconfirmed = [g for g in halt.games if g in unconfirmed]
+        return halt
 
     def keep_in_order(ready: list[tuple[int, GameReport]]) -> None:
         """A stop is decided in game order: the games after it are not kept (an
@@ -102,51 +128,87 @@ def run_check(
         for _, report in ready:
             if not run.skipped:
                 keep(report)
+            else:
+                begun[report.index] = "stopped" if report.interrupted is not None else "ended"
 
     rechecks = Rechecks()
     told: list[int] = []
+    #: held games kept as they were played beside others (the run stopped on them)
+    unconfirmed: set[int] = set()
 
     def again(report: GameReport) -> bool:
         """Whether to play this game again alone (see Rechecks); a game that is not, though
         it has a timing finding, is said once: the games after it are not re-checked either."""
         if rechecks.wanted(report):
             return True
-        if rechecks.kinds(report) and note is not None and not told:
+        asleep = rechecks.asleep(report) if jobs > 1 else None
+        if asleep is not None:
+            report.recheck_skipped = asleep
+        if rechecks.kinds(report) and note is not None and not told and report.interrupted is None:
             told.append(report.index)
             note(f"game {report.index}: {first_timing(report)} with {jobs} games at once; not re-checked alone, "
                  f"nor are later games with the same fault: it came back alone in games "
                  f"{', '.join(map(str, rechecks.shown(report)))}")
         return False
 
+    def still(report: GameReport) -> bool:
+        """Asked before a held game is played again alone: not when the fail-fast rule
+        stops the run on it as it was played (the next game in order, each of its timing
+        kinds come back alone already in this run): it is kept as it was, and said so."""
+        if run.skipped or not fail_fast.active or in_order.next >= len(tasks):
+            return True
+        if tasks[in_order.next].index != report.index or not rechecks.came_back_alone(report):
+            return True
+        if not fail_fast.would_stop(report):
+            return True
+        unconfirmed.add(report.index)
+        shown = ", ".join(map(str, sorted({g for k in rechecks.kinds(report) for g in rechecks.came_back[k]})))
+        report.recheck_skipped = (f"the run stops on this game (--max-fail {max_fail}); the same came back alone "
+                                  f"in game{'s' if ',' in shown else ''} {shown}")
+        if note is not None:
+            note(f"game {report.index}: {first_timing(report)} with {jobs} games at once; not re-checked alone: "
+                 f"{report.recheck_skipped}")
+        return False
+
     def done(position: int, report: GameReport, first: GameReport | None) -> bool:
         if first is not None:  # a timing finding while other games ran: this is the game alone
             rechecks.alone(report, first)
-            if note is not None:
+            if note is not None and not run.skipped:
                 outcome = "the same" if timing_bound(report) else "no timing finding alone"
                 note(f"game {report.index}: {report.rechecked} with {jobs} games at once; "
                      f"re-checked alone: {outcome}")
-        if stop is None:  # progress as games finish
+        if not ordered:  # progress as games finish
             return keep(report)
         keep_in_order(in_order.feed(position, report))
         return bool(run.skipped or run.interrupted)
 
     tasks = [config(i) for i in indices]
-    # With a stop (nobody chose the game), the first `jobs` games are played, re-checks
-    # alone included, before any other starts: a game held back for its re-check (a bot
-    # waiting for a CodinGame board times out) is decided only once the games beside it
-    # end, and the stop must come before the other games are.
+    # When the bot may speak another protocol (nobody chose the game), the first `jobs`
+    # games are played, re-checks alone included, before any other starts: a game held back
+    # for its re-check (a bot waiting for a CodinGame board times out) is decided only once
+    # the games beside it end, and the stop must come before the other games are.
     first = len(tasks) if stop is None else max(1, jobs)
-    with Ahead.for_run(spec, tasks, jobs, fresh=lambda cfg: config(cfg.index), rechecks=rechecks) as play:
-        pool.play_all(tasks[:first], play, jobs, done, again=again)
+    with Ahead.for_run(spec, tasks, jobs, fresh=lambda cfg: config(cfg.index), rechecks=rechecks,
+                       still=still) as play:
+        pool.play_all(tasks[:first], play, jobs, done, again=again, still=still, cancel=True)
         if tasks[first:] and not (run.skipped or run.interrupted):
             pool.play_all(tasks[first:], play, jobs,
-                          lambda position, report, alone: done(first + position, report, alone), again=again)
-    if stop is not None:
+                          lambda position, report, alone: done(first + position, report, alone), again=again,
+                          still=still, cancel=True)
+    if ordered:
         keep_in_order(in_order.rest())
+    for game in run.not_played:
+        game.begun = begun.get(game.index, "")
     run.games.sort(key=lambda g: g.index)
     run.usage_errors = [g.usage_error + (f"; the game so far: {g.transcript_path}" if g.transcript_path else "")
                         for g in run.games if g.usage_error]
     return run
+
+
+def stop_note(halt: Stop, not_played: int) -> str:
+    """What the run says as the fail-fast rule stops it (the live view and the plain lines)."""
+    return (f"stopping: {halt.max_fail} games failed with {halt.kind} (games {', '.join(map(str, halt.games))}); "
+            f"the other {not_played} are not played (--max-fail {halt.max_fail}; --max-fail 0 plays every game)")
 
 
 def play_game(cfg: GameConfig, referee: Referee | None = None) -> GameReport:
@@ -182,7 +244,7 @@ class Ahead:
     in RECHECKS games. `--set start.ahead=false` starts every bot at its game."""
 
     def __init__(self, tasks: Sequence[GameConfig], fresh: Callable[[GameConfig], GameConfig],
-                 rechecks: "Rechecks | None" = None) -> None:
+                 rechecks: "Rechecks | None" = None, still: Callable[[GameReport], bool] | None = None) -> None:
         self.order = {id(cfg): i for i, cfg in enumerate(tasks)}
         self.tasks = list(tasks)
         #: the game's config anew for its re-check (its forced opponent has played its moves)
@@ -190,17 +252,20 @@ class Ahead:
         self.waiting: tuple[int, Referee] | None = None
         #: the run's re-checks alone: which games, and what came back
         self.rechecks = rechecks or Rechecks()
+        #: asked before a re-check alone: False keeps the game as played (pool.play_all's `still`)
+        self.still = still or (lambda report: True)
 
     @classmethod
     @contextlib.contextmanager
     def for_run(cls, spec: Spec, tasks: Sequence[GameConfig], jobs: int, *,
                 fresh: Callable[[GameConfig], GameConfig],
-                rechecks: "Rechecks | None" = None) -> Iterator[Callable[[GameConfig], GameReport]]:
+                rechecks: "Rechecks | None" = None,
+                still: Callable[[GameReport], bool] | None = None) -> Iterator[Callable[[GameConfig], GameReport]]:
         """`play` for pool.play_all: with a bot started ahead when the spec and the run allow it."""
         if not spec.start.ahead or jobs > 1 or len(tasks) < 2 or pool.default_jobs() < 2:
             yield play_game
             return
-        ahead = cls(tasks, fresh, rechecks)
+        ahead = cls(tasks, fresh, rechecks, still)
         try:
             yield ahead.play
         finally:
@@ -218,7 +283,9 @@ class Ahead:
             _once_all_answered(referee, lambda: _launch_ahead(following))
         report = play_game(cfg, referee)
         beside = report.started_ahead_ms is not None or (self.waiting is not None and self.waiting[1].bot is not None)
-        if not (beside and report.interrupted is None and self.rechecks.wanted(report)):
+        if beside and report.interrupted is None:
+            report.recheck_skipped = self.rechecks.asleep(report)
+        if not (beside and report.interrupted is None and self.rechecks.wanted(report) and self.still(report)):
             return report
         if self.waiting is not None:  # alone now: the next game's bot starts at its game
             self.waiting[1].abandon()
@@ -250,14 +317,18 @@ class Rechecks:
         self.came_back: dict[tuple[str, str], list[int]] = {}
 
     def kinds(self, report: GameReport) -> set[tuple[str, str]]:
-        """The game's timing kinds, as (whose, kind)."""
-        found = {("bot", f.kind) for f in report.findings if _timing(f)}
+        """The game's timing kinds that load could explain, as (whose, kind): a timeout
+        of a bot asleep by its own doing (Finding.asleep) is not one."""
+        found = {("bot", f.kind) for f in report.findings if _timing(f) and not f.asleep}
         if self.either:
-            found |= {("opponent", f.kind) for f in report.opponent_findings if _timing(f)}
+            found |= {("opponent", f.kind) for f in report.opponent_findings if _timing(f) and not f.asleep}
         return found
 
     def wanted(self, report: GameReport) -> bool:
-        """Whether to play this game again alone."""
+        """Whether to play this game again alone (never an interrupted game: it stopped
+        for its user, or the run cancelled it)."""
+        if report.interrupted is not None:
+            return False
         kinds = self.kinds(report)
         if bool(kinds) and not all(len(self.came_back.get(k, ())) >= RECHECKS for k in kinds):
             live.again_alone(report.index)  # the live view's line of the game says so
@@ -267,6 +338,27 @@ class Rechecks:
     def shown(self, report: GameReport) -> list[int]:
         """The games played alone in which the game's timing kinds came back (why it is not re-checked)."""
         return sorted({g for k in self.kinds(report) for g in self.came_back.get(k, [])[:RECHECKS]})
+
+    def asleep(self, report: GameReport) -> str | None:
+        """Why a game with a timing failure while other games ran needs no re-check alone:
+        its timeouts came while the bot was asleep by its own doing (None: not so)."""
+        if report.interrupted is not None or self.kinds(report):
+            return None
+        asleep = [f for f in [*report.findings, *(report.opponent_findings if self.either else ())]
+                  if _timing(f) and f.asleep]
+        if not asleep:
+            return None
+        f = asleep[0]
+        used = (f" (CPU {f.cpu_ms:.1f} ms, waited for a CPU {f.wait_ms:.1f} ms)"
+                if f.cpu_ms is not None and f.wait_ms is not None else "")
+        return (f"its {f.kind}, while other games ran, came with the bot asleep by its own doing (stopped, or "
+                f"waiting for ever for its input, a child or a signal, or in a sleep that lasts another whole "
+                f"limit){used}: a busy machine cannot cause that")
+
+    def came_back_alone(self, report: GameReport) -> bool:
+        """Whether each of the game's timing kinds came back alone in a game of the run."""
+        kinds = self.kinds(report)
+        return bool(kinds) and all(self.came_back.get(k) for k in kinds)
 
     def alone(self, report: GameReport, first: GameReport) -> None:
         """`report` is the game played again alone after `first`: what came back is

@@ -26,6 +26,9 @@ DEFAULT_TIME_SCALE = 1.0
 #: game per seat, and so does a forced start (--moves, --position, --opponent-moves), whose
 #: games would all replay the same given moves.
 DEFAULT_CHECK_GAMES = 24
+#: `check --max-fail`'s K when neither the option nor the config file says (prototest.failfast):
+#: a bot that fails every game the same way is stopped after its second such game.
+DEFAULT_MAX_FAIL = 2
 
 
 @dataclass(frozen=True)

@@ -250,8 +250,10 @@ def test_a_refused_first_answer_is_reported_before_the_extra_lines(tmp_path):
 def test_the_default_games_fail_a_bot_that_fails_one_game_in_three(tmp_path):
     """With no --games, check plays 24 games, the seats in turn: a bot that plays an illegal
     move in about one game out of three passes them with a chance of (2/3)^24, 6e-5 (the 2
-    games of the old default, 4 in 9; with seed 1 they passed it: its first failing game is the 7th)."""
-    result = run_cli("check", "--game", "loa", str(LOA / "illegal_one_game_in_three.py"), tmp_path=tmp_path)
+    games of the old default, 4 in 9; with seed 1 they passed it: its first failing game is the 7th).
+    --max-fail 0: every game is played, and counted (by default the run stops at its second failure)."""
+    result = run_cli("check", "--game", "loa", "--max-fail", "0", str(LOA / "illegal_one_game_in_three.py"),
+                     tmp_path=tmp_path)
     assert result.code == 1, result.stdout + result.stderr
     games = result.report["games"]
     assert [g["seat"] for g in games] == ["b", "w"] * 12

@@ -267,3 +267,107 @@ def test_sigkill_of_prototest_mid_game_leaves_no_bot_process(tmp_path):
         assert none_alive_with(token) == []
     finally:
         proc.kill()
+
+
+# -- a bot that stops itself (SIGSTOP): its verdict, and prototest killed from outside ------
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return ""
+
+
+def _stopped_bots(token: str) -> list[str]:
+    """The processes holding `token` that are stopped (state T) and are not prototest's own
+    (prototest, its workers and keepers name the token on their command lines)."""
+    return [p for p in alive_with(token) if "-m prototest" not in p and _state(int(p.split(":")[0])) == "T"]
+
+
+@pytest.mark.skipif(not keeper.supported(), reason="no keeper on this system: the bot's descendants outlive a SIGKILL")
+@pytest.mark.parametrize("namespace", [True, False], ids=["namespace", "keeper-only"])
+@pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM])
+def test_prototest_killed_from_outside_leaves_no_stopped_bot(tmp_path, signum, namespace):
+    """As a CI step's timeout does (SIGTERM, then SIGKILL; or `timeout` with either): the
+    bot has stopped itself (SIGSTOP: it ignores SIGTERM until continued) in each game in
+    play when prototest is killed; nothing holding the test's token is left, stopped or not."""
+    token = f"PROTOTEST_KILL_TEST={uuid.uuid4().hex}"
+    argv = [sys.executable, "-m", "prototest", "check", "--env", RUN_TOKEN, "--env", token, "--game", "chess",
+            "--transcripts", str(tmp_path / "t"), "--start-delay", "100", "--time-scale", "30",
+            str(CHESS / "stops_itself.py")]
+    env = bot_env()
+    if not namespace:
+        env["PROTOTEST_NO_NAMESPACE"] = "1"
+    proc = subprocess.Popen(argv, env=env, cwd=tmp_path, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        _wait_for(lambda: _stopped_bots(token), 60)
+        os.kill(proc.pid, signum)
+        proc.wait(timeout=30)
+        assert none_alive_with(token) == []
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_a_bot_that_stops_itself_times_out(tmp_path):
+    result = run_cli("check", *FAST, "--time-scale", "0.1", "--games", "2", str(CHESS / "stops_itself.py"),
+                     tmp_path=tmp_path)
+    assert result.code == 1, result.stdout + result.stderr
+    assert [(f["kind"], f["turn"]) for f in result.findings("fail")] == [("timeout", 2)] * 2
+    assert all(f["asleep"] for f in result.findings("fail"))  # stopped: no load can explain it
+
+
+# -- a fork storm, a wrapper whose bot never flushes --------------------------------------
+
+def test_a_fork_storm_times_out_and_every_process_of_it_dies(tmp_path):
+    """On its first turn the bot grows a tree of sleeping processes (31 here, FORK_DEPTH=4:
+    the suite runs beside other work; some leave their group) and forks a child that exits
+    at once every 5 ms, for ever: a timeout, no process of it left
+    behind, and the run stops after two games failed so (the fail-fast rule; a game that
+    the machine was too busy to judge, a busy_machine warning, is no failure)."""
+    token = f"PROTOTEST_STORM_TEST={uuid.uuid4().hex}"
+    result = run_cli("check", "--game", "chess", "--start-delay", "150", "--time-scale", "0.3", "--env", token,
+                     "--env", "FORK_DEPTH=4", str(CHESS / "fork_storm.py"), tmp_path=tmp_path, timeout=300)
+    assert result.code == 1, result.stdout + result.stderr
+    assert result.kinds("fail") == {"timeout"}
+    [stop] = result.report["stops"]
+    assert stop["kind"] == "timeout" and len(stop["games"]) == 2
+    assert result.report["skipped"] == 24 - len(result.report["games"]) > 0
+    assert none_alive_with(token) == []
+
+
+def test_a_shell_wrapper_whose_bot_never_flushes(tmp_path):
+    """`#!/bin/sh` then `python3 bot.py` without exec: the shell waits for its child, which
+    holds its answer in a buffer. A timeout naming the missing flush, in each game."""
+    result = run_cli("check", "--game", "chess", *FAST, "--time-scale", "0.1", "--games", "2",
+                     str(CHESS / "wrapper_no_flush.sh"), tmp_path=tmp_path)
+    assert result.code == 1, result.stdout + result.stderr
+    findings = result.findings("fail")
+    assert [(f["kind"], f["turn"]) for f in findings] == [("timeout", 1)] * 2
+    assert all("flush" in f["message"] for f in findings), [f["message"] for f in findings]
+
+
+@pytest.mark.skipif(not keeper.supported(), reason="no keeper on this system")
+@pytest.mark.parametrize("namespace", [True, False], ids=["namespace", "keeper-only"])
+@pytest.mark.parametrize("name", ["SIGKILL", "SIGSTOP"])
+def test_a_bot_that_sends_its_parent_a_signal_it_cannot_catch_fails(tmp_path, name, namespace):
+    """SIGKILL and SIGSTOP cannot be read from the keeper's signalfd: the bot's call is
+    stopped by its seccomp filter, reported as the other signals are, and not obeyed (the
+    call returns 0, nothing is sent): the bot plays on, and the run goes on. Without it the
+    SIGKILL ended the keeper (and the game, as a crash), or, sent to a PID namespace's first
+    process, was dropped by the kernel without a trace (the bot passed)."""
+    env = None if namespace else {"PROTOTEST_NO_NAMESPACE": "1"}
+    result = run_cli("check", *FAST, "--time-scale", "0.1", "--games", "2", "--env", f"SIGNAL={name}",
+                     str(CHESS / "signals_parent.py"), tmp_path=tmp_path, env=env)
+    if result.report and result.report["sandbox"]["file_operations"] is None:
+        pytest.skip("no seccomp filter here: " + str(result.report["sandbox"]["file_operations_missing"]))
+    assert result.code == 1, result.stdout + result.stderr
+    pids = bot_pids(tmp_path / "transcripts")
+    findings = result.findings()
+    assert [(f["kind"], f["severity"]) for f in findings] == [("signal", "fail")] * 2, findings
+    for finding, pid in zip(sorted(findings, key=lambda f: f["game"]), pids):
+        assert finding["message"].startswith(f"sent {name} to its parent, the judge's process that started it, "
+                                             f"from pid {pid} ("), finding["message"]
+        assert finding["turn"] >= 2
+    assert result.report["interrupted"] is None

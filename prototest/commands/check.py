@@ -40,17 +40,19 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, games: 
             junit_path: Path | None, transcripts: Path | None, overrides: list[str], env_pairs: list[str],
             seat: str | None, position: str | None, moves: str | None, opponent_moves: str | None,
             quiet: bool, config_path: Path | None, no_config: bool, jobs: int | None = None,
-            shard: str | None = None, opponent: str | None = None, html_path: Path | None = None) -> None:
+            shard: str | None = None, opponent: str | None = None, html_path: Path | None = None,
+            max_fail: int | None = None) -> None:
     """Play games against BOT as the judge and report every fault."""
     bots_ahead()
     s = resolve_settings(bot, game, spec_path, games, seed, time_scale, overrides, env_pairs, config_path, no_config)
     part = parse_shard(shard)
     loaded: list = []
+    limit = fail_limit(max_fail, s)
     try:
         if html_path is not None:
             check_output("--html", html_path)
         run = _play(s, start_delay, json_path, junit_path, transcripts, seat, position, quiet, loaded,
-                    moves, opponent_moves, jobs or pool.default_jobs(), part, opponent)
+                    moves, opponent_moves, jobs or pool.default_jobs(), part, opponent, limit)
     except KeyboardInterrupt as exc:  # before the first game: still leave a report for CI
         if not loaded:
             try:  # later signals do not interrupt: loading the spec again is safe
@@ -59,16 +61,29 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, games: 
                 raise exc from None
         run = CheckRun(loaded[0], list(s.bot), s.seed, s.time_scale)
         run.interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
+        run.max_fail = limit
     run.config = s.config.where if s.config else None
     run.game_source = s.game_source
     run.overrides = list(s.overrides)
     count = run.games_total or game_count(s, [seat] if seat else run.spec.game.seats,
                                           forced=_forced_start(position, moves, opponent_moves))
     run.shard, run.games_total = shard_text(part), count
+    for stop in run.stops:  # a shard's stop is its own (prototest merge keeps each shard's)
+        stop.shard = run.shard
     conclude(run, [("--json", json_path, report.write_json), ("--junit", junit_path, report.write_junit),
                    ("--html", html_path, html_writer("write_check"))],
              lambda r: report.summary(r, findings_first=live.coloured()), quiet,
              f"after {len(run.games)} of {plural(count, 'game')}")
+
+
+def fail_limit(option: int | None, s: settings.Settings) -> int:
+    """The fail-fast rule's K (prototest.failfast): --max-fail, else the config file's
+    max_fail, else settings.DEFAULT_MAX_FAIL; 0 plays every game."""
+    if option is not None:
+        return option
+    if s.config is not None and s.config.max_fail is not None:
+        return s.config.max_fail
+    return settings.DEFAULT_MAX_FAIL
 
 
 def game_count(s: settings.Settings, seats, *, forced: bool) -> int:
@@ -86,7 +101,7 @@ def _forced_start(position, moves, opponent_moves) -> bool:
 
 def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts, seat, position, quiet,
           loaded: list, moves=None, opponent_moves=None, jobs: int = 1,
-          shard: tuple[int, int] | None = None, opponent: str | None = None) -> CheckRun:
+          shard: tuple[int, int] | None = None, opponent: str | None = None, max_fail: int = 0) -> CheckRun:
     """Validate everything, then play the games (the body of `check`)."""
     check_time_scale(s.time_scale)
     spec, module, rules = load_settings(s)
@@ -150,7 +165,7 @@ def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts,
             write_all=transcripts is not None, progress=progress, seats=seats, start_position=start,
             start_moves=start_moves, opponent_moves=forced, cwd=s.bot_cwd, stop=stop,
             stop_when_idle=not s.game_chosen, jobs=jobs, note=note, opponent_argv=opponent_argv,
-            indices=indices,
+            indices=indices, max_fail=max_fail, stopping=say,
         )
     run.games_total = count
     if not s.game_chosen:
