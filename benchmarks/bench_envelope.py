@@ -89,7 +89,7 @@ def accounting(games: int, rounds: int, bot: Path) -> None:
 
 
 def reading_cost() -> None:
-    from prototest import cgroups, envelope
+    from prototest.sandbox import cgroups, envelope
 
     proc = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
     try:
@@ -117,7 +117,7 @@ def reading_cost() -> None:
 
 
 def share(cpu_list: list[float], games: int) -> None:
-    from prototest import cgroups
+    from prototest.sandbox import cgroups
 
     print(f"2. the CPU-share model against the kernel: Halma, Proglad's 0.3 CPU, {games} games each, --jobs 1 "
           f"(load average {os.getloadavg()[0]:.2f})")

@@ -34,10 +34,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_harness  # noqa: E402
-from prototest import keeper, process, spec as specmod  # noqa: E402
+from prototest.sandbox import keeper, process
+from prototest.judge import spec as specmod  # noqa: E402
 from prototest.games import rules_module  # noqa: E402
-from prototest.referee import GameConfig, Referee  # noqa: E402
-from prototest.transcript import Transcript  # noqa: E402
+from prototest.judge.referee import GameConfig, Referee  # noqa: E402
+from prototest.sandbox.transcript import Transcript  # noqa: E402
 
 NO_FILES = ["severity.file_operation=ignore", "severity.runtime_cache=ignore"]
 MODES = {  # name -> (PROTOTEST_NO_KEEPER, PROTOTEST_NO_NAMESPACE, spec overrides)

@@ -21,7 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from prototest import fixtures, process, replay  # noqa: E402
+from prototest.play import fixtures, replay
+from prototest.sandbox import process  # noqa: E402
 
 
 def timed(fn) -> tuple[float, object]:
@@ -38,7 +39,7 @@ def last_answer(fixture: fixtures.Fixture, report) -> tuple[int, int]:
 
 
 def main(argv: list[str]) -> None:
-    paths = fixtures.expand([Path(p) for p in argv] or [fixtures.FIXTURES])
+    paths = matchgame.expand([Path(p) for p in argv] or [fixtures.FIXTURES])
     env = process.controlled_env({"PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])})
     print(f"{'fixture':36} {'lines':>6} {'plies':>6} {'update s':>9} {'replay s':>9} {'stand-in s':>11}")
     totals = [0.0, 0.0, 0.0]

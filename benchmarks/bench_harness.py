@@ -31,9 +31,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from prototest import process, spec as specmod  # noqa: E402
+from prototest.sandbox import process
+from prototest.judge import spec as specmod  # noqa: E402
 from prototest.games import rules_module  # noqa: E402
-from prototest.referee import GameConfig, Referee  # noqa: E402
+from prototest.judge.referee import GameConfig, Referee  # noqa: E402
 
 REPLAY_BOT = r"""
 import json, sys

@@ -26,7 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from prototest import process, referee, runner, seat  # noqa: E402
+from prototest.sandbox import process
+from prototest.judge import referee, seat
+from prototest.play import runner  # noqa: E402
 from prototest.games import chess as chess_rules  # noqa: E402
 
 #: (owner, method name, label) of every step accounted for

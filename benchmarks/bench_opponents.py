@@ -20,7 +20,9 @@ import statistics
 import time
 from collections import defaultdict
 
-from prototest import games, opponents, spec as specmod
+from prototest import games
+from prototest.games import opponents
+from prototest.judge import spec as specmod
 
 
 def play(name: str, count: int, max_plies: int) -> tuple[list[float], dict[str, list[float]], str]:

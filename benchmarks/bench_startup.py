@@ -9,7 +9,7 @@ Not a test: it prints figures. Run: `python benchmarks/bench_startup.py [--part 
    --start-delay 0 -q` of the bundled chess bot, each a fresh `python -m prototest`;
    medians of `--runs` runs, the commands alternating.
 2. `bots`: a bot that echoes one line (`cat`), started and ended `--cycles` times in one
-   process through prototest.process.Bot with the chess spec's sandbox (file and network
+   process through prototest.sandbox.process.Bot with the chess spec's sandbox (file and network
    watch): the time to start it (Bot() returns once it has exec'd), to echo a line, and to
    end it (its input closed, its exit, Bot.kill), and the CPU time of the judge and of its
    children per bot; with the keepers' host (the default), without it
@@ -55,8 +55,8 @@ COMMANDS = {
 
 BOT_CYCLES = r"""
 import os, resource, statistics, sys, time
-from prototest import envelope, process
-from prototest.transcript import Transcript
+from prototest.sandbox import envelope, process
+from prototest.sandbox.transcript import Transcript
 process.become_subreaper()
 n = int(sys.argv[1])
 spans = []

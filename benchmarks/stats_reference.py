@@ -1,5 +1,5 @@
-"""Reference figures for prototest/stats.py: real fastchess matches, and whether
-prototest.stats prints the same lines for the same results.
+"""Reference figures for prototest/play/stats.py: real fastchess matches, and whether
+prototest.play.stats prints the same lines for the same results.
 
 Not a test: it runs fastchess and prints. Run:
 `python benchmarks/stats_reference.py --fastchess PATH [--only NAME ...] [--python]`.
@@ -15,7 +15,7 @@ pair (pentanomial reports, its default with `-games 2`) or every game (`-report
 penta=false`), in order: each report is one more pair or game than the last. From the
 report lines (Games: W/L/D, Ptnml(0-2)) and their differences (a new 1-point pair is WL
 when a win and a loss came with it, DD otherwise) this script rebuilds the counts,
-renders them with `prototest.stats.fastchess_report` and compares the lines with
+renders them with `prototest.play.stats.fastchess_report` and compares the lines with
 fastchess's, character for character.
 
 `--python` prints the Python literals tests/test_stats.py embeds: FASTCHESS_SPRT (each
@@ -41,7 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from prototest import stats  # noqa: E402
+from prototest.play import stats  # noqa: E402
 
 STYLE_UCI = r"""
 import random, sys
@@ -291,7 +291,7 @@ def main() -> None:
             if not rows or (rows[0][3] is not None) != SCENARIOS[name][4]:
                 sys.exit(f"{name}: {len(rows)} reports, pentanomial {SCENARIOS[name][4]} expected")
             same = sum(render(name, row) == row[5] for row in rows)
-            print(f"# {name}: {len(rows)} reports, {same} printed alike by prototest.stats"
+            print(f"# {name}: {len(rows)} reports, {same} printed alike by prototest.play.stats"
                   f"{'; ' + ended if ended else ''}", file=sys.stderr if args.python else sys.stdout)
             for row in rows:
                 mine = render(name, row)

@@ -15,9 +15,9 @@ from typing import List, Optional
 
 import typer
 
-from . import config as configmod
+from .commands import config as configmod
 from .commands import exits
-from .settings import DEFAULT_CHECK_GAMES, DEFAULT_MAX_FAIL
+from .commands.settings import DEFAULT_CHECK_GAMES, DEFAULT_MAX_FAIL
 
 # Each command's body (prototest.commands.NAME) is imported by that command alone: `moves`,
 # `perft`, `games` and --help never import the judge (processes, the keeper, reports), and

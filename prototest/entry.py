@@ -1,5 +1,5 @@
 """The `prototest` command (the console script, and `python -m prototest`): the signal
-handlers first (prototest.interrupts is standard library only), then the command line,
+handlers first (prototest.sandbox.interrupts is standard library only), then the command line,
 whose imports are the heavy part of start-up. Ctrl-C during them ends prototest with
 one line and the status a later one gives."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 import signal
 import sys
 
-from .interrupts import signal_name, signals
+from .sandbox.interrupts import signal_name, signals
 
 
 def main() -> None:

@@ -24,7 +24,7 @@ shrinking and verdicts), with the same settings:
   included, fails the test, with what shortening reached when the budget ended it; a run
   that judged no answer at all fails as INCOMPLETE, never passes.
 * **The config file** (`prototest.toml` or pyproject.toml's `[tool.prototest]`, see
-  prototest.config) is read as the CLI reads it: looked for from `cwd`, or else from the
+  prototest.commands.config) is read as the CLI reads it: looked for from `cwd`, or else from the
   test file's folder, upwards; its `game` (or `spec`), `bot`, `seed`, `time_scale`, `env`
   and `set` apply unless an argument gives them, and its bot runs in its folder.
   `config=PATH` reads that file, `config=False` none.
@@ -35,7 +35,7 @@ shrinking and verdicts), with the same settings:
 * **The game**: `game=`, `spec=` or the config file's; when none chose it, it is chess, and
   the test says so (a `GameWarning` naming the game and how to choose), gives up on a first
   answer that waits, idle, for input of another protocol (as `check` does), and a failure
-  that points to another protocol ends with the `game=` to choose (prototest.detect).
+  that points to another protocol ends with the `game=` to choose (prototest.judge.detect).
 * **The seed**: `seed=` or the config file's fixes Hypothesis's draws as `prototest fuzz
   --seed S --jobs 1` does (the same examples); with neither, Hypothesis's own seed
   (random, `--hypothesis-seed`, or a profile's `derandomize`) decides. pytest's
@@ -85,12 +85,15 @@ from typing import Callable, Mapping, Sequence
 from hypothesis import core as hypothesis_core
 from hypothesis.errors import HypothesisException
 
-from . import config as configmod, detect, process, report, settings as settingsmod, spec as specmod
+from .commands import config as configmod, settings as settingsmod
+from .judge import detect, spec as specmod
+from .sandbox import process
+from .reports import report
 from .commands.bot import bot_argv
 from .commands.exits import UsageProblem
-from .fuzz import BotFault, Campaign, _Stop, choose_mode
-from .fuzzrun import DEFAULT_BUDGET_S, FuzzRun, Options, Target
-from .settings import parse_duration
+from .play.fuzz import BotFault, Campaign, _Stop, choose_mode
+from .play.fuzzrun import DEFAULT_BUDGET_S, FuzzRun, Options, Target
+from .commands.settings import parse_duration
 
 #: The environment variable that sets the budget of every `fuzz_test` that gives none.
 BUDGET_ENV = "PROTOTEST_FUZZ_BUDGET"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from prototest.accounting import Accounting
-from prototest.envelope import Spent
+from prototest.judge.accounting import Accounting
+from prototest.sandbox.envelope import Spent
 
 MS = 1_000_000
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BOTS, ROOT, bot_env, run_cli
-from prototest import pool
+from prototest.play import pool
 
 pytestmark = pytest.mark.skipif(pool.default_jobs() < 2, reason="a bot is started ahead only with a core to spare")
 REFERENCE = ("--", sys.executable, "-m", "prototest.bots.chess_bot")

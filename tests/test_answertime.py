@@ -1,5 +1,5 @@
 """Every timing sentence and its JSON agree (issue 29, item 4): each figure a message prints
-is the finding's field of the same name (prototest.answertime), and a share of a limit is
+is the finding's field of the same name (prototest.judge.answertime), and a share of a limit is
 of the figure the message says. The builders are fed a constructed Spent (the figures the
 issue measured on a busy machine); then the referee's own wiring, with a stand-in bot whose
 readings are those figures."""
@@ -11,14 +11,15 @@ from types import SimpleNamespace
 
 import pytest
 
-from prototest import answertime, envelope, process, spec as specmod
-from prototest.accounting import SHARED_QUOTA, Accounting
-from prototest.answertime import AnswerTime
-from prototest.envelope import Spent, Usage
-from prototest.findings import TIME_FIELDS
+from prototest.judge import answertime, spec as specmod
+from prototest.sandbox import envelope, process
+from prototest.judge.accounting import SHARED_QUOTA, Accounting
+from prototest.judge.answertime import AnswerTime
+from prototest.sandbox.envelope import Spent, Usage
+from prototest.judge.findings import TIME_FIELDS
 from prototest.games import rules_module
-from prototest.judging import Judging
-from prototest.referee import GameConfig, Referee
+from prototest.judge.judging import Judging
+from prototest.judge.referee import GameConfig, Referee
 
 MS = 1_000_000
 _FIGURE = re.compile(r"(\d+(?:\.\d+)?)( ms|%)")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from prototest import conduct
+from prototest.sandbox import conduct
 
 PYTHON, JVM = (hint for _, hint in conduct.RUNTIME_CACHES)
 

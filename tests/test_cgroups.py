@@ -13,7 +13,7 @@ import time
 import pytest
 
 from conftest import RUN_TOKEN
-from prototest import cgroups, keeper, process
+from prototest.sandbox import cgroups, keeper, process
 
 MB = 1 << 20
 REQUIRED = os.environ.get("PROTOTEST_REQUIRE_CGROUP") == "1"

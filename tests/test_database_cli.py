@@ -175,7 +175,7 @@ def test_without_the_redis_package_a_redis_url_says_what_to_install(tmp_path):
 
 
 def test_a_server_lost_during_the_run_is_said_once_and_the_run_goes_on():
-    from prototest import exampledb
+    from prototest.play import exampledb
     database = exampledb.open_database(exampledb.RedisLocation("127.0.0.1", _free_port()))
     database.save(b"key", b"value")  # redis-py's own retries first: a few seconds
     started = time.monotonic()

@@ -1,4 +1,4 @@
-"""The boards the games draw (`svg()`, prototest/draw.py): the pieces a page's tests read
+"""The boards the games draw (`svg()`, prototest/games/draw.py): the pieces a page's tests read
 from them are the position's, the move played and a refused one are drawn where they
 belong, and a board stays small. The shared conformance suite checks what every game's
 drawing must do; this is what prototest's own drawings promise beyond it."""
@@ -11,7 +11,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from prototest import draw, games, spec as specmod
+from prototest.games import draw
+from prototest import games
+from prototest.judge import spec as specmod
 
 BUILT_IN = ["chess", "impasse", "loa", "halma"]
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BOTS, CHESS_FAST, run_cli
-from prototest import cgroups
+from prototest.sandbox import cgroups
 
 PY = sys.executable
 #: Where CI runs (as root), the cgroup path must run, never be skipped.

@@ -14,7 +14,7 @@ import textwrap
 import pytest
 
 from conftest import BOTS, ROOT, RUN_TOKEN, bot_env
-from prototest import keeper, linux
+from prototest.sandbox import keeper, linux
 from test_file_filter import run as bpf
 
 pytestmark = pytest.mark.skipif(not keeper.supported() or not linux.machine_abis(),

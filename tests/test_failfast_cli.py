@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from conftest import BOTS, CHESS_FAST, none_alive_with, run_cli
-from prototest import failfast
-from prototest.findings import Finding
-from prototest.game import GameReport
+from prototest.play import failfast
+from prototest.judge.findings import Finding
+from prototest.judge.game import GameReport
 
 CHESS = BOTS / "chess"
 ILLEGAL = str(CHESS / "illegal_move.py")

@@ -7,7 +7,7 @@ import struct
 
 import pytest
 
-from prototest import linux
+from prototest.sandbox import linux
 
 ALLOW, NOTIFY = linux.SECCOMP_RET_ALLOW, linux.SECCOMP_RET_USER_NOTIF
 O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND, O_CLOEXEC = 0, 1, 2, 0o100, 0o1000, 0o2000, 0o2000000

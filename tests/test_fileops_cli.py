@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BOTS, run_cli
-from prototest import keeper
+from prototest.sandbox import keeper
 
 CHESS = BOTS / "chess"
 LOA = BOTS / "loa"

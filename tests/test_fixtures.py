@@ -14,10 +14,13 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, run_cli
-from prototest import fixtures, games, process, spec as specmod
+from prototest.play import fixtures
+from prototest import games
+from prototest.sandbox import process
+from prototest.judge import spec as specmod
 from prototest.games import rules_module
-from prototest.referee import GameReport
-from prototest.transcript import Transcript
+from prototest.judge.referee import GameReport
+from prototest.sandbox.transcript import Transcript
 
 FILES = sorted((ROOT / "fixtures").glob("*.txt"))
 #: the reference bots import prototest and python-chess: this interpreter's bin first

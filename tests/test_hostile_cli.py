@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BOTS, ROOT, RUN_TOKEN, alive_with, bot_env, none_alive_with, run_cli
-from prototest import keeper
+from prototest.sandbox import keeper
 
 CHESS = BOTS / "chess"
 FAST = ["--start-delay", "150", "--games", "1"]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BOTS, ROOT, run_cli
-from prototest import gameview, htmlpage
+from prototest.reports import gameview, htmlpage
 
 CHESS_BOT = str(BOTS / "chess" / "illegal_move.py")
 FIXTURES = ROOT / "fixtures"
@@ -235,7 +235,7 @@ def test_show_of_a_transcript_plays_no_game(chess_run):
     transcript = next(f["transcript"] for f in result.report["findings"] if f["severity"] == "fail")
     code, modules = modules_after("show", transcript)
     assert code == 0
-    assert "prototest.gameview" in modules
+    assert "prototest.reports.gameview" in modules
     assert [m for m in modules if m in JUDGE or m.split(".")[0] in ("hypothesis", "redis")] == []
 
 

@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from conftest import BOTS, ROOT, run_cli
-from prototest import games, spec as specmod
+from prototest import games
+from prototest.judge import spec as specmod
 
 #: game -> (broken bot, moves played before the bot's first turn: the failure comes later)
 CASES = {

@@ -14,11 +14,11 @@ import pytest
 from conftest import ROOT, RUN_TOKEN, bot_env
 
 #: What only `prototest fuzz` (and the library's fuzz_test) may import.
-FUZZ_ONLY = ("prototest.fuzz", "prototest.fuzzrun", "prototest.strategies", "prototest.exampledb",
-             "prototest.workers", "prototest.testing", "prototest.commands.fuzz")
+FUZZ_ONLY = ("prototest.play.fuzz", "prototest.play.fuzzrun", "prototest.play.strategies", "prototest.play.exampledb",
+             "prototest.play.workers", "prototest.testing", "prototest.commands.fuzz")
 #: What a command that plays no game may not import (the judge, its processes and reports).
-JUDGE = ("prototest.process", "prototest.keeper", "prototest.linux", "prototest.referee", "prototest.report",
-         "prototest.runner", "prototest.pool", "prototest.fixtures", "pexpect", "multiprocessing")
+JUDGE = ("prototest.sandbox.process", "prototest.sandbox.keeper", "prototest.sandbox.linux", "prototest.judge.referee", "prototest.reports.report",
+         "prototest.play.runner", "prototest.play.pool", "prototest.play.fixtures", "pexpect", "multiprocessing")
 
 PROBE = r"""
 import json, sys
@@ -46,7 +46,7 @@ def test_a_check_imports_neither_hypothesis_nor_redis_nor_the_fuzz_machinery():
     code, modules = modules_after("check", "--game", "chess", "--games", "1", "--start-delay", "0", "-q",
                                   "--env", RUN_TOKEN, "--", sys.executable, "-m", "prototest.bots.chess_bot")
     assert code == 0
-    assert "prototest.referee" in modules  # the game was played here
+    assert "prototest.judge.referee" in modules  # the game was played here
     assert [m for m in modules if m.split(".")[0] in ("hypothesis", "redis") or m in FUZZ_ONLY] == []
 
 

@@ -1,4 +1,4 @@
-"""The keepers' host (prototest.keeper._Host): from a process's second bot start on, keepers
+"""The keepers' host (prototest.sandbox.keeper._Host): from a process's second bot start on, keepers
 are forked by a small process of prototest's own, as this process's own children. The bot
 runs as before; what the sandbox guarantees (README, "The sandbox") holds for them too."""
 
@@ -15,9 +15,9 @@ import uuid
 import pytest
 
 from conftest import ROOT, RUN_TOKEN, alive_with, bot_env, none_alive_with
-from prototest import keeper, process
-from prototest.envelope import Envelope
-from prototest.transcript import Transcript
+from prototest.sandbox import keeper, process
+from prototest.sandbox.envelope import Envelope
+from prototest.sandbox.transcript import Transcript
 
 pytestmark = pytest.mark.skipif(not keeper.supported(), reason="no keeper on this system")
 
@@ -112,8 +112,8 @@ def test_sigkill_of_the_judge_leaves_neither_bot_nor_host(tmp_path):
     key, _, value = token.partition("=")
     script = textwrap.dedent(f"""
         import sys, time
-        from prototest import keeper, process
-        from prototest.transcript import Transcript
+        from prototest.sandbox import keeper, process
+        from prototest.sandbox.transcript import Transcript
         env = {{**process.controlled_env(), {key!r}: {value!r}}}
         quick = "import sys; sys.stdin.readline()"
         hang = ("import os, subprocess, sys, time; subprocess.Popen([sys.executable, '-c', "

@@ -1,11 +1,11 @@
-"""prototest.match alone: openings, pairs, tallies and the SPRT options, on plain data."""
+"""prototest.play.match alone: openings, pairs, tallies and the SPRT options, on plain data."""
 
 from __future__ import annotations
 
 import pytest
 
-from prototest import match, stats
-from prototest.game import GameReport
+from prototest.play import match, stats
+from prototest.judge.game import GameReport
 from prototest.commands.common import load_spec
 
 
@@ -95,8 +95,8 @@ def test_rechecks_stop_at_the_cap_for_each_seat_apart():
     """One tally of re-checks alone (runner.Rechecks) for check's games at once, a bot
     started ahead and a match: a game with a timing finding of either bot is played alone
     again until that bot's kind came back alone in RECHECKS games, then no more."""
-    from prototest import runner
-    from prototest.findings import Finding
+    from prototest.play import runner
+    from prototest.judge.findings import Finding
 
     def game(index: int, mine: tuple[str, ...] = (), theirs: tuple[str, ...] = ()) -> GameReport:
         r = report(index, "win")
@@ -124,7 +124,7 @@ def test_rechecks_stop_at_the_cap_for_each_seat_apart():
 def test_the_seats_transcript_is_a_view_of_the_games():
     """The bot in the other seat writes to the game's one transcript through a view
     (Transcript.seat): every line and header line prefixed, one stderr budget for both."""
-    from prototest import transcript
+    from prototest.sandbox import transcript
 
     main = transcript.Transcript()
     seat = main.seat("[opponent] ")
@@ -146,7 +146,7 @@ def test_the_live_views_lines_name_seats_by_title_and_show_both_bots_times():
     """prototest match's live view, on plain data: a game in play with each bot's last answer
     time (by seat), who thinks long, the running score with A's W/D/L and the Elo, the
     seats column as wide as Halma's titles."""
-    from prototest import live
+    from prototest.reports import live
     from prototest.commands import match as command
 
     spec, _, _ = load_spec("impasse", None, [])

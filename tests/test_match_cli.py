@@ -137,7 +137,7 @@ def test_junit_has_a_suite_per_bot(tmp_path):
     assert result.code == 1, result.stdout + result.stderr
     suites = ET.parse(junit).getroot().findall("testsuite")
     assert [(s.get("name"), s.get("failures")) for s in suites] == [
-        ("prototest.match.impasse.A", "0"), ("prototest.match.impasse.B", "2")]
+        ("prototest.play.match.impasse.A", "0"), ("prototest.play.match.impasse.B", "2")]
     failures = suites[1].findall("testcase/failure")
     assert [f.get("type") for f in failures] == ["illegal_move", "illegal_move"]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BOTS, CHESS_FAST, RUN_TOKEN, run_cli
-from prototest import matchgame
+from prototest.play import matchgame
 
 PY = shlex.quote(sys.executable)
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from conftest import BOTS, CHESS_FAST, RUN_TOKEN, run_cli
-from prototest import matchgame
+from prototest.play import matchgame
 
 BUNDLED = [sys.executable, "-B", "-m", "prototest.bots.chess_bot"]
 ILLEGAL = f"{shlex.quote(sys.executable)} -B {shlex.quote(str(BOTS / 'chess' / 'illegal_move.py'))}"

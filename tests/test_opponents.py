@@ -1,4 +1,4 @@
-"""The swarm contract, written once in prototest.opponents (issue 21, item 4): a rules
+"""The swarm contract, written once in prototest.games.opponents (issue 21, item 4): a rules
 module gives its moves' classes (`move_kinds`) and its styles' preferences (`prefer`);
 `candidates` leaves out the omitted classes, falls back, and never answers empty."""
 
@@ -9,10 +9,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from prototest import opponents
+from prototest.games import opponents
 from prototest.games import chess as chess_rules
 from prototest.games import make_rules, rules_module
-from prototest.opponents import Style
+from prototest.games.opponents import Style
 
 GAMES = ("chess", "impasse", "loa", "halma")
 

@@ -1,4 +1,4 @@
-"""prototest.pool: several games at once, and the re-check alone of a result that games
+"""prototest.play.pool: several games at once, and the re-check alone of a result that games
 running beside it may have spoiled."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import os
 import time
 from pathlib import Path
 
-from prototest import pool
+from prototest.play import pool
 
 
 def _play(task: tuple[int, str]) -> tuple[int, str, int]:

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from conftest import BOTS, ROOT, bot_env, run_cli
-from prototest import conduct
+from prototest.sandbox import conduct
 
 
 def fresh_copy(tmp_path: Path) -> Path:

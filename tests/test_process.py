@@ -10,8 +10,8 @@ import uuid
 import pytest
 
 from conftest import RUN_TOKEN, alive_with, none_alive_with
-from prototest import process
-from prototest.transcript import STDERR_KEEP_BYTES, Transcript
+from prototest.sandbox import process
+from prototest.sandbox.transcript import STDERR_KEEP_BYTES, Transcript
 
 SECOND = 1_000_000_000
 
@@ -152,8 +152,8 @@ def test_in_a_library_a_users_signals_keep_their_own_meaning(tmp_path):
         # Python's own Ctrl-C handler, which it installs only where SIGINT does not come in
         # ignored: a suite run as a background job of a script (`pytest &`) passes it ignored.
         "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
-        "from prototest import process\n"
-        "from prototest.transcript import Transcript\n"
+        "from prototest.sandbox import process\n"
+        "from prototest.sandbox.transcript import Transcript\n"
         f"env = {{**process.controlled_env(), {token.split('=')[0]!r}: {token.split('=')[1]!r}}}\n"
         "with process.Bot([sys.executable, '-c', 'import time; time.sleep(60)'], env=env,\n"
         "                 transcript=Transcript(), max_line=64) as bot:\n"

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import random
 
-from prototest import opponents
+from prototest.games import opponents
 from prototest.games import impasse, loa
-from prototest.opponents import Opponent, Style
+from prototest.games.opponents import Opponent, Style
 from prototest.games.impasse import choose_move
 
 from conftest import run_cli

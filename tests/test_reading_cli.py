@@ -208,7 +208,7 @@ def test_reading_rules_are_checked_when_the_spec_is_loaded(game, override, key, 
 def test_each_game_s_spec_states_its_reading_rules(name):
     """The rules come from the file (or its base), not from defaults: each installed
     game's spec says every one of them."""
-    from prototest.spec import _read
+    from prototest.judge.spec import _read
     data = _read(str(games.game(name).spec))
     stated = set(data["read"])
     assert {"line_end", "max_bytes", "over_max", "decode", "comment_separator", "between_turns"} <= stated

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from conftest import BOTS, ROOT, RUN_TOKEN, bot_env, run_cli
-from prototest import fixtures, spec as specmod
+from prototest.play import fixtures
+from prototest.judge import spec as specmod
 from prototest.games import rules_module
 from prototest.games.base import IllegalMove
 

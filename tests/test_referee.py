@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from prototest import process, spec as specmod
+from prototest.sandbox import process
+from prototest.judge import spec as specmod
 from prototest.games import rules_module
-from prototest.referee import Forfeit, GameConfig, Referee
+from prototest.judge.referee import Forfeit, GameConfig, Referee
 
 MS = 1_000_000
 
@@ -84,7 +85,7 @@ def test_an_interrupt_swallowed_by_a_start_ahead_stops_the_game_in_play(whose):
     import signal
     from types import SimpleNamespace
 
-    from prototest import runner
+    from prototest.play import runner
 
     other = SimpleNamespace(report=SimpleNamespace(interrupted=None))
     following = SimpleNamespace(report=SimpleNamespace(interrupted=None), seat=SimpleNamespace(referee=other))

@@ -8,7 +8,7 @@ from hypothesis import given, strategies as st
 
 from prototest.games import chess as judge_chess
 from prototest.games.base import IllegalMove, PositionError
-from prototest.strategies import move_sequences
+from prototest.play.strategies import move_sequences
 
 RULES = judge_chess.make_rules({})
 LEGAL_EP = judge_chess.make_rules({"en_passant": "legal"})

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BOTS, CHESS_FAST, ROOT, run_cli
-from prototest.findings import TIME_FIELDS
+from prototest.judge.findings import TIME_FIELDS
 
 CHESS = BOTS / "chess"
 #: A bot whose findings differ from game to game: some games fail, some pass.
@@ -310,12 +310,12 @@ def test_a_bot_gone_before_the_judge_writes_is_a_crash_with_jobs_too(tmp_path):
 
 
 def test_the_pool_plays_a_spoiled_result_again_alone_and_hands_both_over():
-    """prototest.pool: a result that `again` picks is held back and its task played once
+    """prototest.play.pool: a result that `again` picks is held back and its task played once
     more, alone, in a worker (see tests/test_pool.py for "alone" and "at once"); `done`
     gets the new result with the first, and only that result stands."""
     import time
 
-    from prototest import pool
+    from prototest.play import pool
 
     seen = []
     results = pool.play_all(list(range(6)), lambda task: (task, time.monotonic_ns()), 2,

@@ -1,4 +1,4 @@
-"""prototest.stats against fastchess's and cutechess's own figures (issue 23).
+"""prototest.play.stats against fastchess's and cutechess's own figures (issue 23).
 
 The reference figures are what the programs printed, never what this module computes:
 - FASTCHESS_*: fastchess's console reports in real matches between two small UCI
@@ -16,8 +16,8 @@ import random
 
 import pytest
 
-from prototest import stats
-from prototest.stats import (CONTINUE, H0, H1, Pentanomial, Trinomial, cutechess_elo, cutechess_report,
+from prototest.play import stats
+from prototest.play.stats import (CONTINUE, H0, H1, Pentanomial, Trinomial, cutechess_elo, cutechess_report,
                              elo_pentanomial, elo_to_score, elo_wdl, fastchess_report, format_cutechess_sprt,
                              format_elo, format_llr, format_los, format_ptnml, llr, pentanomial, score_to_elo,
                              sprt, sprt_bounds, trinomial, wl_dd)

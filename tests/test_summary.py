@@ -4,10 +4,10 @@ that names the games of the rest."""
 
 from __future__ import annotations
 
-from prototest import spec as specmod
-from prototest.findings import Finding
-from prototest.game import CheckRun, GameReport
-from prototest.report import findings_lines, game_ranges, summary
+from prototest.judge import spec as specmod
+from prototest.judge.findings import Finding
+from prototest.judge.game import CheckRun, GameReport
+from prototest.reports.report import findings_lines, game_ranges, summary
 
 
 def test_a_fault_in_every_game_is_shown_twice_in_full_then_folded():

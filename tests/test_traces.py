@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from prototest import traces
+from prototest.judge import traces
 
 NODE = """/bots/bot.js:1
 function f(){ return undefinedThing + 1; }

@@ -1,6 +1,6 @@
 """The bot's command line, checked before any game: a missing or unrunnable program, a
 script whose #! line cannot work, a source file that needs its interpreter or compiler
-named (see prototest.usage) are usage errors that say what to do."""
+named (see prototest.commands.usage) are usage errors that say what to do."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import os
 import shlex
 import shutil
 
-from .. import usage
+from . import usage
 from .exits import UsageProblem
 
 

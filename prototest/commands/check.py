@@ -11,8 +11,12 @@ from pathlib import Path
 
 import typer
 
-from .. import detect, live, pool, process, report, runner, settings
-from ..game import CheckRun
+from ..judge import detect
+from ..reports import live, report
+from ..play import pool, runner
+from ..sandbox import process
+from . import settings
+from ..judge.game import CheckRun
 from .bot import bot_argv
 from .common import (check_output, html_writer, check_time_scale, game_start, given_opponent_moves, in_shard, load_settings,
                      load_spec, parse_position, parse_shard, resolve_settings, shard_text)
@@ -77,7 +81,7 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, games: 
 
 
 def fail_limit(option: int | None, s: settings.Settings) -> int:
-    """The fail-fast rule's K (prototest.failfast): --max-fail, else the config file's
+    """The fail-fast rule's K (prototest.play.failfast): --max-fail, else the config file's
     max_fail, else settings.DEFAULT_MAX_FAIL; 0 plays every game."""
     if option is not None:
         return option
@@ -175,7 +179,7 @@ def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts,
 
 def live_view(spec, s: settings.Settings, count: int, seats: list[int], jobs: int, quiet: bool,
               shard: str | None, indices: list[int], opponent_argv: list[str] | None = None):
-    """The live view on a terminal (see prototest.live), its header shown at once; None
+    """The live view on a terminal (see prototest.reports.live), its header shown at once; None
     when stderr is no terminal, NO_COLOR is set or --quiet: the plain lines, as ever."""
     if not live.wanted(quiet):
         return None

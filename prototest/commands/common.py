@@ -9,7 +9,8 @@ import os
 import re
 from pathlib import Path
 
-from .. import config as configmod, settings, spec as specmod
+from . import config as configmod, settings
+from ..judge import spec as specmod
 from ..games.base import IllegalMove, PositionError
 from .bot import bot_argv
 from .exits import UsageProblem
@@ -190,9 +191,9 @@ def check_output(option: str, path: Path, *, folder: bool = False) -> None:
 
 
 def html_writer(name: str):
-    """--html's writer for conclude(): prototest.htmlpage's `name`, imported when a page is written."""
+    """--html's writer for conclude(): prototest.reports.htmlpage's `name`, imported when a page is written."""
     def write(run, path: Path) -> None:
-        from .. import htmlpage
+        from ..reports import htmlpage
 
         getattr(htmlpage, name)(run, path)
     return write
@@ -203,8 +204,8 @@ def load_fixtures(paths: list[Path], env: dict[str, str], time_scale: float | No
                   seat: str | None = None) -> list:
     """Every fixture read and its game checked (spec, position, bot) before any is played.
     With `matches` (replay), a match game's transcript is one too: the side of the bot
-    that `bot` (its letter) or `seat` names (see prototest.matchgame)."""
-    from .. import fixtures, matchgame  # the judge with it: record and replay only
+    that `bot` (its letter) or `seat` names (see prototest.play.matchgame)."""
+    from ..play import fixtures, matchgame  # the judge with it: record and replay only
 
     def load(path: Path):
         if not matchgame.is_match_game(path):
@@ -224,7 +225,7 @@ def load_fixtures(paths: list[Path], env: dict[str, str], time_scale: float | No
         return matchgame.fixture_of(game, side)
 
     try:
-        loaded = [load(path) for path in fixtures.expand(paths, matches)]
+        loaded = [load(path) for path in matchgame.expand(paths, matches)]
         setups = [fixtures.setup_of(fixture, env, argv=argv, time_scale=time_scale) for fixture in loaded]
     except fixtures.FixtureError as exc:
         raise UsageProblem(str(exc)) from None
@@ -274,7 +275,7 @@ def write_fixture_reports(data: dict, json_path: Path | None, junit_path: Path |
                           junit=None) -> None:
     """--json and --junit of replay and record --update (and of their merged shards, or
     with `junit` of merged fuzz shards); a write error joins `errors`."""
-    from .. import report
+    from ..reports import report
 
     for option, path, write in (("--json", json_path, report.write_data_json),
                                 ("--junit", junit_path, junit or report.write_fixture_junit)):

@@ -15,8 +15,11 @@ import sys
 
 import typer
 
-from .. import config as configmod, interrupts, live, spec as specmod, usage
-from ..interrupts import signals
+from . import config as configmod, usage
+from ..sandbox import interrupts
+from ..reports import live
+from ..judge import spec as specmod
+from ..sandbox.interrupts import signals
 
 EXIT_PASS, EXIT_FAIL, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -30,7 +33,7 @@ def bots_ahead() -> None:
     bot and before any worker is forked: prototest becomes the reaper of its bots' orphans
     (see process.become_subreaper), reaped again at the end of run_app. The other commands
     never import the judge's process machinery."""
-    from .. import process
+    from ..sandbox import process
 
     process.become_subreaper()
 
@@ -141,7 +144,7 @@ def run_app(app: typer.Typer, argv: list[str] | None = None) -> None:
     if signals.first is not None and not signals.told:  # typer makes Ctrl-C a silent 130
         code = 128 + signals.first
         _say(f"prototest: interrupted ({interrupts.signal_name(signals.first)})")
-    process = sys.modules.get("prototest.process")  # imported when a bot may have run
+    process = sys.modules.get("prototest.sandbox.process")  # imported when a bot may have run
     if process is not None:
         process.keeper.close_hosts()
         process.reap_orphans(0.2)

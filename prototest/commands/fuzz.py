@@ -10,11 +10,15 @@ from pathlib import Path
 
 import typer
 
-from .. import detect, exampledb, fixtures, live, pool, process, report, settings
-from ..fuzz import Campaign, choose_mode
-from ..fuzzrun import FuzzRun, Options, Target
-from ..interrupts import signals
-from ..workers import run_workers
+from ..judge import detect
+from ..play import exampledb, fixtures, pool
+from ..reports import live, report
+from ..sandbox import process
+from . import settings
+from ..play.fuzz import Campaign, choose_mode
+from ..play.fuzzrun import FuzzRun, Options, Target
+from ..sandbox.interrupts import signals
+from ..play.workers import run_workers
 from .bot import bot_argv
 from .common import check_output, html_writer, check_time_scale, load_settings, parse_shard, resolve_settings
 from .exits import UsageProblem, bots_ahead, conclude
@@ -70,7 +74,7 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, budget:
 
 
 def _execute(target: Target, options: Options, progress: Callable[[FuzzRun], None]) -> FuzzRun:
-    """The whole run: one campaign in this process, or `options.jobs` at once (prototest.workers)."""
+    """The whole run: one campaign in this process, or `options.jobs` at once (prototest.play.workers)."""
     if options.jobs <= 1:
         return Campaign(target, options, progress).execute()
     return run_workers(target, options, progress)
@@ -139,7 +143,7 @@ class _Ticker:
 
 
 def _save_reproducers(run: FuzzRun, folder: Path) -> None:
-    """Each minimal failing example as a fixture (see prototest.fixtures), whose header
+    """Each minimal failing example as a fixture (see prototest.play.fixtures), whose header
     holds what replays it: `prototest replay FILE` says whether the failure comes back."""
     for failure in run.failures:
         name = f"{run.target.spec.name}-{failure.details['mode']}-{failure.finding.kind}.txt"

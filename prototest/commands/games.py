@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import typer
 
-from .. import games, spec as specmod
-from ..envelope import Envelope
+from .. import games
+from ..judge import spec as specmod
+from ..sandbox.envelope import Envelope
 
 
 def execute() -> None:

@@ -2,11 +2,11 @@
 both judged, with the statistics chess testers use (issue 23).
 
 Each bot is one command line, split as a shell would ('python3 bot.py --fast'). Games
-come in pairs: each opening (seeded random plies, see prototest.match.opening) is played
+come in pairs: each opening (seeded random plies, see prototest.play.match.opening) is played
 twice, the seats swapped. Every game is a `check` game of A with B in the other seat
-(prototest.seat): both bots judged, a fault a loss for the bot that made it. The summary
+(prototest.judge.seat): both bots judged, a fault a loss for the bot that made it. The summary
 has each bot's findings as `check` prints them, the results and how each game ended, and
-fastchess's report lines (prototest.stats).
+fastchess's report lines (prototest.play.stats).
 """
 
 from __future__ import annotations
@@ -22,10 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-
-from .. import live, match as matchmod, pool, process, report, runner, stats
-from ..game import GameConfig, GameReport
-from ..spec import Spec
+from .. import games
+from ..reports import live, report
+from ..play import match as matchmod, pool, runner, stats
+from ..sandbox import process
+from ..judge.game import GameConfig, GameReport
+from ..judge.spec import Spec
 from .check import opponent_command
 from .common import check_output, check_time_scale, load_settings, resolve_settings
 from .exits import UsageProblem, bots_ahead, conclude, games_begin, plural
@@ -47,7 +49,7 @@ class MatchRun:
     #: games of each pairing (an even number: pairs of games)
     games_per_pairing: int
     opening_plies: int
-    #: who plays whom (indices into `bots`), see prototest.match.pairings
+    #: who plays whom (indices into `bots`), see prototest.play.match.pairings
     pairings: list[tuple[int, int]] = field(default_factory=lambda: [(0, 1)])
     mode: str = "match"  # "match" (two bots), "round robin", "gauntlet"
     sprt_options: dict[str, Any] | None = None
@@ -242,7 +244,7 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
 
 
 def live_view(run: MatchRun, jobs: int, quiet: bool, score) -> "live.View | None":
-    """The live view on a terminal, as check's (prototest.live): the header at once, a line
+    """The live view on a terminal, as check's (prototest.reports.live): the header at once, a line
     per game in play (its ply, each bot's last answer time), the progress bar with the
     running score; None when stderr is no terminal, NO_COLOR is set or --quiet (the plain
     lines, as ever)."""
@@ -319,7 +321,7 @@ def game_verdict(g: GameReport) -> str:
 
 def write_html(run: MatchRun, path: Path) -> None:
     """--html: the summary as printed, and a board for every game with a finding of either bot."""
-    from .. import htmlpage
+    from ..reports import htmlpage
 
     text = summary(run)
     title = f"prototest match: {run.spec.game.title or run.spec.name}, " + " vs ".join(
@@ -346,9 +348,8 @@ def _keep_transcript(run: MatchRun, game_report: GameReport, folder: Path, write
 
 
 def _replay_header(run: MatchRun, g: GameReport, folder: Path) -> list[str]:
-    """The match game's lines of its transcript (see prototest.matchgame)."""
-    from ..fixtures import _registered_spec
-    from ..matchgame import Side, header_lines
+    """The match game's lines of its transcript (see prototest.play.matchgame)."""
+    from ..play.matchgame import Side, header_lines
 
     pairing, local = run.where(g.index)
     first, second = run.pairings[pairing]
@@ -356,7 +357,7 @@ def _replay_header(run: MatchRun, g: GameReport, folder: Path) -> list[str]:
     fen, opening = run.openings.get(matchmod.pair_of(local)) or (None, [])
     sides = (Side(matchmod.LETTERS[first], seats[g.seat], list(run.bots[first]), os.getcwd()),
              Side(matchmod.LETTERS[second], seats[1 - g.seat], list(run.bots[second]), os.getcwd()))
-    bundled = _registered_spec(run.spec.name) == Path(run.spec.path).resolve()
+    bundled = games.registered_spec(run.spec.name) == Path(run.spec.path).resolve()
     return header_lines(folder=folder, spec=run.spec, bundled=bundled, seed=run.seed, index=g.index,
                         time_scale=run.time_scale, start_delay=run.start_delay, position=fen, opening=opening,
                         sides=sides, moves=g.moves, result=g.result, reason=g.reason,
@@ -538,7 +539,7 @@ def _termination(g: GameReport) -> tuple[str, str]:
 
 
 def run_rules(run: MatchRun):
-    from ..spec import bind
+    from ..judge.spec import bind
 
     return bind(run.spec)[1]
 
@@ -555,7 +556,7 @@ def junit(run: MatchRun):
     suites = ET.Element("testsuites", name="prototest")
     for bot, argv in enumerate(run.bots):
         name = matchmod.LETTERS[bot]
-        suite = ET.SubElement(suites, "testsuite", name=f"prototest.match.{run.spec.name}.{name}")
+        suite = ET.SubElement(suites, "testsuite", name=f"prototest.play.match.{run.spec.name}.{name}")
         props = ET.SubElement(suite, "properties")
         ET.SubElement(props, "property", name="bot", value=report._xml_text(_name(argv)))
         tests = failures = 0
@@ -567,7 +568,7 @@ def junit(run: MatchRun):
             seat = run.spec.seat_title(g.seat if name == first else 1 - g.seat)
             for check in report.CHECKS:
                 tests += 1
-                case = ET.SubElement(suite, "testcase", classname=f"prototest.match.{run.spec.name}.{name}.{check}",
+                case = ET.SubElement(suite, "testcase", classname=f"prototest.play.match.{run.spec.name}.{name}.{check}",
                                      name=f"game {g.index} ({name} as {seat}): {report.CHECK_TITLES[check]}")
                 findings = [f for f in mine if f.check == check]
                 fails = [f for f in findings if f.severity == "fail"]

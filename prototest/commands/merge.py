@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from .. import live, merge as merger, report
+from ..reports import live, merge as merger, report
 from .common import check_output, html_writer, write_fixture_reports
 from .exits import EXIT_FAIL, EXIT_PASS, UsageProblem, conclude
 
@@ -47,7 +47,7 @@ def execute(*, reports: list[Path], json_path: Path | None, junit_path: Path | N
 
 
 def _write_html(path: Path, title: str, text: str, errors: list[str]) -> None:
-    from .. import htmlpage
+    from ..reports import htmlpage
 
     try:
         htmlpage.write_text_page(title, text, path)

@@ -9,10 +9,12 @@ from pathlib import Path
 
 import typer
 
-from .. import fixtures, pool, process, report
-from ..interrupts import signals
+from ..play import fixtures, pool
+from ..sandbox import process
+from ..reports import report
+from ..sandbox.interrupts import signals
 from .bot import bot_argv
-from ..runner import timing_bound
+from ..play.runner import timing_bound
 from .common import (check_output, check_time_scale, fixtures_report, game_start, given_opponent_moves, in_shard,
                      load_fixtures, load_settings, parse_env, parse_shard, resolve_settings, write_fixture_reports)
 from .exits import UsageProblem, bots_ahead, fixture_exit, plural

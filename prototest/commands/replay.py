@@ -11,9 +11,11 @@ from pathlib import Path
 
 import typer
 
-from .. import live, pool, process, replay as replayer, report
-from ..interrupts import signals
-from ..runner import timing_bound
+from ..reports import live, report
+from ..play import pool, replay as replayer
+from ..sandbox import process
+from ..sandbox.interrupts import signals
+from ..play.runner import timing_bound
 from .common import (check_output, check_time_scale, fixtures_report, in_shard, load_fixtures, parse_env,
                      parse_shard, write_fixture_reports)
 from .exits import UsageProblem, bots_ahead, fixture_exit, plural
@@ -25,7 +27,7 @@ def execute(*, args: list[str], time_scale: float | None, env_pairs: list[str], 
             seat: str | None = None, html_path: Path | None = None) -> None:
     """Play the judge's side of each fixture against the bot; report the first difference.
     A match game's transcript is played again against the bot `bot_letter` or `seat` names,
-    the other bot's moves taken from the record (see prototest.matchgame)."""
+    the other bot's moves taken from the record (see prototest.play.matchgame)."""
     bots_ahead()
     paths, bot = _after_dashes(list(args or []), typed, "replay")
     if not paths:
@@ -91,7 +93,7 @@ def counted(fixtures: list) -> str:
 
 def _write_html(path: Path, shown: list[tuple], data: dict, total: int, errors: list[str]) -> None:
     """--html: the replays as printed, and a board for each that failed or differs."""
-    from .. import htmlpage
+    from ..reports import htmlpage
 
     what = counted([result.fixture for result, _ in shown]) if len(shown) == total else plural(total, "fixture")
     last = (f"FAIL: {data['failed']} of {what} failed" if data["failed"] else f"PASS: {what} replayed")

@@ -1,6 +1,6 @@
 """`prototest show TRANSCRIPT|FIXTURE`: a saved game at one ply, in the terminal (the
 board, the move that led there, the transcript lines of that ply), and with --html the
-whole game as a page to step through (prototest.htmlpage)."""
+whole game as a page to step through (prototest.reports.htmlpage)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from .. import gameview
+from ..reports import gameview
 from .common import check_output
 from .exits import UsageProblem
 
@@ -25,7 +25,7 @@ def execute(*, path: Path, ply: int | None, html_path: Path | None) -> None:
     at = view.opening_ply if ply is None else ply
     typer.echo("\n".join(lines(view, at)))
     if html_path is not None:
-        from .. import htmlpage
+        from ..reports import htmlpage
 
         try:
             htmlpage.write_view(view, html_path)

@@ -9,7 +9,7 @@ and whose value is its rules module. prototest's own four are registered in its
     connect4 = "prototest_connect4.rules"
 
 and `pip install` is all it takes: `prototest check --game connect4`, `moves`, `perft`,
-`fuzz` and `record` then know it, and the conformance suite (`prototest.conformance`)
+`fuzz` and `record` then know it, and the conformance suite (`prototest.judge.conformance`)
 tests it. What a rules module provides is `base.py`'s docstring; `game(name)` checks
 it when the game is loaded and says in one line what is missing.
 
@@ -28,6 +28,9 @@ from types import ModuleType
 from typing import Any, Mapping
 
 from .base import OptionError, Rules, name_problem, rules_problem, shown
+
+#: The game when neither --game, --spec nor the config file says.
+DEFAULT_GAME = "chess"
 
 #: The entry-point group games are registered in.
 GROUP = "prototest.games"
@@ -169,3 +172,11 @@ def make_rules(name: str, options: Mapping[str, Any]) -> Rules:
 
 __all__ = ["GROUP", "Game", "GameError", "game", "known", "make_rules", "module_problem", "name_problem", "names",
            "rules_module", "shown", "OptionError"]
+
+
+def registered_spec(name: str) -> Path | None:
+    """The spec of the installed game `name`, resolved (None: no such game)."""
+    try:
+        return game(name).spec.resolve()
+    except GameError:
+        return None

@@ -2,10 +2,10 @@
 
 A game is one rules module and one spec, registered in the entry-point group
 `prototest.games` (see `games/__init__.py`). A rules module is pure: no I/O, no clocks,
-no randomness of its own. The referee (`prototest.referee`) joins it to a spec and a
+no randomness of its own. The referee (`prototest.judge.referee`) joins it to a spec and a
 bot process; `moves` and `perft` call the same module, so what a bot author sees at the
 command line is exactly what the judge accepts. `games.game(name)` checks a module when
-it is loaded, and `prototest.conformance` tests a game whole: every game, built in or
+it is loaded, and `prototest.judge.conformance` tests a game whole: every game, built in or
 not, passes the same suite.
 
 The rules module
@@ -18,7 +18,7 @@ The rules module
         a module that plays the game over its protocol, run as `python -m BOT`: the
         conformance suite plays it in each seat, `record` records prototest's fixtures.
 
-Opponents (`prototest.opponents`; `check` and `fuzz` draw one per game). All optional:
+Opponents (`prototest.games.opponents`; `check` and `fuzz` draw one per game). All optional:
 without them the opponent plays uniformly random legal moves. A module says what its
 moves are and what its styles like; `opponents.candidates` does the rest once for every
 game: (allowed, preferred), where `allowed` is the moves of no omitted class (all of them
@@ -75,7 +75,7 @@ For `prototest fuzz` and the reports, all optional:
         highlighted; `bad` a move string the side to move answered here and the judge
         refused, drawn in red where it can be read (else a red caption): any string,
         never an exception; `flipped` shows the board from the second seat.
-        `prototest.draw` is the drawing layer prototest's games share; their pieces
+        `prototest.games.draw` is the drawing layer prototest's games share; their pieces
         carry `data-cell` (the cell as move strings name it) and `data-piece` (a short
         code, the notation's letter).
 

@@ -17,7 +17,7 @@ from typing import Any, Mapping, Sequence
 
 import chess
 
-from .. import draw
+from . import draw
 from .base import (IllegalMove, Judged, OptionError, Outcome, PositionError, best_scored, bundled_spec,
                    take_options)
 
@@ -437,7 +437,7 @@ def make_rules(options: Mapping[str, Any]) -> ChessRules:
 def choose_move(position: ChessPosition, rng: random.Random, style: str = "random") -> str:
     """A seeded random legal mover (queen promotions only): the bundled reference bot's
     fallback and the play of the broken test bots; the judge's opponents are in
-    `prefer` (see prototest.opponents).
+    `prefer` (see prototest.games.opponents).
 
     It draws from python-chess's generation order, which is fixed for a position, and
     names only the move it picks: building every move's string cost more than the draw."""
@@ -450,7 +450,7 @@ def choose_move(position: ChessPosition, rng: random.Random, style: str = "rando
 
 # -- opponent styles and fuzzing hooks (see games/base.py) ---------------------------------
 
-#: Opponent styles (see prototest.opponents): "random" plays any allowed move; the others
+#: Opponent styles (see prototest.games.opponents): "random" plays any allowed move; the others
 #: prefer one kind of move and fall back to any when there is none.
 STYLES = ("random", "greedy", "checking", "smothering", "passive", "pawn-storm", "king-walk", "generous")
 #: Move classes a swarm opponent may never play.
@@ -597,7 +597,7 @@ class _Kinds(AbstractSet[str]):
 
 def without_classes(position: ChessPosition, moves: Sequence[chess.Move], omit: AbstractSet[str]) -> list[chess.Move]:
     """The moves of `moves` of no class in `omit`, in their order: `move_kinds`'s answer
-    for each (see prototest.opponents), worked out from the board's masks in one pass
+    for each (see prototest.games.opponents), worked out from the board's masks in one pass
     (the class tests one by one cost the opponent more than generating the moves)."""
     board = position.board
     capture, en_passant, castling = "capture" in omit, "en passant" in omit, "castling" in omit
@@ -805,7 +805,7 @@ def diagram(position: ChessPosition) -> list[str]:
     return [f"{8 - i} {row}" for i, row in enumerate(rows)] + ["  a b c d e f g h"]
 
 
-# -- the board as a picture (see games/base.py and prototest.draw) --------------------------
+# -- the board as a picture (see games/base.py and prototest.games.draw) --------------------------
 
 _SQUARES = re.compile(r"\s*([a-h][1-8])([a-h][1-8])?[qrbnQRBN]?\s*")
 

@@ -78,7 +78,7 @@ from .base import (
     take_options,
     bundled_spec,
 )
-from .. import draw
+from . import draw
 
 #: The game's spec and the bot that plays it (see base.py: a registered game's module).
 SPEC = bundled_spec("halma.toml")
@@ -633,7 +633,7 @@ def _hole_approach(board: bytes, seat: int, move: _Candidate) -> int:
 
 def choose_move(position: HalmaPosition, rng: random.Random, style: str = "greedy") -> str:
     """The bundled reference bot's play: "random" (uniform) or "greedy"; the judge's
-    opponents are in `prefer` (see prototest.opponents).
+    opponents are in `prefer` (see prototest.games.opponents).
 
     Greedy maximises `_progress`, then `_hole_approach`, and breaks remaining ties with `rng`;
     deterministic for a given `rng` state.
@@ -661,7 +661,7 @@ def choose_move(position: HalmaPosition, rng: random.Random, style: str = "greed
 # ---------------------------------------------------------------------------------------
 # Opponent styles and fuzzing hooks (see games/base.py)
 
-#: Opponent styles (see prototest.opponents): "random" plays any allowed move.
+#: Opponent styles (see prototest.games.opponents): "random" plays any allowed move.
 STYLES = ("random", "greedy", "racing", "wandering", "crowding", "stalling")
 #: Move classes a swarm opponent may never play.
 MOVE_CLASSES = ("jump", "long chain", "step", "backward", "edge landing")
@@ -799,7 +799,7 @@ def diagram(position: HalmaPosition) -> list[str]:
 
 
 # --------------------------------------------------------------------------------------
-# The board as a picture (see games/base.py and prototest.draw)
+# The board as a picture (see games/base.py and prototest.games.draw)
 
 _DEFS = draw.defs(
     draw.disc("halma-1", draw.PALETTE["red"], "#7a1d16", "#f08a80"),

@@ -71,7 +71,7 @@ from .base import (
     take_options,
     bundled_spec,
 )
-from .. import draw
+from . import draw
 
 #: The game's spec and the bot that plays it (see base.py: a registered game's module).
 SPEC = bundled_spec("impasse.toml")
@@ -672,7 +672,7 @@ def make_rules(options: Mapping[str, Any]) -> ImpasseRules:
 
 def choose_move(position: ImpassePosition, rng: random.Random, style: str = "greedy") -> str:
     """The bundled reference bots' play: "random", or "greedy" (most progress, rng ties);
-    the judge's opponents are in `prefer` (see prototest.opponents).
+    the judge's opponents are in `prefer` (see prototest.games.opponents).
 
     Greedy drives games to their late phases (crowns, bear-offs, impasses) so that seeded
     games exercise every rule and mostly finish inside the turn limit.
@@ -693,7 +693,7 @@ def choose_move(position: ImpassePosition, rng: random.Random, style: str = "gre
 # --------------------------------------------------------------------------------------
 # Opponent styles and fuzzing hooks (see games/base.py)
 
-#: Opponent styles (see prototest.opponents): "random" plays any allowed move.
+#: Opponent styles (see prototest.games.opponents): "random" plays any allowed move.
 STYLES = ("random", "greedy", "racing", "smothering", "passive", "transposing", "bearing-off")
 #: Move classes a swarm opponent may never play (impasse removals are never omitted:
 #: they are the only moves when they are listed).
@@ -876,7 +876,7 @@ def _progress(board: str, side: int) -> int:
 
 
 # --------------------------------------------------------------------------------------
-# The board as a picture (see games/base.py and prototest.draw)
+# The board as a picture (see games/base.py and prototest.games.draw)
 
 _SQUARE_RUN = re.compile(r"\s*((?:[a-h][1-8]){1,3})\s*")
 _DEFS = draw.defs(

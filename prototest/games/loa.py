@@ -60,7 +60,7 @@ from .base import (
     take_options,
     bundled_spec,
 )
-from .. import draw
+from . import draw
 
 #: The game's spec and the bot that plays it (see base.py: a registered game's module).
 SPEC = bundled_spec("loa.toml")
@@ -495,7 +495,7 @@ def make_rules(options: Mapping[str, object]) -> LoaRules:
 
 def choose_move(position: LoaPosition, rng: random.Random, style: str = "greedy") -> str:
     """The bundled reference bots' play, deterministic for a given rng state; the judge's
-    opponents are in `prefer` (see prototest.opponents).
+    opponents are in `prefer` (see prototest.games.opponents).
 
     "random" picks uniformly. "greedy" scores each move by one-ply lookahead: a win
     first, then avoiding a move that hands the opponent the win, then fewer own
@@ -520,7 +520,7 @@ def choose_move(position: LoaPosition, rng: random.Random, style: str = "greedy"
 # --------------------------------------------------------------------------------------
 # Opponent styles and fuzzing hooks (see games/base.py)
 
-#: Opponent styles (see prototest.opponents): "random" plays any allowed move.
+#: Opponent styles (see prototest.games.opponents): "random" plays any allowed move.
 STYLES = ("random", "greedy", "capturing", "smothering", "scattering", "edge")
 #: Move classes a swarm opponent may never play (`pass` is never omitted: it is the only
 #: move when it is listed).
@@ -682,7 +682,7 @@ def _spread(board: int) -> int:
 
 
 # --------------------------------------------------------------------------------------
-# The board as a picture (see games/base.py and prototest.draw)
+# The board as a picture (see games/base.py and prototest.games.draw)
 
 _SQUARE_PAIR = re.compile(r"\s*([a-h][1-8])([a-h][1-8])?\s*")
 _DEFS = draw.defs(

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Mapping
 
-from prototest import draw
+from prototest.games import draw
 from prototest.games.base import (IllegalMove, Judged, OptionError, Outcome, PositionError, Rules,
                                   best_scored, take_options)
 
@@ -163,7 +163,7 @@ def make_rules(options: Mapping[str, object]) -> Connect4Rules:
     return Connect4Rules(max_plies)
 
 
-# -- Opponents (prototest.opponents): styles and move classes --------------------------
+# -- Opponents (prototest.games.opponents): styles and move classes --------------------------
 
 #: greedy: win now, else block the opponent's win, else the column nearest the centre;
 #: edge: the outer columns; filling: the fullest column (towards full columns and a full board).

@@ -1,0 +1,15 @@
+"""The judge: one game between a bot and its referee, as a spec declares it.
+
+A spec (`spec`, a game's TOML) drives the session: what to send each turn, what an answer
+may look like, the limits. The `Referee` plays one game: the dialogue on the pipes
+(`dialogue`), the judging of each answer line (`judging`), the accounting of the bot's
+time and resources (`accounting`, `answertime`), a second bot in the other seat (`seat`).
+Everything a bot does wrong becomes a `Finding` (`findings`) with its evidence, and a
+game's data is `game` (GameConfig, GameReport, Exchange). Also here: `detect` (which
+protocol a wrong bot seems to speak), `traces` (the bot's own stderr lines), `conformance`
+(the shared suite a game's rules module must pass), `progress` (what a game in play is
+doing, for the live view, in shared memory).
+
+May import: prototest.sandbox and prototest.games. Never a run of many games, a report
+or a command: one game at a time, and no output of its own.
+"""

@@ -1,0 +1,374 @@
+"""The referee's side of the platform's envelope: every answer accounted for, and the
+faults of a bot that goes over what its platform gives it.
+
+* **Every answer's use of the machine** (its CPU time, the time it waited for a CPU, the
+  time a quota held it back), from `prototest.sandbox.envelope.Meter` readings taken at the write
+  of the request and at the read of the answer.
+* **A busy machine is never blamed on the bot.** When the answer's limit passes, the
+  judge asks how long the machine kept the answer from it meanwhile (the bot's threads
+  waiting for a CPU, or the judge's own reader: prototest.judge.answertime), and waits that much
+  longer (up to a cap): an answer is late only when it is late without that time. An
+  answer that came after its limit only because of it is a WARN `busy_machine` naming
+  the machine's load; the game goes on.
+* **The CPU share where no cgroup enforces it:** `envelope.ShareModel` replays the bot's
+  CPU use under the platform's quota; an answer whose worst wall time there is over its
+  limit is a `cpu_share` finding (the platform's timer would have run out), with its CPU
+  time, its own time here and the worst case under the share.
+* **Memory and processes:** a bot killed by its cgroup's OOM killer (or, without one, by
+  the judge's look at its peak memory) is a `memory` finding, never a timeout or a crash;
+  a bot whose fork or thread was refused by the pids limit is a `processes` finding.
+  Network attempts and the keeper's refusals come as events (`prototest.judge.referee`).
+
+A mixin of `prototest.judge.referee.Referee`, as `prototest.judge.dialogue` is.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import TYPE_CHECKING, Any
+
+from . import answertime
+from ..sandbox import conduct, envelope, process
+from .answertime import AnswerTime
+from ..sandbox.envelope import Envelope, Spent, Usage, mb
+from .findings import Finding
+from .game import Forfeit, GameReport, StopGame
+
+_MS = 1_000_000
+#: The longest the judge waits past an answer's limit for time the machine took from the
+#: bot: this many times the limit (at least CAP_MIN_MS).
+CAP_FACTOR = 3
+CAP_MIN_MS = 2000
+#: A bot whose peak memory reached this share of its limit, and that stopped answering,
+#: is counted as stopped by the limit.
+MEMORY_FULL_PERCENT = 97
+#: After a timeout, how long at least, and in which steps, the judge waits for a bot whose
+#: memory still rises (see Accounting._memory_settles).
+MEMORY_WAIT_MIN_MS = 1000
+MEMORY_STEP_MS = 100
+#: While a thread of the bot waits for a CPU past its limit, the judge looks again this often.
+WAIT_STEP_MS = 10
+#: Why a CPU share makes an answer late that a free core would not.
+SHARED_QUOTA = ("(the quota is shared by turns that come back to back, and the CPU the bot used since its last "
+                "answer counts)")
+
+
+def load_words() -> str:
+    return answertime.load_words(answertime.load())
+
+
+class Accounting:
+    """What each answer used, and the envelope's findings."""
+
+    report: GameReport
+    bot: process.Bot | None
+    bot_turns: int
+
+    if TYPE_CHECKING:  # provided by Referee
+        spec: Any
+
+        def _finding(self, kind: str, severity: str, message: str, **evidence: Any) -> Finding: ...
+        def _note(self, finding: Finding) -> None: ...
+
+    envelope: Envelope = envelope.NO_ENVELOPE
+    _share: envelope.ShareModel | None = None
+    _last_usage: Usage | None = None
+    _reported_memory = False
+    #: the last read gave up at its cap with the bot still within its own time
+    read_capped = False
+    #: what the answer being judged used (its findings carry it), None before it is read
+    answer_used: Spent | None = None
+    #: the answer's time, in the parts its findings name (see prototest.judge.answertime)
+    answer_time: AnswerTime | None = None
+
+    def _start_accounting(self) -> None:
+        bot = self.bot
+        assert bot is not None
+        self.report.envelope = self.envelope.describe() if self.envelope.limited else ""
+        self.report.enforced = bot.enforced
+        self.report.enforced_missing = bot.enforced_missing
+        self._reported_memory = False
+        self._last_usage = None
+        self._share = None
+        if bot.meter is not None:
+            start = bot.meter.start
+            start.t_ns = bot.started_ns
+            self._last_usage = start
+            if self.envelope.cpu_share and bot.group is None:
+                self._share = envelope.ShareModel(self.envelope.cpu_share, self.envelope.cpu_period_ns)
+
+    # -- one answer ---------------------------------------------------------------------------
+    def _usage_at_request(self) -> Usage | None:
+        """The bot's use of the machine right before a request is written; the stretch
+        since its last answer goes to the CPU-share model."""
+        assert self.bot is not None
+        self.answer_used = None
+        self.answer_time = None
+        now = self.bot.usage()
+        if now is not None and self._share is not None and self._last_usage is not None:
+            gap = envelope.spent(self._last_usage, now)
+            self._share.gap(gap.wall_ns, gap.cpu_ns)
+        return now
+
+    def _read_fair(self, t_sent: int, limit_ns: int, before: Usage | None) -> process.Read:
+        """Read the answer by its limit, extended by the time the machine kept the bot
+        from a CPU meanwhile (never past the cap)."""
+        bot = self.bot
+        assert bot is not None
+        deadline = t_sent + limit_ns
+        cap = t_sent + limit_ns + max(CAP_FACTOR * limit_ns, CAP_MIN_MS * _MS)
+        self.read_capped = False
+        while True:
+            r = bot.read_line(deadline)
+            if r.kind != "timeout" or before is None:
+                return r
+            now = bot.usage(fresh=True)
+            if now is None:
+                return r
+            used = envelope.spent(before, now)
+            waiting = bot.meter is not None and used.others_ns != 0 and bot.meter.waiting_threads()
+            # The time the CPU quota held the bot back is waited for too, not excused: an
+            # answer that comes in it is late by the quota (a cpu_share finding, _throttled);
+            # no answer even then is a timeout, not the quota's.
+            owed = used.excused_ns + used.throttled_ns
+            if (used.own_ns - used.throttled_ns >= limit_ns or not owed) and not waiting:
+                return r
+            if deadline >= cap:  # at the cap: the machine's doing only if the bot is within its own time
+                self.read_capped = used.own_ns < limit_ns
+                return r
+            # a wait going on now is counted once the thread runs: look again shortly
+            step = WAIT_STEP_MS * _MS if waiting else 0
+            deadline = min(cap, max(t_sent + limit_ns + owed, time.perf_counter_ns() + step))
+
+    def _account(self, before: Usage | None, r: process.Read, since_ns: int) -> Spent | None:
+        """What the answer used, recorded with the game's figures; its time (from
+        `since_ns`: the request's write, or the bot's start for a handshake) in parts
+        (answer_time) for every finding about it."""
+        self.answer_time = None
+        if before is None or self.bot is None:
+            return None
+        after = self.bot.usage()
+        if after is None:
+            return None
+        after.t_ns = r.t_ns  # the answer's time is the read's
+        used = envelope.spent(before, after)
+        self._last_usage = after
+        report = self.report
+        report.answer_cpu_ms.append(round(used.cpu_ns / _MS, 3))
+        report.answer_wait_ms.append(round(used.wait_ns / _MS, 3))
+        report.throttled_ms += used.throttled_ns / _MS
+        self.answer_used = used
+        self.answer_time = AnswerTime(r.t_ns - since_ns, used)
+        return used
+
+    def _busy_machine(self, used: Spent, elapsed_ns: int, limit_ns: int, limit_what: str,
+                      answer: str | None) -> Finding:
+        message, figures = answertime.busy_machine(AnswerTime(elapsed_ns, used), answer, limit_ns, limit_what,
+                                                   answertime.load())
+        return self._finding("busy_machine", "warn", message, rule="busy_machine", **figures)
+
+    def _excused(self, used: Spent | None, elapsed_ns: int, limit_ns: int, limit_what: str, answer: str) -> bool:
+        """A line read after its limit: True (and a WARN busy_machine) when it is late only
+        because of the time the machine kept from it; False when it is late by itself (a
+        quota that made it late is a `cpu_share` finding, raised or noted here)."""
+        if used is not None and AnswerTime(elapsed_ns, used).own_ns() <= limit_ns:
+            self._note(self._busy_machine(used, elapsed_ns, limit_ns, limit_what, answer))
+            return True
+        self._throttled(used, elapsed_ns, limit_ns, limit_what, answer)
+        return False
+
+    def _too_busy(self, used: Spent, elapsed_ns: int, limit_ns: int, limit_what: str) -> None:
+        """No answer by the cap, but the bot's own time is still within its limit: the
+        machine, not the bot, cannot play this game now."""
+        self._note(self._busy_machine(used, elapsed_ns, limit_ns, limit_what, None))
+        raise StopGame(f"the busy machine held the answer up too long ({load_words()})", mid_answer=True)
+
+    def _throttled(self, used: Spent | None, elapsed_ns: int, limit_ns: int, limit_what: str,
+                   answer: str | None) -> None:
+        """With a cgroup's CPU quota: an answer late only because the quota held the bot
+        back is a `cpu_share` finding (the same verdict as the model's without a cgroup)."""
+        if used is None or not used.throttled_ns:
+            return
+        own_ns = AnswerTime(elapsed_ns, used).own_ns(quota_excused=True)  # the quota's time given back
+        if own_ns > limit_ns or (answer is None and own_ns >= limit_ns):
+            return  # late by itself; given the quota's time back, still no answer: a timeout, not the quota's
+        env = self.envelope
+        share = envelope.share_words(env) if env.cpu_share else "the CPU quota"
+        message, figures = answertime.quota_late(AnswerTime(elapsed_ns, used), answer, limit_ns, limit_what, share,
+                                                 SHARED_QUOTA)
+        self._cpu_share(self._finding(
+            "cpu_share", self.spec.severity["cpu_share"], message,
+            expected=f"an answer within {limit_ns / _MS:.0f} ms under the share", rule="cpu_share", **figures),
+            bot_usable=answer is not None)
+
+    def _cpu_share(self, finding: Finding, bot_usable: bool = True) -> None:
+        """A cpu_share finding: the end of the game when it fails (the platform's timer ran
+        out), else a warning (`severity.cpu_share = "warn"`: the answer is then judged as if
+        no quota had held it back)."""
+        if finding.severity == "fail":
+            raise Forfeit(finding, bot_usable=bot_usable)
+        self._note(finding)
+
+    def _share_check(self, used: Spent | None, limit_ns: int, limit_what: str, answer: str,
+                     figure: bool = True) -> None:
+        """Without a cgroup: the worst wall time of this answer under the platform's CPU
+        share, against its limit (`figure`: kept as the game's worst answer; the start-up's
+        is not, its limit is another)."""
+        took = self.answer_time
+        if self._share is None or used is None or took is None:
+            return
+        worst = self._share.answer(took.own_ns(), used.cpu_ns)
+        if figure:
+            self.report.share_worst_ms = max(self.report.share_worst_ms or 0.0, worst / _MS)
+        env = self.envelope
+        near = worst * 100 > limit_ns * env.near_percent
+        if worst <= limit_ns and not near:
+            return
+        words, figures = answertime.share_model(took, answer, worst, limit_ns, envelope.share_words(env))
+        evidence: dict[str, Any] = dict(expected=f"an answer within {limit_ns / _MS:.0f} ms under the share",
+                                        got=f"up to {worst / _MS:.1f} ms", **figures)
+        if worst > limit_ns:
+            self._cpu_share(self._finding(
+                "cpu_share", self.spec.severity["cpu_share"],
+                f"{words}, over the {limit_ns / _MS:.0f} ms it has ({limit_what}): the platform's timer runs "
+                f"out {SHARED_QUOTA}", rule="cpu_share", **evidence))
+            return
+        self._note(self._finding("cpu_share", "warn",
+                                 f"{words}, {figures['limit_percent']}% of the {limit_ns / _MS:.0f} ms it has "
+                                 f"({limit_what})", rule="cpu_share:near", **evidence))
+
+    # -- memory and processes -----------------------------------------------------------------
+    def _envelope_fault(self, then: str, at_limit: bool = False) -> Finding | None:
+        """The platform's reason for a bot that died or went silent (`then`: what it did,
+        "exited with status 1 before its handshake"), or None. `at_limit`: a bot whose
+        memory reached the limit counts too (the kernel reclaims before it kills)."""
+        bot = self.bot
+        if bot is None:
+            return None
+        env = self.envelope
+        if env.memory_bytes and (bot.oom_killed() or (at_limit and self._memory_full())):
+            self._reported_memory = True
+            return self._memory_finding(then)
+        refused = bot.pids_refused() + sum(1 for e in bot.events if e.get("e") == "pids")
+        if env.pids and refused:
+            bot.events[:] = [e for e in bot.events if e.get("e") != "pids"]  # told here, once
+            return self._finding(
+                "processes", self.spec.severity["processes"],
+                f"started more processes and threads than {env.platform}'s {env.pids} (processes and threads "
+                f"together): {refused} fork(s) or thread start(s) refused, as the platform refuses them; "
+                f"then the bot {then}",
+                expected=f"at most {env.pids} processes and threads", got=f"{refused} refused", rule="processes")
+        return None
+
+    def _memory_full(self) -> bool:
+        """With a cgroup: the bot's memory is at its limit (the kernel reclaims, stalling
+        the bot, before its OOM killer comes). Without one nothing stalls it: the judge's
+        look kills it once it is over."""
+        bot = self.bot
+        env = self.envelope
+        return bool(bot is not None and env.memory_bytes and bot.enforced.startswith("cgroup")
+                    and (bot.memory_peak() or 0) * 100 >= env.memory_bytes * MEMORY_FULL_PERCENT)
+
+    def _memory_settles(self, limit_ns: int) -> bytes:
+        """After a timeout, with a memory limit: while the bot's peak memory still rises,
+        wait (up to the answer's limit again, MEMORY_WAIT_MIN_MS at least) for the limit to
+        be reached or the bot killed, draining its output (returned). A bot whose memory
+        has stopped rising is not waited for."""
+        bot = self.bot
+        env = self.envelope
+        if bot is None or not env.memory_bytes or not bot.alive():
+            return b""
+        out = b""
+        deadline = time.perf_counter_ns() + max(limit_ns, MEMORY_WAIT_MIN_MS * _MS)
+        last = bot.memory_peak() or 0
+        while time.perf_counter_ns() < deadline and bot.alive() and not bot.oom_killed():
+            if self._memory_full():
+                break
+            out += bot.drain(MEMORY_STEP_MS * _MS)
+            peak = bot.memory_peak() or 0
+            if peak < last + (1 << 20):  # under a MB more in a step: not filling
+                break
+            last = peak
+        return out
+
+    def _memory_finding(self, then: str) -> Finding:
+        bot = self.bot
+        assert bot is not None
+        env = self.envelope
+        assert env.memory_bytes
+        peak = (bot.memory_event or {}).get("peak") or bot.memory_peak() or env.memory_bytes
+        if not bot.oom_killed():
+            how = "it reached the limit and stopped answering (the kernel reclaims memory, then kills)"
+        elif bot.enforced.startswith("cgroup"):
+            how = "its cgroup's OOM killer ended it"
+        else:
+            how = "the judge killed it, as the platform's OOM killer would"
+        if bot.enforced.startswith("cgroup"):  # the group's peak stops at the limit: the bot asked for more
+            used = f"used all of {env.platform}'s {mb(env.memory_bytes)} and asked for more"
+        else:
+            used = f"peak {mb(peak)}, over {env.platform}'s {mb(env.memory_bytes)}"
+        return self._finding(
+            "memory", self.spec.severity["memory"],
+            f"{used}: the platform kills the bot; {how} ({then})",
+            expected=f"at most {mb(env.memory_bytes)} of memory", got=f"peak {mb(peak)}", rule="memory",
+            elapsed_ms=None)
+
+    def _envelope_end(self) -> None:
+        """At the game's end: the peak memory, a memory kill not reported yet (a child of
+        the bot's), and a WARN near a limit."""
+        bot = self.bot
+        if bot is None:
+            return
+        peak = bot.memory_peak()
+        if peak:
+            self.report.peak_memory_mb = round(peak / (1 << 20), 1)
+        env = self.envelope
+        if self.report.result == "interrupted":
+            return
+        tasks = bot.tasks_peak()
+        if env.pids and tasks * 100 > env.pids * env.near_percent and tasks <= env.pids \
+                and not any(f.kind == "processes" for f in self.report.findings):
+            share = answertime.percent(tasks, env.pids)
+            self._note(self._finding(
+                "processes", "warn", f"{tasks} processes and threads at once, {share}% of "
+                                     f"{env.platform}'s {env.pids}", expected=f"at most {env.pids} processes and threads",
+                got=f"{tasks} at once", rule="processes:near", elapsed_ms=None, limit_percent=share))
+        if not env.memory_bytes or self._reported_memory:
+            return
+        if bot.oom_killed():
+            self._reported_memory = True
+            self._note(self._memory_finding("a process of the bot was killed"))
+        elif peak and peak * 100 > env.memory_bytes * env.near_percent:
+            share = answertime.percent(peak, env.memory_bytes)
+            self._note(self._finding(
+                "memory", "warn",
+                f"peak {mb(peak)}, {share}% of {env.platform}'s {mb(env.memory_bytes)}",
+                expected=f"at most {mb(env.memory_bytes)} of memory", got=f"peak {mb(peak)}", rule="memory:near",
+                elapsed_ms=None, limit_percent=share))
+
+    # -- events: network attempts, refused forks -----------------------------------------------
+    def _envelope_event(self, event: dict[str, Any], mark: conduct.Mark | None) -> Finding | None:
+        env = self.envelope
+        kind = event.get("e")
+        where = conduct.moment(mark)
+        who = conduct.sender(event)
+        if kind == "net":
+            address = event.get("address") or event.get("family", "a network socket")
+            call = event.get("call", "connect")
+            if env.network == "none":
+                fate = f"{env.platform} gives a bot no network: the call fails there, as it did here"
+            else:
+                fate = f"the call went on ({env.platform} states no network rule)"
+            return self._finding(
+                "network", self.spec.severity["network"], f"{call} {address} {where}: {fate}",
+                expected="no network", got=f"{call} {address} (by {who})", rule=f"network:{call}:{address}",
+                elapsed_ms=None)
+        if kind == "pids":  # the bot lived on (its death is _envelope_fault's): as it would there
+            return self._finding(
+                "processes", "warn",
+                f"a fork or thread start refused {where}: {event.get('count', '?')} processes and threads already "
+                f"ran, {env.platform} allows {event.get('limit', env.pids)} (the call failed with EAGAIN, as there)",
+                expected=f"at most {env.pids} processes and threads", got=f"{event.get('call', 'clone')} by {who}",
+                rule="processes", elapsed_ms=None)
+        return None

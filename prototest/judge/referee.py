@@ -1,0 +1,588 @@
+"""The referee: one game between a bot and the built-in opponent, driven by a spec.
+
+It joins the three layers: the spec (what is said on the wire and when), the rules
+module (what is legal) and the bot process (lines and time). Every bot fault ends as a
+`Finding` with its evidence, never as an exception out of `Referee.run`: a fault that
+the real judge would forfeit ends the game (`Forfeit`), a warning is noted and play
+goes on.
+
+This module holds the game itself (its start, the turns, the end, and what the bot did
+outside the dialogue); the dialogue on the pipes is `prototest.judge.dialogue`, the judging of
+each answer line `prototest.judge.judging`, and the game's data (GameConfig, GameReport,
+Exchange, StopGame, Forfeit) `prototest.judge.game`, re-exported here.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from . import answertime, progress
+from ..sandbox import conduct, process
+from ..games import opponents
+from .accounting import Accounting
+from .dialogue import Dialogue, line_shown
+from ..sandbox.envelope import Envelope
+from .findings import TIME_FIELDS, Finding, fold
+from .game import Exchange, Forfeit, GameConfig, GameReport, StopGame
+from ..games.base import IllegalMove, Outcome, Position
+from .judging import Judging
+from .seat import BotSeat, OpponentForfeit
+from ..sandbox.transcript import show
+
+__all__ = ["MAX_PLIES", "Exchange", "Forfeit", "GameConfig", "GameReport", "Referee", "StopGame"]
+
+_MS = 1_000_000
+#: A game longer than this is stopped whatever the rules say (a safety net only).
+MAX_PLIES = 20_000
+
+
+class Referee(Dialogue, Judging, Accounting):
+    def __init__(self, cfg: GameConfig) -> None:
+        self.cfg = cfg
+        self.spec = cfg.spec
+        self.rng = random.Random(cfg.seed)
+        self.report = GameReport(cfg.index, cfg.seat, cfg.spec.game.seats[cfg.seat], cfg.seed, bot_moves=0)
+        self.position: Position = cfg.start_position or cfg.rules.initial()
+        self.last_move: str | None = None
+        #: Lines sent since the bot's last answer, clock values masked (log_exchanges).
+        self._unanswered: list[str] | None = [] if cfg.log_exchanges else None
+        if cfg.log_exchanges:
+            self.report.positions.append(self.position)
+        self.report.transcript.board = _board(cfg, self.position)
+        for move in cfg.start_moves:
+            self._played(self.position.play(move), move)
+        self.bot_turns = 0
+        #: the game was stopped while the bot was thinking (the machine kept it from a CPU)
+        self._stopped_mid_answer = False
+        self.last_sent = "(nothing yet)"
+        #: Lines written to the bot since its last answer was read (see Dialogue._send).
+        self.sent_since_answer = 0
+        #: The time of the answer being judged, for every finding about it (None between answers).
+        self.answer_ms: float | None = None
+        t = cfg.spec.time
+        self.clock_ns = [self._scaled(t.clock_ms)] * 2 if t.clock_ms else None
+        self.bot: process.Bot | None = None
+        self._launched = False
+        #: Called once, when the bot's first answer line is read (runner.Ahead starts the
+        #: next game's bot then: its start-up does not compete with this one's).
+        self.after_first_answer: Callable[[], object] | None = None
+        self.opponent = cfg.opponent
+        self._diagram = getattr(cfg.rules_module, "diagram", None)
+        #: The rest of an answer that the referee's own reader left for its next read
+        #: (read.referee_line_ends): (the character, the rest), until that read fails.
+        self._broken_read: tuple[str, str] | None = None
+        #: Whether the answer being read was written before the judge's request
+        #: (read.between_turns = "answer": the runner reads it as this turn's answer).
+        self._written_before = False
+        #: When each turn began, so that an event (a file written, a signal) is placed in
+        #: the turn it happened in, whenever it is seen.
+        self._marks: list[conduct.Mark] = []
+        #: A runtime's cache writes (its RUNTIME_CACHES hint -> [(event, mark)]): one
+        #: finding a game at its end (at once when the spec fails them).
+        self._caches: dict[str, list[tuple[dict[str, Any], conduct.Mark | None]]] = {}
+        #: The runtimes whose cache writes already made a FAIL: later ones add nothing.
+        self._caches_failed: set[str] = set()
+        #: The platform's limits (the spec's [envelope]; see prototest.judge.accounting).
+        self.envelope = Envelope.from_spec(cfg.spec)
+        #: The other seat, when a bot plays it (see prototest.judge.seat).
+        self.seat: BotSeat | None = BotSeat(self) if cfg.opponent_argv else None
+        if self.seat is not None:
+            self.report.opponent = "bot: " + " ".join(cfg.opponent_argv or ())
+
+    # -- findings -------------------------------------------------------------------------
+    def _scaled(self, ms: int | float) -> int:
+        return int(ms * self.cfg.time_scale * _MS)
+
+    def _finding(self, kind: str, severity: str, message: str, **evidence: Any) -> Finding:
+        evidence.setdefault("elapsed_ms", self.answer_ms)
+        took = self.answer_time
+        if took is not None and evidence["elapsed_ms"] == took.elapsed_ms:  # about this answer's time: its parts
+            for name, value in took.figures().items():
+                evidence.setdefault(name, value)
+        f = Finding(kind=kind, severity=severity, message=message, game=self.cfg.index,
+                    turn=self.bot_turns or None, ply=self.position.ply(),
+                    position=self.position.notation(), moves=list(self.report.moves), **evidence)
+        if self.bot is not None:
+            f.stderr_tail = list(self.bot.stderr_tail)[-10:]
+        if severity == "fail" and self._diagram is not None:
+            f.diagram = self._diagram(self.position)
+        return f
+
+    def _note(self, finding: Finding) -> None:
+        if finding.severity == "ignore":
+            return
+        self.report.findings.append(finding)
+        mark = "F" if finding.severity == "fail" else "W"
+        self.report.transcript.add(mark, f"{finding.severity.upper()} {finding.kind}: {finding.message}")
+
+    def _warn(self, key: str, kind: str, message: str, *, rule: str = "", **evidence: Any) -> None:
+        """A fault whose severity the spec's [severity] table sets; `rule` (default: the
+        key) says which findings fold together."""
+        severity = self.spec.severity[key]
+        if severity == "fail":
+            raise Forfeit(self._finding(kind, "fail", message, rule=rule or key, **evidence))
+        self._note(self._finding(kind, severity, message, rule=rule or key, **evidence))
+
+    def _soft(self, key: str, kind: str, message: str, **evidence: Any) -> None:
+        severity = self.spec.severity[key]
+        self._note(self._finding(kind, severity, message, **evidence))
+
+    # -- the game -------------------------------------------------------------------------
+    def launch(self) -> bool:
+        """Start the bot (run() does, unless it was started ahead: see runner.Ahead);
+        False when it could not be started (the report says why)."""
+        if self.bot is not None or self._launched:
+            return self.bot is not None
+        self._launched = True
+        report = self.report
+        report.transcript.head([
+            f"prototest transcript: game {self.cfg.index}, {self.spec.game.title or self.spec.name}",
+            f"spec: {self._spec_shown()}",
+            f"bot: {' '.join(self.cfg.argv)}",
+            f"seat: {report.seat_name} (seat {self.cfg.seat}), seed {self.cfg.seed}, time scale {self.cfg.time_scale}",
+        ])
+        try:
+            severity = self.spec.severity
+            bot = process.Bot(self.cfg.argv, env=self.cfg.env, transcript=report.transcript,
+                              max_line=self.spec.read.max_bytes, cwd=self.cfg.cwd,
+                              cr_ends_line=self.spec.read.line_end == "cr_lf",
+                              watch_files=not severity["file_operation"] == severity["runtime_cache"] == "ignore",
+                              envelope=self.envelope)
+            report.file_watch, report.file_watch_missing = bot.file_watch, bot.file_watch_missing
+            report.containment = bot.containment
+            self.bot = bot
+            self._start_accounting()
+        except OSError as exc:
+            self._note(self._finding("crash", "fail", f"the bot could not be started: {exc.strerror or exc}"))
+            report.result = "forfeit"
+            return False
+        except KeyboardInterrupt as exc:  # the Bot killed what it had started
+            self.interrupted(exc)
+            return False
+        return True
+
+    def _spec_shown(self) -> str:
+        """The spec as the transcript names it: an installed game's by its name (its path
+        is the machine's), another by its path from the current folder when inside it."""
+        from .. import games
+
+        try:
+            if games.game(self.spec.name).spec.resolve() == Path(self.spec.path).resolve():
+                return f"{self.spec.name} (installed)"
+        except games.GameError:
+            pass
+        return conduct.shown_path(os.path.abspath(self.spec.path), os.getcwd())
+
+    def abandon(self) -> None:
+        """A bot started ahead for a game that will not be played: killed (the other
+        seat's too, whatever the first kill raised: an interrupt read meanwhile)."""
+        try:
+            if self.bot is not None:
+                self.bot.kill()
+        finally:
+            if self.seat is not None:
+                self.seat.referee.abandon()
+
+    def launch_all(self) -> None:
+        """Start the game's bots ahead of it (runner.Ahead): this one, and the other seat's."""
+        if self.launch() and self.seat is not None:
+            self.seat.launch()
+
+    def run(self) -> GameReport:
+        try:
+            return self._run()
+        finally:
+            if self.seat is not None:  # its bot told the game is over, then killed
+                self.seat.close()
+
+    def _run(self) -> GameReport:
+        report = self.report
+        ahead_ns = None if self.bot is None else time.perf_counter_ns() - self.bot.started_ns
+        if not self.launch():
+            return report
+        bot = self.bot
+        assert bot is not None
+        if ahead_ns is not None:
+            report.started_ahead_ms = round(ahead_ns / _MS, 1)
+            report.transcript.note(f"the bot was started {ahead_ns / _MS:.0f} ms before its game "
+                                   f"(start.ahead: while the game before it was played)")
+        if self.seat is not None:  # started with the bot (or ahead with it): their start-ups overlap
+            self.seat.launch()
+        try:
+            with bot:  # leaving it kills the bot, with signals held back until that is done
+                self.bot = bot
+                usable = True
+                try:
+                    try:
+                        self._start()
+                    except StopGame as stop:  # the machine too busy for the bot's start-up
+                        self._stopped(stop)
+                    else:
+                        self._play()
+                    if report.result == "stopped" and not self._stopped_mid_answer:
+                        # the game goes on for the bot: output now is out of turn
+                        self._check_silence("when the judge stopped the game", always=True)
+                except Forfeit as forfeit:
+                    self._note(forfeit.finding)
+                    for finding in forfeit.also:
+                        self._note(finding)
+                    report.result = "forfeit"
+                    report.reason = forfeit.finding.kind
+                    usable = forfeit.bot_usable
+                if self.seat is not None:  # both bots' inputs closed, then both exits waited for at once
+                    self.seat.end_input()
+                if usable:  # an answer still coming after a forfeit or a stop mid-answer is no finding
+                    self._finish(answer_pending=report.result == "forfeit" or self._stopped_mid_answer)
+            self._conduct(final=True)  # what the kill brought in (a signal sent meanwhile)
+            self._envelope_end()
+        except KeyboardInterrupt as exc:  # here too when it was held back during the kill
+            self.interrupted(exc)
+            self._conduct(final=True)
+        report.plies = self.position.ply()
+        report.findings = fold(report.findings)
+        report.transcript.note(f"result: {report.result}" + (f" ({report.reason})" if report.reason else ""))
+        return report
+
+    def interrupted(self, exc: KeyboardInterrupt) -> None:
+        """Ctrl-C or SIGTERM: the game stops here; the bot is killed on the way out."""
+        self.report.interrupted = getattr(exc, "signum", signal.SIGINT)
+        self.report.result = "interrupted"
+        self.report.reason = signal.Signals(self.report.interrupted).name
+        self.report.transcript.note(f"interrupted by {self.report.reason}")
+
+    def _start(self) -> None:
+        start = self.spec.start
+        assert self.bot is not None
+        if start.handshake:
+            self._handshake(start.handshake, self._scaled(start.handshake_ms))
+        silent_ms = start.silent_ms if self.cfg.start_delay_ms is None else self.cfg.start_delay_ms
+        silent_ns = self._scaled(silent_ms) if self.cfg.start_delay_ms is None else silent_ms * _MS
+        # counted from the bot's start: one started ahead may have been silent long enough
+        # (then only what it wrote meanwhile is looked at)
+        remaining_ns = self.bot.started_ns + silent_ns - time.perf_counter_ns()
+        if silent_ns or self.report.started_ahead_ms is not None:
+            self._stay_silent(max(0, remaining_ns))
+        self._say(start.send)
+
+    def _handshake(self, expected: str, limit_ns: int) -> None:
+        assert self.bot is not None
+        before = self._last_usage
+        r = self._read_fair(self.bot.started_ns, limit_ns, before)
+        used = self._account(before, r, self.bot.started_ns)
+        late_ns, what = r.t_ns - self.bot.started_ns, "the handshake limit"
+        if r.kind == "line":
+            self._share_check(used, limit_ns, what, line_shown(r), figure=False)
+            if late_ns > limit_ns and not self._excused(used, late_ns, limit_ns, what, line_shown(r)):
+                self.report.transcript.received(line_shown(r), r.t_ns)
+                late = self._finding(  # late by itself (the judge waited for the machine's share)
+                    "handshake", "fail", "", expected=expected, got=show(line_shown(r)), elapsed_ms=late_ns / _MS,
+                    limit_ms=limit_ns / _MS)
+                late.message = (f"{line_shown(r)!r} came {late_ns / _MS:.1f} ms after start-up: over the "
+                                f"{limit_ns / _MS:.0f} ms the judge waits for {expected!r}"
+                                f"{answertime.still_over(late.time_figures())}")
+                raise Forfeit(late)
+        elif r.kind == "timeout" and used is not None and self.read_capped:
+            self._too_busy(used, late_ns, limit_ns, what)
+        elapsed = (r.t_ns - self.bot.started_ns) / _MS
+        if r.kind == "line":
+            shown = line_shown(r)
+            self.report.transcript.received(shown, r.t_ns)
+            text = self._text_of(r, shown, "handshake", f"the {expected!r} line", elapsed_ms=elapsed)
+            if text == expected:
+                self.report.startup_ms = elapsed
+                return
+            if text.strip().lower() == expected.lower():
+                raise Forfeit(self._finding(
+                    "handshake", "fail", f"the first line must be exactly {expected!r}, got {text!r}",
+                    expected=expected, got=show(shown), elapsed_ms=elapsed))
+            raise Forfeit(self._finding(
+                "early_output", "fail", f"wrote {text!r} before {expected!r}: the first line must be {expected!r}",
+                expected=expected, got=show(shown), elapsed_ms=elapsed))
+        if r.kind == "eof":
+            self._crashed("before its handshake")
+        fault = self._envelope_fault(f"said nothing within {limit_ns / _MS:.0f} ms of start-up")
+        if fault is not None:
+            raise Forfeit(fault, bot_usable=False)
+        partial = r.data.decode("utf-8", "replace")
+        raise Forfeit(self._finding(
+            "handshake", "fail",
+            f"no {expected!r} line within {limit_ns / _MS:.0f} ms of start-up"
+            + (f" (it sent {partial!r} without a newline)" if partial else ""),
+            expected=expected, got=show(partial) if partial else None, elapsed_ms=elapsed, limit_ms=limit_ns / _MS),
+            bot_usable=r.kind != "timeout")
+
+    def _stay_silent(self, duration_ns: int) -> None:
+        """The judge waits before its first line; the bot must write nothing meanwhile."""
+        assert self.bot is not None
+        r = self.bot.read_line(time.perf_counter_ns() + duration_ns)
+        if r.kind == "timeout" and not r.data:
+            return
+        if r.kind == "eof" and not r.data:
+            self._crashed("before the judge's first line")
+        text = r.data.decode("utf-8", "replace")
+        if r.kind == "line":
+            self.report.transcript.received(text, r.t_ns)
+        elapsed = (r.t_ns - self.bot.started_ns) / _MS
+        raise Forfeit(self._finding(
+            "early_output", "fail",
+            f"wrote {text!r} {elapsed:.0f} ms after start-up, before the judge's first line "
+            f"(the statement demands silence until then)",
+            expected="no output before the first line", got=show(text), elapsed_ms=elapsed))
+
+    def _play(self) -> None:
+        try:
+            if self.seat is not None:
+                self.seat.start()
+            self._moves()
+        except StopGame as stop:
+            self._stopped(stop)
+        except OpponentForfeit as forfeit:  # the other seat's fault: the bot wins
+            self.report.result = "win"
+            self.report.opponent_forfeited = forfeit.finding.kind
+            self.report.reason = f"the {self.cfg.opponent_label} forfeited: {forfeit.finding.kind}"
+            self.report.transcript.note(f"game over after {self.position.ply()} plies: {self.report.reason}")
+
+    def _stopped(self, stop: StopGame) -> None:
+        self._stopped_mid_answer = stop.mid_answer
+        self.report.result = "stopped"
+        self.report.reason = stop.reason
+        self.report.usage_error = stop.usage
+        self.report.transcript.note(f"game stopped after {self.position.ply()} plies: {stop.reason}")
+
+    def _moves(self) -> None:
+        cfg = self.cfg
+        while True:
+            outcome = self.position.outcome()
+            if outcome is not None:
+                if self.seat is not None:  # the bot in the other seat told the last move, as its judge tells it
+                    self.seat.observe(self.position, self.report.moves, self.clock_ns)
+                self._ended(outcome)
+                return
+            if self._broken_read is not None:  # the referee's next read fails: so does the game
+                raise Forfeit(self._broken_read_finding())
+            if self.position.ply() >= MAX_PLIES:
+                self._ended(Outcome(None, f"stopped by prototest after {MAX_PLIES} plies"))
+                return
+            if cfg.max_plies is not None and self.position.ply() >= cfg.max_plies:
+                raise StopGame(f"the judge stops at ply {cfg.max_plies}")
+            if cfg.max_bot_turns is not None and self.bot_turns >= cfg.max_bot_turns:
+                raise StopGame(f"the judge stops after {self.bot_turns} answer(s) of the bot")
+            if cfg.deadline is not None and self.bot_turns and time.monotonic() >= cfg.deadline:
+                # between answers only, from the first on: an answer asked for is judged to its
+                # limit, so a budget never hides a failure in progress
+                raise StopGame("the time budget ran out")
+            if self.position.turn() == cfg.seat:
+                self._bot_turn()
+            elif self.seat is not None:  # a bot in the other seat keeps its own clock
+                move = self.seat.move(self.position, self.report.moves, self.clock_ns)
+                self._played(self.seat.referee.position, move)  # the position its judging reached
+                if self.spec.after_move.opponent:
+                    self._check_silence(f"after the judge sent {self.last_sent!r}")
+                    self._say(self.spec.after_move.opponent)
+            else:
+                t0 = time.perf_counter_ns()
+                move = self._opponent_move()
+                self._played(self.position.play(move), move)
+                if self.clock_ns is not None:
+                    self.clock_ns[1 - self.cfg.seat] -= time.perf_counter_ns() - t0
+                if self.spec.after_move.opponent:
+                    self._check_silence(f"after the judge sent {self.last_sent!r}")
+                    self._say(self.spec.after_move.opponent)
+
+    def _opponent_move(self) -> str:
+        if self.opponent is None:  # the spec's built-in opponent, drawn for this game
+            builtin = opponents.Opponent(self.cfg.rules_module, self.spec.opponent.style, self.cfg.seed)
+            self.report.opponent = builtin.style.describe()
+            self.opponent = builtin
+        return self.opponent(self.position)
+
+    def _played(self, position: Position, move: str) -> None:
+        self.position = position
+        self.last_move = move
+        self.report.moves.append(move)
+        self.report.transcript.played(move)  # a seat's view has no board: the bot's referee keeps it
+        progress.played(len(self.report.moves))  # one store in shared memory when the live view is on
+        if self._unanswered is not None:
+            self.report.positions.append(position)
+
+    def _ended(self, outcome: Outcome) -> None:
+        self.report.result = outcome.result_for(self.cfg.seat)
+        self.report.reason = outcome.reason
+        self.report.transcript.note(f"game over after {self.position.ply()} plies: {outcome.reason}")
+        if self.cfg.seat in outcome.blamed:  # the result stands; the referee calls it the bot's error
+            self._soft("rule_loss", "rule_loss", f"{self.report.result} by {outcome.fault}", got=outcome.reason)
+        if self.seat is not None and 1 - self.cfg.seat in outcome.blamed:  # the other seat's bot's error
+            self.seat.blamed(self.position, self.report.moves, outcome)
+
+    # -- one turn of the bot --------------------------------------------------------------
+    def _turn_limit_ns(self) -> tuple[int, str]:
+        """The time this answer may take, and what sets it."""
+        t = self.spec.time
+        limits: list[tuple[int, str]] = []
+        if self.clock_ns is not None:
+            limits.append((max(0, self.clock_ns[self.cfg.seat]), "the time left on its clock"))
+        per_answer = t.first_answer_ms if self.bot_turns == 1 and t.first_answer_ms else t.answer_ms
+        if per_answer:
+            which = "first answer" if self.bot_turns == 1 and t.first_answer_ms else "answer"
+            limits.append((self._scaled(per_answer), f"the {which} limit"))
+        return min(limits)
+
+    def _bot_turn(self) -> None:
+        self._conduct()
+        self.bot_turns += 1
+        self._check_silence(f"after the judge sent {self.last_sent!r}")
+        templates = list(self.spec.turn.send)
+        if self.bot_turns == 1:
+            templates = list(self.spec.turn.first_send) + templates
+        lines, masked = self._render(templates)
+        for attempt in range(10):
+            limit_ns, limit_what = self._turn_limit_ns()
+            self._written_before = self._line_waiting()
+            before = self._usage_at_request()
+            t_sent = self._send(lines, masked, limit_ns)
+            if attempt == 0:
+                self._mark(t_sent, self.bot_turns, f"on its turn {self.bot_turns}")
+                progress.asked(t_sent, self.cfg.seat)
+            r, text, elapsed_ns = self._read_answer(t_sent, limit_ns, limit_what, before)
+            if self.after_first_answer is not None and r.kind == "line":  # the next game's bot, started ahead
+                start_next, self.after_first_answer = self.after_first_answer, None
+                start_next()
+            self._conduct()
+            if self.clock_ns is not None:  # less the time the machine kept from the answer
+                self.clock_ns[self.cfg.seat] -= elapsed_ns - (self.answer_time.machine_ns if self.answer_time else 0)
+            self.answer_ms = elapsed_ns / _MS
+            progress.answered(self.answer_ms, self.cfg.seat)
+            try:
+                self._answer(r, text, elapsed_ns, limit_ns)
+                return
+            except Forfeit as forfeit:
+                if forfeit.finding.kind == "malformed":
+                    forfeit.also.extend(self._extra_output(text, t_sent))
+                raise
+            except IllegalMove as exc:
+                self.report.transcript.refused(exc.move)
+                finding = self._illegal(text, exc, elapsed_ns)
+                extra = self._extra_output(text, t_sent)
+                self._say(self.spec.turn.denied)
+                if self.spec.turn.on_illegal == "forfeit" or extra:
+                    raise Forfeit(finding, also=extra) from None
+                self._note(finding)
+                lines = masked = []  # retry: the bot answers again, nothing more is sent
+            finally:
+                self.answer_ms = None
+        raise Forfeit(self._finding("illegal_move", "fail", "ten illegal answers in one turn"))
+
+    def _answer(self, r: process.Read, raw: str, elapsed_ns: int, limit_ns: int) -> None:
+        """Judge one answer line and play its move; IllegalMove when the referee would
+        refuse the move."""
+        judged = self._judged_answer(r, raw, elapsed_ns, limit_ns)
+        self.answer_ms = None  # judged: what follows is the judge's own doing
+        self._played(judged.position, judged.move)
+        self.report.bot_moves += 1
+        self._say(self.spec.turn.accepted)
+        if self.spec.after_move.own:
+            self._say(self.spec.after_move.own)
+
+    # -- outside the dialogue: signals and files ---------------------------------------
+    def _mark(self, t_ns: int, turn: int | None, label: str) -> None:
+        self._marks.append(conduct.Mark(t_ns, turn, self.position, len(self.report.moves), label))  # a tuple: cheap
+
+    def _conduct(self, final: bool = False) -> None:
+        """Findings for what the bot did outside the dialogue since the last look. A FAIL
+        ends the game (a Forfeit) unless the game is over already (`final`)."""
+        if self.bot is None or not (final or self.bot.events):  # the usual case: nothing, at once
+            return
+        findings = [f for f in map(self._event_finding, self.bot.take_events(look=final)) if f is not None]
+        if self._caches and (self.spec.severity["runtime_cache"] == "fail" or final and not self.bot.alive()):
+            findings += self._cache_findings()  # a warning once the bot is gone: its exit may write too
+        fails = [f for f in findings if f.severity == "fail"]
+        for finding in findings:
+            if final or finding.severity != "fail":
+                self._note(finding)
+        if fails and not final:
+            raise Forfeit(fails[0], also=fails[1:])
+
+    def _event_finding(self, event: dict[str, Any]) -> Finding | None:
+        """The finding of one event, placed at the moment it happened."""
+        mark = conduct.when(self._marks, event.get("t", 0))
+        if event.get("e") == "signal":
+            finding = self._finding("signal", "fail", conduct.signal_message(event),
+                                    expected="no signal to the judge", rule="signal",
+                                    got=f"{conduct.signal_name(int(event.get('sig', 0)))} from {conduct.sender(event)}")
+        elif event.get("e") in ("net", "pids"):
+            finding = self._envelope_event(event, mark)
+            if finding is None:
+                return None
+        elif event.get("e") == "file":
+            what, key, rule, cache = conduct.file_operation(event, self._folder())
+            cache = conduct.cache_advice(cache, event, self.cfg.argv, self.cfg.cwd)  # for the process that wrote it
+            severity = self.spec.severity[key]
+            if severity == "ignore":
+                return None
+            if cache:  # one finding a game: _cache_findings
+                if cache not in self._caches_failed:
+                    self._caches.setdefault(cache, []).append((event, mark))
+                return None
+            finding = self._finding(
+                "file_operation", severity, conduct.file_message(what, conduct.moment(mark), severity),
+                expected="no file created, written, renamed or deleted", got=f"{what} (by {conduct.sender(event)})",
+                rule=rule, path=event.get("path"))
+        else:
+            return None
+        return self._placed(finding, mark)
+
+    def _placed(self, finding: Finding, mark: conduct.Mark | None) -> Finding:
+        """The finding placed at the moment its event happened."""
+        for name in TIME_FIELDS:  # no answer's time: what happened then is not timed
+            setattr(finding, name, None)
+        finding.turn = mark.turn if mark else None
+        if mark is not None:
+            finding.ply, finding.position = mark.position.ply(), mark.position.notation()
+            finding.moves = finding.moves[:mark.moves]
+        return finding
+
+    def _folder(self) -> str:
+        """The folder the bot runs in: findings show the paths inside it relative to it."""
+        return self.cfg.cwd or os.getcwd()
+
+    def _cache_findings(self) -> list[Finding]:
+        """One finding for each runtime's cache writes seen so far, placed at the first."""
+        severity, found = self.spec.severity["runtime_cache"], []
+        for hint, seen in self._caches.items():
+            events = [event for event, _ in seen]
+            first, mark = seen[0]
+            message = conduct.cache_message(hint, events, self._folder(), conduct.moment(mark))
+            rule = conduct.file_operation(first)[2]
+            finding = self._finding("file_operation", severity, message, rule=rule,
+                                    expected="no file created, written, renamed or deleted",
+                                    got=self._cache_evidence(events),
+                                    path=conduct.cache_files(events)[0][0])
+            found.append(self._placed(finding, mark))
+            if severity == "fail":
+                self._caches_failed.add(hint)
+        self._caches.clear()
+        return found
+
+    def _cache_evidence(self, events: list[dict[str, Any]], shown: int = 6) -> str:
+        """The first cache writes in words, for the report's `got`."""
+        whats = [conduct.file_operation(event, self._folder())[0] for event in events[:shown]]
+        more = f"; {len(events) - shown} more" if len(events) > shown else ""
+        return f"{'; '.join(whats)}{more} (by {conduct.sender(events[0])})"
+
+
+def _board(cfg: GameConfig, start: Position) -> dict[str, Any]:
+    """What a viewer needs to rebuild the game's positions (Transcript.board): the rules,
+    the seats, the start, the time limits (scaled, ms); the moves are added as played."""
+    spec, t = cfg.spec, cfg.spec.time
+    limits = {"first answer": t.first_answer_ms, "answer": t.answer_ms, "statement": t.statement_answer_ms,
+              "clock": t.clock_ms}
+    return {"game": spec.name, "rules": spec.game.rules, "options": dict(spec.rules),
+            "seats": list(spec.game.seats),
+            "titles": [spec.seat_title(i) for i in range(len(spec.game.seats))], "seat": cfg.seat, "start": start.notation(),
+            "limits": {k: v * cfg.time_scale for k, v in limits.items() if v}, "given": len(cfg.start_moves),
+            "moves": [], "at": [], "refused": []}
