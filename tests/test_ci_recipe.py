@@ -1,4 +1,4 @@
-"""examples/github-actions.yml, README's CI recipe: actionlint finds nothing in it, and its
+"""examples/github-actions.yml, the CI recipe of docs/ci.md: actionlint finds nothing in it, and its
 shell steps, run here in one folder as the artifacts lay them out on GitHub, give a merged
 report whose transcript paths lead to the files."""
 
@@ -90,7 +90,7 @@ def test_the_shards_and_the_merge_run_and_the_merged_report_points_at_the_transc
     assert "the artifact prototest-report" in (tmp_path / "summary.md").read_text()
 
 
-def test_readme_shows_the_recipe():
-    """README's CI section shows the workflow file as it is, from its name on."""
+def test_the_docs_show_the_recipe():
+    """The docs' CI page shows the workflow file as it is, from its name on."""
     body = WORKFLOW.read_text()
-    assert body[body.index("name: prototest"):] in (ROOT / "README.md").read_text()
+    assert body[body.index("name: prototest"):] in (ROOT / "docs" / "ci.md").read_text()

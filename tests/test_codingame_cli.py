@@ -291,11 +291,11 @@ def node_bot(name: str) -> list[str]:
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
-def test_the_readme_shim_runs_a_codingame_javascript_bot(tmp_path):
-    """The README's readline() shim is this file, and with it a bot written for the
+def test_the_docs_shim_runs_a_codingame_javascript_bot(tmp_path):
+    """The readline() shim of docs/languages.md is this file, and with it a bot written for the
     site's JavaScript runtime passes as both colours."""
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    blocks = re.findall(r"```js\n(.*?)```", readme, re.S)
+    page = (Path(__file__).resolve().parent.parent / "docs" / "languages.md").read_text()
+    blocks = re.findall(r"```js\n(.*?)```", page, re.S)
     assert blocks == [SHIM.read_text()]
     result = check(tmp_path, "impasse", node_bot("readline_bot.js"), "--seed", "2")
     assert result.code == 0, result.stdout + result.stderr

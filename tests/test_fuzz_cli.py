@@ -387,7 +387,7 @@ def test_check_plays_the_given_opponent_moves(tmp_path):
 
 def test_check_refuses_given_moves_that_do_not_fit(tmp_path):
     """Player 1 moves first: its given first move must be legal on the start position
-    ((2,4) holds one of its own pieces), or no game is played (README: a usage error)."""
+    ((2,4) holds one of its own pieces), or no game is played (docs/cli.md: a usage error)."""
     result = run_cli("check", "--game", "halma", "--seat", "2", "--games", "1",
                      "--opponent-moves", "1 3 2 4", "--", *REFERENCE["halma"], tmp_path=tmp_path)
     assert result.code == 2, result.stdout + result.stderr

@@ -12,6 +12,7 @@ One browser serves the whole module.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 import shutil
@@ -190,3 +191,33 @@ def test_a_long_game_steps_through_its_compressed_boards(browser, tmp_path):
                 break
             time.sleep(0.05)
         assert (shown, position, drawn) == (ply, positions[ply], positions[ply])
+
+
+def test_the_docs_screenshot_of_a_failing_check(browser, tmp_path):
+    """The page of a real check of a broken bot, as README.md and the docs show it
+    (tests/screenshots.py): it opens at the first failing game's refused move, and no path
+    of this machine shows. PROTOTEST_DOCS_SCREENSHOTS=docs/img saves it there."""
+    from PIL import Image
+    from screenshots import DOCS_COMMAND, bot_folder, folder_for_screenshots
+
+    work = bot_folder(tmp_path)
+    result = run_cli("check", "--game", "chess", "--html", "report.html", "--json", "report.json",
+                     "--", *DOCS_COMMAND, tmp_path=work, transcripts=False)
+    assert result.code == 1, result.stdout + result.stderr
+    report = json.loads((work / "report.json").read_text())
+    first = min((f for f in report["findings"] if f["severity"] == "fail"), key=lambda f: f["game"])
+    assert first["kind"] == "illegal_move"
+    viewport(browser, WIDTH, 1000)
+    try:
+        browser.get((work / "report.html").as_uri())
+        assert board_at(browser)[:2] == (len(first["moves"]), first["position"])
+        text = browser.execute_script("return document.body.innerText")
+        assert text.startswith("FAIL: ") and "bot python3 -B bot.py" in text
+        assert str(tmp_path) not in text and str(ROOT) not in text
+        shot = folder_for_screenshots(tmp_path) / "html-failing-game.png"
+        assert browser.save_screenshot(str(shot))
+    finally:
+        viewport(browser, WIDTH, HEIGHT)
+    with Image.open(shot) as image:
+        assert image.size == (WIDTH, 1000)
+        assert len(image.convert("RGB").getcolors(maxcolors=1 << 20) or []) > 200

@@ -1,6 +1,6 @@
 """The keepers' host (prototest.sandbox.keeper._Host): from a process's second bot start on, keepers
 are forked by a small process of prototest's own, as this process's own children. The bot
-runs as before; what the sandbox guarantees (README, "The sandbox") holds for them too."""
+runs as before; what the sandbox guarantees (docs/sandbox.md) holds for them too."""
 
 from __future__ import annotations
 

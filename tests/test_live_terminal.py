@@ -266,3 +266,39 @@ def test_a_merge_on_a_terminal_ends_with_the_check_table_as_check_does(tmp_path)
     table = next(i for i, line in enumerate(lines) if line.startswith("  check "))
     finding = next(i for i, line in enumerate(lines) if line.startswith("FAIL crash (game 1"))
     assert finding < table and lines[-1].startswith("FAIL: 2 of 2 games failed"), lines
+
+
+def test_the_docs_screenshots_of_the_live_view(tmp_path):
+    """A real check of a broken bot on a terminal 100 columns wide (tests/screenshots.py):
+    pyte emulates the terminal, and two pictures of its screen are saved, one while games
+    are in play (a game's live line, the running score, a FAIL already in red) and one at
+    the end (the check table, the verdict last). No path of this machine shows.
+    PROTOTEST_DOCS_SCREENSHOTS=docs/img saves them there."""
+    from screenshots import DOCS_COMMAND, ROOT, Terminal, bot_folder, folder_for_screenshots
+
+    work = bot_folder(tmp_path)
+    columns, rows = 100, 40
+    code, chunks = in_terminal(work, "check", "--game", "chess", "--", *DOCS_COMMAND, width=columns)
+    out = "".join(chunks)
+    assert code == 1, out
+    assert str(tmp_path) not in out and str(ROOT) not in out
+    terminal, live, fallback = Terminal(columns, rows), None, None
+    for n, chunk in enumerate(chunks):
+        terminal.feed(chunk)
+        screen = "\n".join(terminal.text())
+        if "games done" in screen and "FAIL" in screen and re.search(r"^  game +\d+/24 as \w+: ply", screen, re.M):
+            fallback = n
+            if re.search(r"^  game +\d+/24 as \w+: ply [1-9]", screen, re.M):
+                live = n  # a game in play that has moved: the latest such screen
+    live = fallback if live is None else live
+    assert live is not None, out
+    folder = folder_for_screenshots(tmp_path)
+    during = Terminal(columns, rows)
+    for chunk in chunks[:live + 1]:
+        during.feed(chunk)
+    during.png(folder / "terminal-live.png")
+    assert during.text()[0].startswith("prototest check: Chess judge, bot python3 -B bot.py")
+    terminal.png(folder / "terminal-end.png")
+    lines = [line for line in terminal.text() if line]
+    assert any(line.startswith("FAIL: ") for line in lines[-3:]), lines  # the verdict last (it may wrap)
+    assert any(line.split()[:3] == ["check", "pass", "warn"] for line in lines), lines

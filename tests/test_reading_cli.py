@@ -1,5 +1,5 @@
 """Reading the bot's line byte by byte, as each referee's own code does (the spec's [read]
-rules; README, "Reading the bot's line, byte by byte"), through the real CLI against real
+rules; docs/games/index.md, "Reading the bot's line, byte by byte"), through the real CLI against real
 bot processes: every row and edge of the table in ../shared/REFERENCE.md's section."""
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ DEFAULT_TIME_SCALE = 1.0
 #: plays an illegal move in one game out of three passes 24 games with a chance of (2/3)^24,
 #: 6e-5 (1 in 17,000); an instant chess bot's 24 games take 14 to 16.5 s on 2 cores beside other
 #: work (the chess judge's 1 s of silence before each game is most of it), the other games' 2 to
-#: 10 s (README, --games). A fixed
+#: 10 s (docs/check.md, --games). A fixed
 #: count, not a time: the same seed plays the same games on any machine. `record` keeps one
 #: game per seat, and so does a forced start (--moves, --position, --opponent-moves), whose
 #: games would all replay the same given moves.

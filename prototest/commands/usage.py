@@ -28,7 +28,8 @@ COMPILERS: dict[str, str] = {
     ".rs": "rustc -O -o mybot {file}", ".go": "go build -o mybot {file}",
     ".kt": "kotlinc {file} -include-runtime -d mybot.jar", ".cs": "dotnet build",
 }
-_CODINGAME_JS = ("a CodinGame bot that calls readline() also needs the README's shim: "
+_CODINGAME_JS = ("a CodinGame bot that calls readline() also needs the shim in prototest's docs "
+                 "(docs/languages.md, Bots in other languages): "
                  "node -r ./codingame_readline.js {file}")
 
 

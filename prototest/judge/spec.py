@@ -255,7 +255,7 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
         # "player 1" for "1"); default: the seat names.
         "seat_titles": (_list_of(_nonempty_str, min_len=2), ()),
     },
-    # How the referee reads the bot's output, byte by byte (see README, "Reading the
+    # How the referee reads the bot's output, byte by byte (see docs/games/index.md, "Reading the
     # bot's line"): what ends a line, how long one may be, how bytes become text, where
     # the move ends, and what happens to output written between turns.
     "read": {
@@ -356,7 +356,7 @@ SCHEMA: dict[str, dict[str, tuple[Callable[[Any], Any], Any]]] = {
         "processes": (_severity, "fail"),
         "network": (_severity, "warn"),
     },
-    # What the platform gives a bot besides the protocol (README, "The platform's envelope").
+    # What the platform gives a bot besides the protocol (docs/envelope.md).
     # 0 is no limit. `--platform none` turns the whole table off for a run.
     "envelope": {
         "platform": (_str, ""),                          # named in findings ("Proglad")
