@@ -15,7 +15,7 @@ import uuid
 import pytest
 
 from conftest import ROOT, RUN_TOKEN, alive_with, bot_env, none_alive_with
-from prototest.sandbox import keeper, process
+from prototest.sandbox import keeper, keeperhost, process
 from prototest.sandbox.envelope import Envelope
 from prototest.sandbox.transcript import Transcript
 
@@ -56,8 +56,8 @@ def echo_once(env: dict[str, str] | None = None) -> tuple[process.Bot, bytes, in
 def test_keepers_forked_by_the_host_are_this_processs_children_and_the_bot_runs_as_before(monkeypatch):
     monkeypatch.delenv("PROTOTEST_NO_KEEPER_HOST", raising=False)
     keeper.close_hosts()
-    monkeypatch.setattr(keeper, "_host_starts", {})
-    monkeypatch.setattr(keeper, "_hosts_lost", set())
+    monkeypatch.setattr(keeperhost, "_host_starts", {})  # where the host lives (keeper re-exports it)
+    monkeypatch.setattr(keeperhost, "_hosts_lost", set())
     seen, sandboxes = [], set()
     try:
         for _ in range(5):
@@ -91,8 +91,8 @@ def test_prototest_no_keeper_host_forks_every_keeper_here(monkeypatch):
 def test_a_lost_host_means_keepers_forked_here(monkeypatch):
     monkeypatch.delenv("PROTOTEST_NO_KEEPER_HOST", raising=False)
     keeper.close_hosts()
-    monkeypatch.setattr(keeper, "_host_starts", {})
-    monkeypatch.setattr(keeper, "_hosts_lost", set())
+    monkeypatch.setattr(keeperhost, "_host_starts", {})  # where the host lives (keeper re-exports it)
+    monkeypatch.setattr(keeperhost, "_hosts_lost", set())
     try:
         for _ in range(4):
             echo_once()

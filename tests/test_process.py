@@ -10,7 +10,7 @@ import uuid
 import pytest
 
 from conftest import RUN_TOKEN, alive_with, none_alive_with
-from prototest.sandbox import process
+from prototest.sandbox import process, waits
 from prototest.sandbox.transcript import STDERR_KEEP_BYTES, Transcript
 
 SECOND = 1_000_000_000
@@ -213,6 +213,6 @@ def test_nothing_readable_in_proc_is_no_evidence(monkeypatch):
     with start("import sys; sys.stdin.readline()") as bot:
         settled(bot)
         assert bot.waiting_for_input() is True
-        real = process._read_proc
-        monkeypatch.setattr(process, "_read_proc", lambda path: "" if path.endswith("/syscall") else real(path))
+        real = waits._read_proc  # where waiting_for_input reads /proc (process re-exports it)
+        monkeypatch.setattr(waits, "_read_proc", lambda path: "" if path.endswith("/syscall") else real(path))
         assert bot.waiting_for_input() is None
