@@ -47,3 +47,15 @@ def test_a_lower_layer_importing_a_higher_one_breaks_the_contract(tmp_path, modu
     result = lint(tmp_path, tmp_path)
     assert result.returncode != 0, result.stdout
     assert "BROKEN" in result.stdout and "prototest." + module.replace("/", ".")[:-3] in result.stdout, result.stdout
+
+
+def test_every_package_is_installed():
+    """pyproject.toml lists the packages to install: each folder of prototest/ with an
+    __init__.py is there (a new subpackage left out installs nothing with `pip install .`)."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(init.parent.relative_to(PACKAGE.parent).parts) for init in PACKAGE.rglob("__init__.py")
+             if "__pycache__" not in init.parts}
+    assert found <= listed, sorted(found - listed)
+    assert {name for name in listed if name != "prototest.specs"} <= found, sorted(listed - found)
