@@ -237,7 +237,7 @@ def parse_sprt(text: str) -> dict[str, Any]:
     for key in ("elo0", "elo1"):
         if key not in options:
             raise ValueError(f"{key}= is missing")
-    stats._check(options["elo0"], options["elo1"], options["alpha"], options["beta"], options["model"])
+    stats.sequential._check(options["elo0"], options["elo1"], options["alpha"], options["beta"], options["model"])
     return options
 
 
