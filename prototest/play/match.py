@@ -245,6 +245,9 @@ def parse_sprt(text: str) -> dict[str, Any]:
 
 @dataclass
 class MatchRun:
+    """A match as it is played and as its reports read it: the bots, the settings, the
+    games played (in game order once the run ends), each pairing's tally, the SPRT."""
+
     spec: Spec
     bots: list[list[str]]
     seed: int
