@@ -1,4 +1,4 @@
-"""Reference figures for prototest/play/stats.py: real fastchess matches, and whether
+"""Reference figures for prototest/play/stats/: real fastchess matches, and whether
 prototest.play.stats prints the same lines for the same results.
 
 Not a test: it runs fastchess and prints. Run:

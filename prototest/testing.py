@@ -88,7 +88,8 @@ from hypothesis.errors import HypothesisException
 from .commands import config as configmod, settings as settingsmod
 from .judge import detect, spec as specmod
 from .sandbox import process
-from .reports import report
+from .reports import fuzzsummary
+from .reports.text import reproducer_lines, reproducer_text
 from .commands.bot import bot_argv
 from .commands.exits import UsageProblem
 from .play.fuzz import BotFault, Campaign, _Stop, choose_mode
@@ -184,7 +185,7 @@ def fuzz_test(bot: str | Sequence[str] | None = None, *, game: str | None = None
         if run.failed:
             failure = next(f for f in run.failures if f.confirmed)
             hints = [f"    hint:     {_as_argument(h)}" for h in run.hints]
-            raise BotFault(failure, "\n".join([report.reproducer_text(failure), *hints])) from None
+            raise BotFault(failure, "\n".join([reproducer_text(failure), *hints])) from None
         if run.incomplete:  # nothing judged: never a pass (the CLI says INCOMPLETE, status 2)
             raise Incomplete(f"INCOMPLETE: no answer of the bot was judged before the "
                              f"{budget_s or 0:g} s budget ran out; give the test more time "
@@ -200,15 +201,15 @@ def played(run: FuzzRun) -> str:
     """What the campaign played, as the CLI's summary says it: its head, where the settings
     came from, the games' figures (examples, answers, opponent styles, situations, the state
     probe), and its verdict line (the reproducer is the test's message)."""
-    lines = report.fuzz_summary(run).split("\n")
-    context = tuple(report.fuzz_context_lines(run))
+    lines = fuzzsummary.fuzz_summary(run).split("\n")
+    context = tuple(fuzzsummary.fuzz_context_lines(run))
     figures = []
     for line in lines[2:]:
         if not line.strip():
             break
         if line not in context:
             figures.append(line)
-    return "\n".join([lines[0], *report.fuzz_context_lines(run, pytest=True), *figures, lines[-1]])
+    return "\n".join([lines[0], *fuzzsummary.fuzz_context_lines(run, pytest=True), *figures, lines[-1]])
 
 
 def _as_argument(hint: str) -> str:
@@ -315,7 +316,7 @@ def _run(campaign: Campaign, seed: int | None = None) -> FuzzRun:
 def _warnings(run: FuzzRun) -> list[str]:
     texts = [f"{f.kind}: {f.message}" + (f" [in {f.examples} examples]" if f.examples and f.examples > 1 else "")
              for f in run.warnings]
-    texts += ["\n".join(report.reproducer_lines(f.details, f.finding)) for f in run.unconfirmed]
+    texts += ["\n".join(reproducer_lines(f.details, f.finding)) for f in run.unconfirmed]
     texts += [f"nondeterministic: the same input got {n.first!r} in example {n.first_example} and "
               f"{n.second!r} in example {n.second_example} (ply {n.ply})" for n in run.nondeterminism[:1]]
     if run.stopped_early:

@@ -17,7 +17,8 @@ from conftest import ROOT, RUN_TOKEN, bot_env
 FUZZ_ONLY = ("prototest.play.fuzz", "prototest.play.fuzzrun", "prototest.play.strategies", "prototest.play.exampledb",
              "prototest.play.workers", "prototest.testing", "prototest.commands.fuzz")
 #: What a command that plays no game may not import (the judge, its processes and reports).
-JUDGE = ("prototest.sandbox.process", "prototest.sandbox.keeper", "prototest.sandbox.linux", "prototest.judge.referee", "prototest.reports.report",
+JUDGE = ("prototest.sandbox.process", "prototest.sandbox.keeper", "prototest.sandbox.linux", "prototest.judge.referee", "prototest.reports.summary",
+         "prototest.reports.jsonreport", "prototest.reports.junit",
          "prototest.play.runner", "prototest.play.pool", "prototest.play.fixtures", "pexpect", "multiprocessing")
 
 PROBE = r"""

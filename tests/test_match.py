@@ -146,25 +146,25 @@ def test_the_live_views_lines_name_seats_by_title_and_show_both_bots_times():
     """prototest match's live view, on plain data: a game in play with each bot's last answer
     time (by seat), who thinks long, the running score with A's W/D/L and the Elo, the
     seats column as wide as Halma's titles."""
-    from prototest.reports import live
-    from prototest.commands import match as command
+    from prototest.play.match import MatchRun
+    from prototest.reports import live, matchview, summary
 
     spec, _, _ = load_spec("impasse", None, [])
-    run = command.MatchRun(spec, [["a"], ["b"]], 1, 1.0, 4, 4)
+    run = MatchRun(spec, [["a"], ["b"]], 1, 1.0, 4, 4)
     game = live.Running(index=2, seat=1, ply=7, answers=(3.25, -1), asked_at=10.0, asked_seat=1, started=9.0)
-    assert command.running_line(run, game, now=12.0) == \
+    assert matchview.running_line(run, game, now=12.0) == \
         "  game 2/4 (A black, B white): ply 7, A -, B 3.2 ms, A thinking for 2.0 s, 3 s"
-    assert "".join(t for t, _ in command.score_parts(run)) == "A 0 W, 0 D, 0 L, A-B 0-0"
+    assert "".join(t for t, _ in matchview.score_parts(run)) == "A 0 W, 0 D, 0 L, A-B 0-0"
     for i, result in enumerate(["win", "draw", "loss"], 1):
         g = report(i, result)
         run.games.append(g)
         run.tally.add(g)
     # one complete pair: its Elo has no interval yet (+/- 0), so none is shown
-    assert "".join(t for t, _ in command.score_parts(run)) == "A 1 W, 1 D, 1 L, A-B 1.5-1.5"
+    assert "".join(t for t, _ in matchview.score_parts(run)) == "A 1 W, 1 D, 1 L, A-B 1.5-1.5"
     run.tally.add(report(4, "win"))
     elo = stats.elo_pentanomial(run.tally.pentanomial())
-    assert "".join(t for t, _ in command.score_parts(run)) == \
+    assert "".join(t for t, _ in matchview.score_parts(run)) == \
         f"A 2 W, 1 D, 1 L, A-B 2.5-1.5, Elo {elo.elo:+.0f} +/- {elo.elo_error:.0f}"
-    assert command._seats(run, report(1, "win")) == "A white, B black"
+    assert summary.match_seats(run, report(1, "win")) == "A white, B black"
     halma, _, _ = load_spec("halma", None, [])
-    assert command._seats_width(command.MatchRun(halma, [["a"], ["b"]], 1, 1.0, 2, 0)) == len("A player 1, B player 2")
+    assert summary.match_seats_width(MatchRun(halma, [["a"], ["b"]], 1, 1.0, 2, 0)) == len("A player 1, B player 2")

@@ -7,7 +7,8 @@ from __future__ import annotations
 from prototest.judge import spec as specmod
 from prototest.judge.findings import Finding
 from prototest.judge.game import CheckRun, GameReport
-from prototest.reports.report import findings_lines, game_ranges, summary
+from prototest.reports.summary import summary
+from prototest.reports.text import findings_lines, game_ranges
 
 
 def test_a_fault_in_every_game_is_shown_twice_in_full_then_folded():

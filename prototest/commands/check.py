@@ -12,7 +12,7 @@ from pathlib import Path
 import typer
 
 from ..judge import detect
-from ..reports import live, report
+from ..reports import jsonreport, junit, live, summary
 from ..play import pool, runner
 from ..sandbox import process
 from . import settings
@@ -74,9 +74,9 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, games: 
     run.shard, run.games_total = shard_text(part), count
     for stop in run.stops:  # a shard's stop is its own (prototest merge keeps each shard's)
         stop.shard = run.shard
-    conclude(run, [("--json", json_path, report.write_json), ("--junit", junit_path, report.write_junit),
+    conclude(run, [("--json", json_path, jsonreport.write_json), ("--junit", junit_path, junit.write_junit),
                    ("--html", html_path, html_writer("write_check"))],
-             lambda r: report.summary(r, findings_first=live.coloured()), quiet,
+             lambda r: summary.summary(r, findings_first=live.coloured()), quiet,
              f"after {len(run.games)} of {plural(count, 'game')}")
 
 
@@ -151,7 +151,7 @@ def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts,
         for text in held:
             say(text)
         held.clear()
-        say(report.progress_line(game_report, total, spec), report.verdict(game_report))
+        say(summary.progress_line(game_report, total, spec), summary.verdict(game_report))
 
     def note(text: str) -> None:
         if s.game_chosen:

@@ -275,10 +275,10 @@ def write_fixture_reports(data: dict, json_path: Path | None, junit_path: Path |
                           junit=None) -> None:
     """--json and --junit of replay and record --update (and of their merged shards, or
     with `junit` of merged fuzz shards); a write error joins `errors`."""
-    from ..reports import report
+    from ..reports import jsonreport, junit as junitreport
 
-    for option, path, write in (("--json", json_path, report.write_data_json),
-                                ("--junit", junit_path, junit or report.write_fixture_junit)):
+    for option, path, write in (("--json", json_path, jsonreport.write_data_json),
+                                ("--junit", junit_path, junit or junitreport.write_fixture_junit)):
         if path is None:
             continue
         try:

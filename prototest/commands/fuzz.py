@@ -12,7 +12,7 @@ import typer
 
 from ..judge import detect
 from ..play import exampledb, fixtures, pool
-from ..reports import live, report
+from ..reports import fuzzsummary, jsonreport, junit, live
 from ..sandbox import process
 from . import settings
 from ..play.fuzz import Campaign, choose_mode
@@ -68,9 +68,9 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, budget:
     signals.armed = False  # the verdict is complete: a late signal is ignored
     if save is not None:
         _save_reproducers(run, save)
-    conclude(run, [("--json", json_path, report.write_fuzz_json), ("--junit", junit_path, report.write_fuzz_junit),
+    conclude(run, [("--json", json_path, jsonreport.write_fuzz_json), ("--junit", junit_path, junit.write_fuzz_junit),
                    ("--html", html_path, html_writer("write_fuzz"))],
-             report.fuzz_summary, quiet, f"after {run.examples} examples")
+             fuzzsummary.fuzz_summary, quiet, f"after {run.examples} examples")
 
 
 def _execute(target: Target, options: Options, progress: Callable[[FuzzRun], None]) -> FuzzRun:
@@ -122,7 +122,7 @@ class _Ticker:
         if self.quiet or (not news and now - self.last < (0.2 if self.tty else 10.0)):
             return
         self.last = now
-        line = report.fuzz_progress(run)
+        line = fuzzsummary.fuzz_progress(run)
         if self.tty:
             sys.stderr.write("\r" + live.fit(line) + "\x1b[K")
             sys.stderr.flush()
@@ -134,7 +134,7 @@ class _Ticker:
         place on a terminal, a line of its own otherwise."""
         if self.quiet:
             return
-        line = report.fuzz_progress(run, ended=True)
+        line = fuzzsummary.fuzz_progress(run, ended=True)
         if self.tty:
             sys.stderr.write("\r" + live.fit(line) + "\x1b[K\n")
             sys.stderr.flush()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from ..reports import live, merge as merger, report
+from ..reports import jsonreport, junit, live, merge as merger, summary
 from .common import check_output, html_writer, write_fixture_reports
 from .exits import EXIT_FAIL, EXIT_PASS, UsageProblem, conclude
 
@@ -25,15 +25,15 @@ def execute(*, reports: list[Path], json_path: Path | None, junit_path: Path | N
     except merger.MergeError as exc:
         raise UsageProblem(str(exc)) from None
     if command == "check":
-        conclude(run, [("--json", json_path, report.write_json), ("--junit", junit_path, report.write_junit),
+        conclude(run, [("--json", json_path, jsonreport.write_json), ("--junit", junit_path, junit.write_junit),
                        ("--html", html_path, html_writer("write_check"))],
-                 lambda r: report.summary(r, findings_first=live.coloured()), quiet, f"after {len(run.games)} of {run.games_total} games")
+                 lambda r: summary.summary(r, findings_first=live.coloured()), quiet, f"after {len(run.games)} of {run.games_total} games")
         return
     merged = merger.fuzz_reports(data) if command == "fuzz" else merger.fixture_reports(command, data)
     errors: list[str] = []
     write_fixture_reports(merged, json_path, junit_path, errors,
-                          junit=report.write_merged_fuzz_junit if command == "fuzz" else None)
-    text = report.merged_summary(command, merged, len(data))
+                          junit=junit.write_merged_fuzz_junit if command == "fuzz" else None)
+    text = summary.merged_summary(command, merged, len(data))
     if html_path is not None:
         _write_html(html_path, f"prototest merge: {len(data)} shards of a {command} run", text, errors)
     typer.echo(text if not quiet else text.splitlines()[-1])

@@ -11,7 +11,8 @@ import typer
 
 from ..play import fixtures, pool
 from ..sandbox import process
-from ..reports import report
+from ..reports import figures, summary
+from ..reports.text import resources_line
 from ..sandbox.interrupts import signals
 from .bot import bot_argv
 from ..play.runner import timing_bound
@@ -96,7 +97,7 @@ def _record_all(setups: list, folder: Path, quiet: bool, jobs: int = 1) -> None:
             errors.append(f"--output {folder / name}: cannot write: {exc.strerror or exc}")
             return 0
         if not quiet:
-            typer.echo(f"wrote {folder / name}: {report.verdict(game)}, {report.game_line(game)}")
+            typer.echo(f"wrote {folder / name}: {summary.verdict(game)}, {summary.game_line(game)}")
         return int(game.failed)
 
     def done(position: int, result, first) -> bool:
@@ -149,13 +150,13 @@ def _update_fixtures(paths: list[Path], env_pairs: list[str], time_scale: float 
                 return
         change = "unchanged" if text == old else f"updated, {fixtures.changed_lines(old, text)} lines differ"
         entries[number] = {"number": number, "fixture": str(fixture.path), "status": change,
-                           "verdict": report.verdict(game), "failed": bool(game.failed),
-                           "game": report.game_line(game), "lines": [note] if note else [],
+                           "verdict": summary.verdict(game), "failed": bool(game.failed),
+                           "game": summary.game_line(game), "lines": [note] if note else [],
                            "changed": text != old, "rechecked_alone": note or None,
-                           "resources": report.resources([game])}
+                           "resources": figures.resources([game])}
         if not quiet:
-            used = report.resources_line(report.resources([game]))
-            typer.echo(f"{fixture.path}: {change}: {report.verdict(game)}, {report.game_line(game)}"
+            used = resources_line(figures.resources([game]))
+            typer.echo(f"{fixture.path}: {change}: {summary.verdict(game)}, {summary.game_line(game)}"
                        + (f"\n  {note}" if note else "") + (f"\n{used}" if used else ""))
 
     def done(position: int, result, first) -> bool:

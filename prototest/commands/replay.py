@@ -11,7 +11,8 @@ from pathlib import Path
 
 import typer
 
-from ..reports import live, report
+from ..reports import figures, live, summary
+from ..reports.text import resources_line
 from ..play import pool, replay as replayer
 from ..sandbox import process
 from ..sandbox.interrupts import signals
@@ -138,16 +139,16 @@ def _entry(number: int, result, kept: Path | None, note: str) -> dict:
     """One replay in the JSON report."""
     return {"number": number, "fixture": str(result.fixture.path), "kind": result.fixture.kind, "status": result.status,
             "verdict": VERDICTS[result.status], "failed": bool(result.failed),
-            "game": report.game_line(result.report), "lines": list(result.lines),
+            "game": summary.game_line(result.report), "lines": list(result.lines),
             "transcript": str(kept) if kept is not None else None, "rechecked_alone": note or None,
-            "resources": report.resources([result.report])}
+            "resources": figures.resources([result.report])}
 
 
 def _replay_lines(result, kept: Path | None) -> str:
     verdict = VERDICTS[result.status]
-    lines = [f"{result.fixture.path}: {verdict} ({report.game_line(result.report)})"]
+    lines = [f"{result.fixture.path}: {verdict} ({summary.game_line(result.report)})"]
     lines += [f"  {line}" for line in result.lines]
-    used = report.resources_line(report.resources([result.report]))
+    used = resources_line(figures.resources([result.report]))
     if used:
         lines.append(used)
     if kept is not None:

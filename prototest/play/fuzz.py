@@ -54,7 +54,7 @@ between turns (a fresh bot shown a position that a running bot handled, which th
 fails or answers otherwise): such a bot is fuzzed with games from the start only.
 
 A `Campaign` runs in this process; `prototest.play.workers` runs several at once. What a run
-is given and leaves is plain data (`prototest.play.fuzzrun`), which `prototest.reports.report` renders.
+is given and leaves is plain data (`prototest.play.fuzzrun`), which `prototest.reports` renders.
 """
 
 from __future__ import annotations

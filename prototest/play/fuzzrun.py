@@ -2,7 +2,7 @@
 
 The target and options go in; the run comes out with its examples, failures, warnings
 and figures (`FuzzRun`). `prototest.play.fuzz` and `prototest.play.workers` fill it in; the reports
-(`prototest.reports.report`), the reproducer fixtures and `prototest.testing` read it, and never
+(`prototest.reports`), the reproducer fixtures and `prototest.testing` read it, and never
 need the fuzzer itself.
 """
 

@@ -1,4 +1,5 @@
-"""`prototest match`: scheduling and tallies, plain functions on plain data.
+"""`prototest match`: scheduling and tallies, plain functions on plain data, and the run
+(`MatchRun`) that the reports in prototest.reports read.
 
 A match of bot A against bot B is played in pairs: each opening (some seeded random plies
 from the initial position, both seats' moves) is played twice, A in one seat, then in the
@@ -13,12 +14,16 @@ side (wins, draws, losses) and the pentanomial over complete pairs.
 
 from __future__ import annotations
 
+import os
 import random
+import signal
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Sequence
 
 from . import stats
 from ..judge.game import GameReport
+from ..judge.spec import Spec
 from ..games.base import Rules
 
 #: The bots' names in tables and lines: A, B, C, ... in the order given.
@@ -232,5 +237,133 @@ def parse_sprt(text: str) -> dict[str, Any]:
     for key in ("elo0", "elo1"):
         if key not in options:
             raise ValueError(f"{key}= is missing")
-    stats._check(options["elo0"], options["elo1"], options["alpha"], options["beta"], options["model"])
+    stats.sequential._check(options["elo0"], options["elo1"], options["alpha"], options["beta"], options["model"])
     return options
+
+
+# -- the run -----------------------------------------------------------------------------------
+
+@dataclass
+class MatchRun:
+    """A match as it is played and as its reports read it: the bots, the settings, the
+    games played (in game order once the run ends), each pairing's tally, the SPRT."""
+
+    spec: Spec
+    bots: list[list[str]]
+    seed: int
+    time_scale: float
+    #: games of each pairing (an even number: pairs of games)
+    games_per_pairing: int
+    opening_plies: int
+    #: who plays whom (indices into `bots`), see prototest.play.match.pairings
+    pairings: list[tuple[int, int]] = field(default_factory=lambda: [(0, 1)])
+    mode: str = "match"  # "match" (two bots), "round robin", "gauntlet"
+    sprt_options: dict[str, Any] | None = None
+    games: list[GameReport] = field(default_factory=list)
+    #: pair number (within a pairing) -> its opening, (FEN or None: the initial position,
+    #: moves): every pairing plays the same openings
+    openings: dict[int, tuple[str | None, list[str]]] = field(default_factory=dict)
+    #: the opening book (--openings), if one was read
+    book: str | None = None
+    tallies: list[Tally] = field(default_factory=list)
+    sprt: stats.Sprt | None = None
+    stopped_by_sprt: bool = False
+    interrupted: signal.Signals | None = None
+    write_errors: list[str] = field(default_factory=list)
+    #: --start-delay, if given (a game's transcript says it, for its replay)
+    start_delay: int | None = None
+
+    def __post_init__(self) -> None:
+        if not self.tallies:
+            self.tallies = [Tally() for _ in self.pairings]
+
+    @property
+    def games_total(self) -> int:
+        return self.games_per_pairing * len(self.pairings)
+
+    @property
+    def tally(self) -> Tally:
+        """The first pairing's tally (the only one of a two-bot match)."""
+        return self.tallies[0]
+
+    def where(self, index: int) -> tuple[int, int]:
+        """(pairing, game number within it, from 1) of game `index` (from 1)."""
+        return (index - 1) // self.games_per_pairing, (index - 1) % self.games_per_pairing + 1
+
+    def names(self, g: GameReport) -> tuple[str, str]:
+        """The letters of the game's first bot (the referee's) and of the bot in the other seat."""
+        return self.names_of(g.index)
+
+    def names_of(self, index: int) -> tuple[str, str]:
+        """The letters of game `index`'s first bot (the referee's) and of the other seat's."""
+        first, second = self.pairings[self.where(index)[0]]
+        return LETTERS[first], LETTERS[second]
+
+    def findings_of(self, bot: int) -> list:
+        letter = LETTERS[bot]
+        out = []
+        for g in self.games:
+            first, second = self.names(g)
+            if letter == first:
+                out.extend(g.findings)
+            elif letter == second:
+                out.extend(g.opponent_findings)
+        return out
+
+    def failing(self) -> list[str]:
+        return [LETTERS[i] for i in range(len(self.bots))
+                if any(f.severity == "fail" for f in self.findings_of(i))]
+
+    @property
+    def failed(self) -> bool:
+        """A bot failed a check (a FAIL finding of any)."""
+        return any(f.severity == "fail" for g in self.games for f in [*g.findings, *g.opponent_findings])
+
+    def standings(self) -> list[dict[str, Any]]:
+        """Each bot's points, games, wins, draws and losses over all its pairings, best first."""
+        rows = [{"bot": LETTERS[i], "points": 0.0, "games": 0, "wins": 0, "draws": 0, "losses": 0}
+                for i in range(len(self.bots))]
+        for (first, second), t in zip(self.pairings, self.tallies):
+            for bot, (w, d, l) in ((first, t.wdl), (second, (t.losses, t.draws, t.wins))):
+                row = rows[bot]
+                row["wins"] += w
+                row["draws"] += d
+                row["losses"] += l
+                row["games"] += w + d + l
+                row["points"] += w + d / 2
+        return sorted(rows, key=lambda r: (-r["points"], r["bot"]))
+
+
+def bot_name(argv: list[str]) -> str:
+    """A bot's name in the reports: its command line as given."""
+    return " ".join(argv)
+
+
+def keep_transcript(run: MatchRun, game_report: GameReport, folder: Path, write_all: bool) -> None:
+    """Every game's transcript with --transcripts; else those with findings of either bot.
+    It starts with what `prototest replay` needs to play it again against either bot."""
+    from . import runner
+
+    if write_all or runner.worth_keeping(game_report):
+        first, second = run.names(game_report)
+        name = runner.slug(f"{run.spec.name}-{game_report.index:03d}-{first}-{game_report.seat_name}-{second}")
+        game_report.transcript.header[:0] = _replay_header(run, game_report, folder)
+        runner.write_transcript(game_report, folder / f"{name}.txt", run.write_errors)
+
+
+def _replay_header(run: MatchRun, g: GameReport, folder: Path) -> list[str]:
+    """The match game's lines of its transcript (see prototest.play.matchgame)."""
+    from .. import games
+    from .matchgame import Side, header_lines
+
+    pairing, local = run.where(g.index)
+    first, second = run.pairings[pairing]
+    seats = run.spec.game.seats
+    fen, opening = run.openings.get(pair_of(local)) or (None, [])
+    sides = (Side(LETTERS[first], seats[g.seat], list(run.bots[first]), os.getcwd()),
+             Side(LETTERS[second], seats[1 - g.seat], list(run.bots[second]), os.getcwd()))
+    bundled = games.registered_spec(run.spec.name) == Path(run.spec.path).resolve()
+    return header_lines(folder=folder, spec=run.spec, bundled=bundled, seed=run.seed, index=g.index,
+                        time_scale=run.time_scale, start_delay=run.start_delay, position=fen, opening=opening,
+                        sides=sides, moves=g.moves, result=g.result, reason=g.reason,
+                        opponent_forfeited=g.opponent_forfeited)

@@ -20,7 +20,7 @@ import json
 import math
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
@@ -285,7 +285,7 @@ def _first_line(findings: Sequence) -> str:
 def game_sections(games: Sequence, *, bot: str = "the bot") -> list[Section]:
     """A section for every game with a finding (its own or the other seat's bot's), an
     interrupt or a usage error, from the reports in memory or their saved transcripts."""
-    from .report import findings_lines
+    from .text import findings_lines
     from ..play.runner import worth_keeping
 
     sections = []
@@ -310,7 +310,7 @@ def game_sections(games: Sequence, *, bot: str = "the bot") -> list[Section]:
 
 def write_check(run, path: Path) -> None:
     """The page of a check (also of a merge of check shards)."""
-    from .report import summary
+    from .summary import summary
 
     text = summary(run)
     page_text = page(f"prototest check: {run.spec.game.title or run.spec.name}, bot {' '.join(run.argv)}",
@@ -321,7 +321,7 @@ def write_check(run, path: Path) -> None:
 def write_fuzz(run, path: Path) -> None:
     """The page of a fuzz run: a board for each minimal failing example, opening at the
     failing position."""
-    from .report import fuzz_summary
+    from .fuzzsummary import fuzz_summary
 
     text = fuzz_summary(run)
     sections = []
@@ -332,6 +332,26 @@ def write_fuzz(run, path: Path) -> None:
                                 f.severity))
     write(path, page(f"prototest fuzz: {run.target.spec.game.title or run.target.spec.name}",
                      text.splitlines()[-1], text, sections))
+
+
+def write_match(run, path: Path) -> None:
+    """The page of a match: the summary as printed, and a board for every game with a
+    finding of either bot."""
+    from ..play.match import LETTERS, bot_name
+    from .summary import match_seats, match_summary
+
+    text = match_summary(run)
+    title = f"prototest match: {run.spec.game.title or run.spec.name}, " + " vs ".join(
+        f"{LETTERS[i]} ({bot_name(argv)})" for i, argv in enumerate(run.bots))
+    sections = []
+    for g in run.games:
+        for section in game_sections([g]):
+            if section.view is not None:  # the moves said as A's and B's, not "the bot's" and "the opponent's"
+                first, second = run.names(g)
+                section.view.names = {"bot": first, "opponent": second}
+            sections.append(replace(
+                section, heading=f"Game {g.index} ({match_seats(run, g)}): {section.heading.split(': ', 1)[-1]}"))
+    write(path, page(title, text.splitlines()[-1], text, sections))
 
 
 def write_replay(results: Sequence, text: str, path: Path) -> None:

@@ -1,6 +1,6 @@
 """What `check` and `match` show on a terminal while they run: a header at once, a live line
 per game in play (its ply, its last answer time, how long the bot has been thinking; a
-match's has both bots' answer times, see prototest.commands.match.running_line), a running
+match's has both bots' answer times, see prototest.reports.matchview.running_line), a running
 score, and each game's line in colour as it ends.
 
 Only on a terminal: when stderr is no terminal (a pipe, a CI log), or NO_COLOR is set, or
