@@ -2,7 +2,7 @@
 and written (clock values masked for comparing runs), the answer read against its
 deadline, and every way a bot fails to answer told apart: a timeout (its cause told by
 `prototest.judge.timeouts`), a crash, output out of turn, a line too long, and at the end,
-the bot's exit.
+the bot's exit (`prototest.judge.botexit`).
 
 A mixin of `prototest.judge.referee.Referee`: it works on the referee's state and makes its
 findings through the referee's helpers (declared below for type checkers).
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import answertime, traces
@@ -22,6 +21,7 @@ from .game import Exchange, Forfeit, GameConfig, GameReport
 from ..games.base import Position
 from .pipes import line_shown, unread_bytes
 from .spec import Spec
+from .botexit import Ending
 from .timeouts import TimeoutDiagnosis
 from ..sandbox.transcript import show
 
@@ -69,9 +69,6 @@ class Dialogue:
     if TYPE_CHECKING:  # the referee's helpers
         def _scaled(self, ms: float) -> int: ...
         def _finding(self, kind: str, severity: str, message: str, **evidence: Any) -> Finding: ...
-        def _soft(self, key: str, kind: str, message: str, **evidence: Any) -> None: ...
-        def _mark(self, t_ns: int, turn: int | None, label: str) -> None: ...
-        def _conduct(self, final: bool = False) -> None: ...
 
     # -- what the judge sends ---------------------------------------------------------------
     def _fields(self) -> _Fields:
@@ -334,61 +331,4 @@ class Dialogue:
         answer pending (after a forfeit, or a game stopped while the bot was thinking)
         the bot may still be answering what came before: its output then goes to the
         transcript but is no finding of its own."""
-        self._judge_exit(self._end_input(answer_pending))
-
-    def _end_input(self, answer_pending: bool = False) -> "Ending":
-        """The first half of `_finish`: the bot's input closed, its exit grace begun (a
-        match closes both bots' inputs, then waits for both exits at once)."""
-        assert self.bot is not None
-        bot = self.bot
-        stderr_mark = bot.stderr_count
-        self._conduct(final=True)
-        self._mark(time.perf_counter_ns(), None, "after the game ended")
-        # Written after the last move, before or after the input was closed: the real
-        # referees stop reading at the game's end, so when it came does not matter.
-        late = bot.pending()
-        bot.close_stdin()
-        grace_ns = self._scaled(self.spec.end.exit_grace_ms)
-        return Ending(stderr_mark, late, grace_ns, time.perf_counter_ns() + grace_ns, answer_pending)
-
-    def _judge_exit(self, ending: "Ending") -> None:
-        """The second half of `_finish`: the bot's exit waited for until its grace ends,
-        and judged."""
-        assert self.bot is not None
-        bot = self.bot
-        answer_pending, grace_ns = ending.answer_pending, ending.grace_ns
-        code, more = bot.wait_exit(max(0, ending.deadline_ns - time.perf_counter_ns()))
-        late = ending.late + more
-        if late:
-            text = late.decode("utf-8", "replace").split("\n")[0]
-            self.report.transcript.received(late.decode("utf-8", "replace").rstrip("\n"), time.perf_counter_ns())
-        if late and not answer_pending:
-            self._soft("output_after_end", "unexpected_output",
-                       f"wrote {text!r} after the game ended (the referee reads nothing more: the result stands)",
-                       got=show(text))
-        if code is None:
-            self._soft("no_exit", "no_exit",
-                       f"still running {grace_ns / _MS:.0f} ms after its input was closed (killed)",
-                       expected=f"exit within {grace_ns / _MS:.0f} ms of end of input",
-                       got="still running", limit_ms=grace_ns / _MS)
-            return
-        trace = traces.find(bot.stderr_since(ending.stderr_mark))
-        if code != 0 or trace is not None:
-            got = process.describe_status(code) + (f", {trace.describe()}" if trace else "")
-            message = f"the bot {process.describe_end(code)} after its input was closed"
-            if trace is not None:
-                message += f", and its stderr shows {trace.describe()}"
-            self._soft("exit_status", "exit_status", message, expected="exit status 0", got=got,
-                       stderr_error=trace.error if trace else None)
-
-
-@dataclass(frozen=True)
-class Ending:
-    """A bot whose input was closed at the game's end (`Dialogue._end_input`): where its
-    stderr stood, what it wrote out of turn, and until when it may take to exit."""
-
-    stderr_mark: int
-    late: bytes
-    grace_ns: int
-    deadline_ns: int
-    answer_pending: bool
+        Ending.begin(self, answer_pending).judge(self)
