@@ -16,6 +16,7 @@ from prototest.sandbox import envelope, process
 from prototest.judge.accounting import SHARED_QUOTA, Accounting
 from prototest.judge.answertime import AnswerTime
 from prototest.sandbox.envelope import Spent, Usage
+from prototest.judge.events import placed
 from prototest.judge.findings import TIME_FIELDS
 from prototest.games import rules_module
 from prototest.judge.judging import Judging
@@ -252,8 +253,8 @@ def test_the_referees_busy_machine_and_slow_findings_say_what_their_json_holds()
     assert slow.limit_percent == 99 and "its own time, 98.6 ms, is 99% of the 100 ms it had" in slow.message
     other = ref._finding("unexpected_output", "fail", "a line after the answer", elapsed_ms=260.0)
     assert all(getattr(other, name) is None for name in TIME_FIELDS if name != "elapsed_ms")
-    placed = ref._placed(ref._finding("file_operation", "warn", "created ./x"), None)
-    assert all(getattr(placed, name) is None for name in TIME_FIELDS)
+    placed_at = placed(ref._finding("file_operation", "warn", "created ./x"), None)
+    assert all(getattr(placed_at, name) is None for name in TIME_FIELDS)
 
 
 def test_a_late_answer_says_how_much_of_its_time_was_its_own():

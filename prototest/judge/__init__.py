@@ -1,9 +1,12 @@
 """The judge: one game between a bot and its referee, as a spec declares it.
 
-A spec (`spec`, a game's TOML) drives the session: what to send each turn, what an answer
-may look like, the limits. The `Referee` plays one game: the dialogue on the pipes
-(`dialogue`), the judging of each answer line (`judging`), the accounting of the bot's
-time and resources (`accounting`, `answertime`), a second bot in the other seat (`seat`).
+A spec (`spec`, a game's TOML: its keys in `specschema`, its file read by `specfile`)
+drives the session: what to send each turn, what an answer may look like, the limits. The
+`Referee` plays one game: the bot's start (`startup`), the dialogue on the pipes
+(`dialogue`; a timeout's cause told by `timeouts`, with `askagain`; the bot's exit,
+`botexit`), the judging of each answer line (`judging`), the accounting of the bot's time
+and resources (`accounting`, `answertime`), what the bot did outside the dialogue
+(`events`), a second bot in the other seat (`seat`).
 Everything a bot does wrong becomes a `Finding` (`findings`) with its evidence, and a
 game's data is `game` (GameConfig, GameReport, Exchange). Also here: `detect` (which
 protocol a wrong bot seems to speak), `traces` (the bot's own stderr lines), `conformance`

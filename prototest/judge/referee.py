@@ -6,33 +6,34 @@ module (what is legal) and the bot process (lines and time). Every bot fault end
 the real judge would forfeit ends the game (`Forfeit`), a warning is noted and play
 goes on.
 
-This module holds the game itself (its start, the turns, the end, and what the bot did
-outside the dialogue); the dialogue on the pipes is `prototest.judge.dialogue`, the judging of
-each answer line `prototest.judge.judging`, and the game's data (GameConfig, GameReport,
-Exchange, StopGame, Forfeit) `prototest.judge.game`, re-exported here.
+This module holds the game itself (its run, the turns, the end); the bot's start is
+`prototest.judge.startup`, the dialogue on the pipes `prototest.judge.dialogue`, the judging
+of each answer line `prototest.judge.judging`, the accounting of its time and resources
+`prototest.judge.accounting`, what the bot did outside the dialogue `prototest.judge.events`,
+and the game's data (GameConfig, GameReport, Exchange, StopGame, Forfeit)
+`prototest.judge.game`, re-exported here.
 """
 
 from __future__ import annotations
 
-import os
 import random
 import signal
 import time
-from pathlib import Path
 from typing import Any, Callable
 
-from . import answertime, progress
+from . import progress
 from ..sandbox import conduct, process
 from ..games import opponents
 from .accounting import Accounting
-from .dialogue import Dialogue, line_shown
+from .dialogue import Dialogue
 from ..sandbox.envelope import Envelope
-from .findings import TIME_FIELDS, Finding, fold
+from .events import EventFindings
+from .findings import Finding, fold
 from .game import Exchange, Forfeit, GameConfig, GameReport, StopGame
 from ..games.base import IllegalMove, Outcome, Position
 from .judging import Judging
 from .seat import BotSeat, OpponentForfeit
-from ..sandbox.transcript import show
+from .startup import StartUp, launch
 
 __all__ = ["MAX_PLIES", "Exchange", "Forfeit", "GameConfig", "GameReport", "Referee", "StopGame"]
 
@@ -82,11 +83,8 @@ class Referee(Dialogue, Judging, Accounting):
         #: When each turn began, so that an event (a file written, a signal) is placed in
         #: the turn it happened in, whenever it is seen.
         self._marks: list[conduct.Mark] = []
-        #: A runtime's cache writes (its RUNTIME_CACHES hint -> [(event, mark)]): one
-        #: finding a game at its end (at once when the spec fails them).
-        self._caches: dict[str, list[tuple[dict[str, Any], conduct.Mark | None]]] = {}
-        #: The runtimes whose cache writes already made a FAIL: later ones add nothing.
-        self._caches_failed: set[str] = set()
+        #: What the bot did outside the dialogue, as findings (see prototest.judge.events).
+        self.event_findings = EventFindings(self)
         #: The platform's limits (the spec's [envelope]; see prototest.judge.accounting).
         self.envelope = Envelope.from_spec(cfg.spec)
         #: The other seat, when a bot plays it (see prototest.judge.seat).
@@ -135,48 +133,12 @@ class Referee(Dialogue, Judging, Accounting):
     # -- the game -------------------------------------------------------------------------
     def launch(self) -> bool:
         """Start the bot (run() does, unless it was started ahead: see runner.Ahead);
-        False when it could not be started (the report says why)."""
+        False when it could not be started (the report says why). See
+        prototest.judge.startup."""
         if self.bot is not None or self._launched:
             return self.bot is not None
         self._launched = True
-        report = self.report
-        report.transcript.head([
-            f"prototest transcript: game {self.cfg.index}, {self.spec.game.title or self.spec.name}",
-            f"spec: {self._spec_shown()}",
-            f"bot: {' '.join(self.cfg.argv)}",
-            f"seat: {report.seat_name} (seat {self.cfg.seat}), seed {self.cfg.seed}, time scale {self.cfg.time_scale}",
-        ])
-        try:
-            severity = self.spec.severity
-            bot = process.Bot(self.cfg.argv, env=self.cfg.env, transcript=report.transcript,
-                              max_line=self.spec.read.max_bytes, cwd=self.cfg.cwd,
-                              cr_ends_line=self.spec.read.line_end == "cr_lf",
-                              watch_files=not severity["file_operation"] == severity["runtime_cache"] == "ignore",
-                              envelope=self.envelope)
-            report.file_watch, report.file_watch_missing = bot.file_watch, bot.file_watch_missing
-            report.containment = bot.containment
-            self.bot = bot
-            self._start_accounting()
-        except OSError as exc:
-            self._note(self._finding("crash", "fail", f"the bot could not be started: {exc.strerror or exc}"))
-            report.result = "forfeit"
-            return False
-        except KeyboardInterrupt as exc:  # the Bot killed what it had started
-            self.interrupted(exc)
-            return False
-        return True
-
-    def _spec_shown(self) -> str:
-        """The spec as the transcript names it: an installed game's by its name (its path
-        is the machine's), another by its path from the current folder when inside it."""
-        from .. import games
-
-        try:
-            if games.game(self.spec.name).spec.resolve() == Path(self.spec.path).resolve():
-                return f"{self.spec.name} (installed)"
-        except games.GameError:
-            pass
-        return conduct.shown_path(os.path.abspath(self.spec.path), os.getcwd())
+        return launch(self)
 
     def abandon(self) -> None:
         """A bot started ahead for a game that will not be played: killed (the other
@@ -256,83 +218,9 @@ class Referee(Dialogue, Judging, Accounting):
         self.report.transcript.note(f"interrupted by {self.report.reason}")
 
     def _start(self) -> None:
-        start = self.spec.start
-        assert self.bot is not None
-        if start.handshake:
-            self._handshake(start.handshake, self._scaled(start.handshake_ms))
-        silent_ms = start.silent_ms if self.cfg.start_delay_ms is None else self.cfg.start_delay_ms
-        silent_ns = self._scaled(silent_ms) if self.cfg.start_delay_ms is None else silent_ms * _MS
-        # counted from the bot's start: one started ahead may have been silent long enough
-        # (then only what it wrote meanwhile is looked at)
-        remaining_ns = self.bot.started_ns + silent_ns - time.perf_counter_ns()
-        if silent_ns or self.report.started_ahead_ms is not None:
-            self._stay_silent(max(0, remaining_ns))
-        self._say(start.send)
-
-    def _handshake(self, expected: str, limit_ns: int) -> None:
-        assert self.bot is not None
-        before = self._last_usage
-        r = self._read_fair(self.bot.started_ns, limit_ns, before)
-        used = self._account(before, r, self.bot.started_ns)
-        late_ns, what = r.t_ns - self.bot.started_ns, "the handshake limit"
-        if r.kind == "line":
-            self._share_check(used, limit_ns, what, line_shown(r), figure=False)
-            if late_ns > limit_ns and not self._excused(used, late_ns, limit_ns, what, line_shown(r)):
-                self.report.transcript.received(line_shown(r), r.t_ns)
-                late = self._finding(  # late by itself (the judge waited for the machine's share)
-                    "handshake", "fail", "", expected=expected, got=show(line_shown(r)), elapsed_ms=late_ns / _MS,
-                    limit_ms=limit_ns / _MS)
-                late.message = (f"{line_shown(r)!r} came {late_ns / _MS:.1f} ms after start-up: over the "
-                                f"{limit_ns / _MS:.0f} ms the judge waits for {expected!r}"
-                                f"{answertime.still_over(late.time_figures())}")
-                raise Forfeit(late)
-        elif r.kind == "timeout" and used is not None and self.read_capped:
-            self._too_busy(used, late_ns, limit_ns, what)
-        elapsed = (r.t_ns - self.bot.started_ns) / _MS
-        if r.kind == "line":
-            shown = line_shown(r)
-            self.report.transcript.received(shown, r.t_ns)
-            text = self._text_of(r, shown, "handshake", f"the {expected!r} line", elapsed_ms=elapsed)
-            if text == expected:
-                self.report.startup_ms = elapsed
-                return
-            if text.strip().lower() == expected.lower():
-                raise Forfeit(self._finding(
-                    "handshake", "fail", f"the first line must be exactly {expected!r}, got {text!r}",
-                    expected=expected, got=show(shown), elapsed_ms=elapsed))
-            raise Forfeit(self._finding(
-                "early_output", "fail", f"wrote {text!r} before {expected!r}: the first line must be {expected!r}",
-                expected=expected, got=show(shown), elapsed_ms=elapsed))
-        if r.kind == "eof":
-            self._crashed("before its handshake")
-        fault = self._envelope_fault(f"said nothing within {limit_ns / _MS:.0f} ms of start-up")
-        if fault is not None:
-            raise Forfeit(fault, bot_usable=False)
-        partial = r.data.decode("utf-8", "replace")
-        raise Forfeit(self._finding(
-            "handshake", "fail",
-            f"no {expected!r} line within {limit_ns / _MS:.0f} ms of start-up"
-            + (f" (it sent {partial!r} without a newline)" if partial else ""),
-            expected=expected, got=show(partial) if partial else None, elapsed_ms=elapsed, limit_ms=limit_ns / _MS),
-            bot_usable=r.kind != "timeout")
-
-    def _stay_silent(self, duration_ns: int) -> None:
-        """The judge waits before its first line; the bot must write nothing meanwhile."""
-        assert self.bot is not None
-        r = self.bot.read_line(time.perf_counter_ns() + duration_ns)
-        if r.kind == "timeout" and not r.data:
-            return
-        if r.kind == "eof" and not r.data:
-            self._crashed("before the judge's first line")
-        text = r.data.decode("utf-8", "replace")
-        if r.kind == "line":
-            self.report.transcript.received(text, r.t_ns)
-        elapsed = (r.t_ns - self.bot.started_ns) / _MS
-        raise Forfeit(self._finding(
-            "early_output", "fail",
-            f"wrote {text!r} {elapsed:.0f} ms after start-up, before the judge's first line "
-            f"(the statement demands silence until then)",
-            expected="no output before the first line", got=show(text), elapsed_ms=elapsed))
+        """The bot's start-up: handshake, silence, the judge's first lines (see
+        prototest.judge.startup)."""
+        StartUp(self)()
 
     def _play(self) -> None:
         try:
@@ -493,86 +381,18 @@ class Referee(Dialogue, Judging, Accounting):
         self._marks.append(conduct.Mark(t_ns, turn, self.position, len(self.report.moves), label))  # a tuple: cheap
 
     def _conduct(self, final: bool = False) -> None:
-        """Findings for what the bot did outside the dialogue since the last look. A FAIL
-        ends the game (a Forfeit) unless the game is over already (`final`)."""
+        """Findings for what the bot did outside the dialogue since the last look (see
+        prototest.judge.events). A FAIL ends the game (a Forfeit) unless the game is over
+        already (`final`)."""
         if self.bot is None or not (final or self.bot.events):  # the usual case: nothing, at once
             return
-        findings = [f for f in map(self._event_finding, self.bot.take_events(look=final)) if f is not None]
-        if self._caches and (self.spec.severity["runtime_cache"] == "fail" or final and not self.bot.alive()):
-            findings += self._cache_findings()  # a warning once the bot is gone: its exit may write too
+        findings = self.event_findings.take(final)
         fails = [f for f in findings if f.severity == "fail"]
         for finding in findings:
             if final or finding.severity != "fail":
                 self._note(finding)
         if fails and not final:
             raise Forfeit(fails[0], also=fails[1:])
-
-    def _event_finding(self, event: dict[str, Any]) -> Finding | None:
-        """The finding of one event, placed at the moment it happened."""
-        mark = conduct.when(self._marks, event.get("t", 0))
-        if event.get("e") == "signal":
-            finding = self._finding("signal", "fail", conduct.signal_message(event),
-                                    expected="no signal to the judge", rule="signal",
-                                    got=f"{conduct.signal_name(int(event.get('sig', 0)))} from {conduct.sender(event)}")
-        elif event.get("e") in ("net", "pids"):
-            finding = self._envelope_event(event, mark)
-            if finding is None:
-                return None
-        elif event.get("e") == "file":
-            what, key, rule, cache = conduct.file_operation(event, self._folder())
-            cache = conduct.cache_advice(cache, event, self.cfg.argv, self.cfg.cwd)  # for the process that wrote it
-            severity = self.spec.severity[key]
-            if severity == "ignore":
-                return None
-            if cache:  # one finding a game: _cache_findings
-                if cache not in self._caches_failed:
-                    self._caches.setdefault(cache, []).append((event, mark))
-                return None
-            finding = self._finding(
-                "file_operation", severity, conduct.file_message(what, conduct.moment(mark), severity),
-                expected="no file created, written, renamed or deleted", got=f"{what} (by {conduct.sender(event)})",
-                rule=rule, path=event.get("path"))
-        else:
-            return None
-        return self._placed(finding, mark)
-
-    def _placed(self, finding: Finding, mark: conduct.Mark | None) -> Finding:
-        """The finding placed at the moment its event happened."""
-        for name in TIME_FIELDS:  # no answer's time: what happened then is not timed
-            setattr(finding, name, None)
-        finding.turn = mark.turn if mark else None
-        if mark is not None:
-            finding.ply, finding.position = mark.position.ply(), mark.position.notation()
-            finding.moves = finding.moves[:mark.moves]
-        return finding
-
-    def _folder(self) -> str:
-        """The folder the bot runs in: findings show the paths inside it relative to it."""
-        return self.cfg.cwd or os.getcwd()
-
-    def _cache_findings(self) -> list[Finding]:
-        """One finding for each runtime's cache writes seen so far, placed at the first."""
-        severity, found = self.spec.severity["runtime_cache"], []
-        for hint, seen in self._caches.items():
-            events = [event for event, _ in seen]
-            first, mark = seen[0]
-            message = conduct.cache_message(hint, events, self._folder(), conduct.moment(mark))
-            rule = conduct.file_operation(first)[2]
-            finding = self._finding("file_operation", severity, message, rule=rule,
-                                    expected="no file created, written, renamed or deleted",
-                                    got=self._cache_evidence(events),
-                                    path=conduct.cache_files(events)[0][0])
-            found.append(self._placed(finding, mark))
-            if severity == "fail":
-                self._caches_failed.add(hint)
-        self._caches.clear()
-        return found
-
-    def _cache_evidence(self, events: list[dict[str, Any]], shown: int = 6) -> str:
-        """The first cache writes in words, for the report's `got`."""
-        whats = [conduct.file_operation(event, self._folder())[0] for event in events[:shown]]
-        more = f"; {len(events) - shown} more" if len(events) > shown else ""
-        return f"{'; '.join(whats)}{more} (by {conduct.sender(events[0])})"
 
 
 def _board(cfg: GameConfig, start: Position) -> dict[str, Any]:

@@ -21,7 +21,7 @@ import time
 import weakref
 from typing import Any
 
-from .dialogue import Ending
+from .botexit import Ending
 from .findings import Finding, fold
 from .game import Forfeit, StopGame
 from ..games.base import Position
@@ -154,7 +154,7 @@ class BotSeat:
         r = self.referee
         if (self._ending is None and r.bot is not None and self.started and self.usable
                 and self.main.report.interrupted is None):
-            self._ending = r._end_input(answer_pending=self.forfeited is not None or self._stopped_mid_answer)
+            self._ending = Ending.begin(r, answer_pending=self.forfeited is not None or self._stopped_mid_answer)
 
     def close(self) -> None:
         """The seat's bot's exit checked (its input closed first, if `end_input` did not),
@@ -167,8 +167,8 @@ class BotSeat:
                     self.end_input()
                     if self._ending is not None and self.main.report.interrupted is None:
                         try:
-                            r._judge_exit(self._ending)
-                        except Forfeit as forfeit:  # not raised by _judge_exit; kept safe
+                            self._ending.judge(r)
+                        except Forfeit as forfeit:  # not raised by Ending.judge; kept safe
                             r._note(forfeit.finding)
                 r._conduct(final=True)
                 r._envelope_end()
