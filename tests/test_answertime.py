@@ -208,11 +208,11 @@ class MeteredBot:
     """Hands over an answer line at `answer_ms`; its use of the machine is `after`."""
 
     stderr_tail: list[str] = []
-    meter = None
 
     def __init__(self, answer_ms: float, after: Usage) -> None:
         self.t_ns = int(answer_ms * MS)
         self.after = after
+        self.hold = SimpleNamespace(meter=None)  # no meter: no thread to look at
 
     def read_line(self, deadline_ns: int) -> process.Read:
         return process.Read("line", b"e2e4", self.t_ns)

@@ -47,7 +47,7 @@ def test_codingame_accepts_cr_endings_with_a_warning(tmp_path, ending):
 def test_cr_ends_a_line_only_where_the_spec_says():
     code = "import sys, time; sys.stdout.write('e2e4\\r'); sys.stdout.flush(); time.sleep(0.05); sys.stdout.write('\\nd2d4\\n'); sys.stdout.flush(); sys.stdin.readline()"
     with start(code) as bot:
-        bot.cr_ends_line = True
+        bot.reader.cr_ends_line = True
         first = bot.read_line(deadline(5))
         assert (first.kind, first.data, first.end) == ("line", b"e2e4", b"\r")
         time.sleep(0.2)

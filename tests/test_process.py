@@ -51,7 +51,7 @@ def test_stdout_flood_without_newline_is_cut_at_the_line_limit():
         assert r.kind == "overflow"
         data = bot.drain(int(0.2 * SECOND))
         assert len(data) <= 4097
-        assert len(bot._buf) <= 4097 + 65536
+        assert len(bot.reader.buf) <= 4097 + 65536
 
 
 @pytest.mark.parametrize("cr_ends_line", [False, True])
@@ -62,7 +62,7 @@ def test_the_line_limit_counts_the_line_end(cr_ends_line):
     code = (f"import sys, time; sys.stdout.write('x' * 1024 + '{end}' + 'y' * 1025 + '{end}'); sys.stdout.flush(); "
             "time.sleep(5)")
     with start(code, max_line=1025) as bot:
-        bot.cr_ends_line = cr_ends_line
+        bot.reader.cr_ends_line = cr_ends_line
         first = bot.read_line(deadline(5))
         assert (first.kind, first.data, first.end[:1]) == ("line", b"x" * 1024, b"\r" if cr_ends_line else b"\n")
         second = bot.read_line(deadline(5))
@@ -121,7 +121,7 @@ def test_stderr_without_newlines_is_kept_in_bounded_pieces():
         r = bot.read_line(deadline(20))
         assert (r.kind, r.data) == ("line", b"e2e4")
         bot.drain(int(0.2 * SECOND))
-        assert len(bot._err_buf) <= 4096
+        assert len(bot.stderr.buf) <= 4096
         assert bot.stderr_count >= 3_000_000 // 4096 - 1
 
 

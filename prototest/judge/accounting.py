@@ -86,16 +86,16 @@ class Accounting:
         bot = self.bot
         assert bot is not None
         self.report.envelope = self.envelope.describe() if self.envelope.limited else ""
-        self.report.enforced = bot.enforced
-        self.report.enforced_missing = bot.enforced_missing
+        self.report.enforced = bot.hold.enforced
+        self.report.enforced_missing = bot.hold.enforced_missing
         self._reported_memory = False
         self._last_usage = None
         self._share = None
-        if bot.meter is not None:
-            start = bot.meter.start
+        if bot.hold.meter is not None:
+            start = bot.hold.meter.start
             start.t_ns = bot.started_ns
             self._last_usage = start
-            if self.envelope.cpu_share and bot.group is None:
+            if self.envelope.cpu_share and bot.hold.group is None:
                 self._share = envelope.ShareModel(self.envelope.cpu_share, self.envelope.cpu_period_ns)
 
     # -- one answer ---------------------------------------------------------------------------
@@ -127,7 +127,7 @@ class Accounting:
             if now is None:
                 return r
             used = envelope.spent(before, now)
-            waiting = bot.meter is not None and used.others_ns != 0 and bot.meter.waiting_threads()
+            waiting = bot.hold.meter is not None and used.others_ns != 0 and bot.hold.meter.waiting_threads()
             # The time the CPU quota held the bot back is waited for too, not excused: an
             # answer that comes in it is late by the quota (a cpu_share finding, _throttled);
             # no answer even then is a timeout, not the quota's.
@@ -247,10 +247,10 @@ class Accounting:
         if bot is None:
             return None
         env = self.envelope
-        if env.memory_bytes and (bot.oom_killed() or (at_limit and self._memory_full())):
+        if env.memory_bytes and (bot.hold.oom_killed() or (at_limit and self._memory_full())):
             self._reported_memory = True
             return self._memory_finding(then)
-        refused = bot.pids_refused() + sum(1 for e in bot.events if e.get("e") == "pids")
+        refused = bot.hold.pids_refused() + sum(1 for e in bot.events if e.get("e") == "pids")
         if env.pids and refused:
             bot.events[:] = [e for e in bot.events if e.get("e") != "pids"]  # told here, once
             return self._finding(
@@ -267,8 +267,8 @@ class Accounting:
         look kills it once it is over."""
         bot = self.bot
         env = self.envelope
-        return bool(bot is not None and env.memory_bytes and bot.enforced.startswith("cgroup")
-                    and (bot.memory_peak() or 0) * 100 >= env.memory_bytes * MEMORY_FULL_PERCENT)
+        return bool(bot is not None and env.memory_bytes and bot.hold.enforced.startswith("cgroup")
+                    and (bot.hold.memory_peak() or 0) * 100 >= env.memory_bytes * MEMORY_FULL_PERCENT)
 
     def _memory_settles(self, limit_ns: int) -> bytes:
         """After a timeout, with a memory limit: while the bot's peak memory still rises,
@@ -281,12 +281,12 @@ class Accounting:
             return b""
         out = b""
         deadline = time.perf_counter_ns() + max(limit_ns, MEMORY_WAIT_MIN_MS * _MS)
-        last = bot.memory_peak() or 0
-        while time.perf_counter_ns() < deadline and bot.alive() and not bot.oom_killed():
+        last = bot.hold.memory_peak() or 0
+        while time.perf_counter_ns() < deadline and bot.alive() and not bot.hold.oom_killed():
             if self._memory_full():
                 break
             out += bot.drain(MEMORY_STEP_MS * _MS)
-            peak = bot.memory_peak() or 0
+            peak = bot.hold.memory_peak() or 0
             if peak < last + (1 << 20):  # under a MB more in a step: not filling
                 break
             last = peak
@@ -297,14 +297,14 @@ class Accounting:
         assert bot is not None
         env = self.envelope
         assert env.memory_bytes
-        peak = (bot.memory_event or {}).get("peak") or bot.memory_peak() or env.memory_bytes
-        if not bot.oom_killed():
+        peak = (bot.hold.memory_event or {}).get("peak") or bot.hold.memory_peak() or env.memory_bytes
+        if not bot.hold.oom_killed():
             how = "it reached the limit and stopped answering (the kernel reclaims memory, then kills)"
-        elif bot.enforced.startswith("cgroup"):
+        elif bot.hold.enforced.startswith("cgroup"):
             how = "its cgroup's OOM killer ended it"
         else:
             how = "the judge killed it, as the platform's OOM killer would"
-        if bot.enforced.startswith("cgroup"):  # the group's peak stops at the limit: the bot asked for more
+        if bot.hold.enforced.startswith("cgroup"):  # the group's peak stops at the limit: the bot asked for more
             used = f"used all of {env.platform}'s {mb(env.memory_bytes)} and asked for more"
         else:
             used = f"peak {mb(peak)}, over {env.platform}'s {mb(env.memory_bytes)}"
@@ -320,13 +320,13 @@ class Accounting:
         bot = self.bot
         if bot is None:
             return
-        peak = bot.memory_peak()
+        peak = bot.hold.memory_peak()
         if peak:
             self.report.peak_memory_mb = round(peak / (1 << 20), 1)
         env = self.envelope
         if self.report.result == "interrupted":
             return
-        tasks = bot.tasks_peak()
+        tasks = bot.hold.tasks_peak()
         if env.pids and tasks * 100 > env.pids * env.near_percent and tasks <= env.pids \
                 and not any(f.kind == "processes" for f in self.report.findings):
             share = answertime.percent(tasks, env.pids)
@@ -336,7 +336,7 @@ class Accounting:
                 got=f"{tasks} at once", rule="processes:near", elapsed_ms=None, limit_percent=share))
         if not env.memory_bytes or self._reported_memory:
             return
-        if bot.oom_killed():
+        if bot.hold.oom_killed():
             self._reported_memory = True
             self._note(self._memory_finding("a process of the bot was killed"))
         elif peak and peak * 100 > env.memory_bytes * env.near_percent:

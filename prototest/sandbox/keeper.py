@@ -56,8 +56,9 @@ bot's is about to be reaped), `killed` (a process left over and killed), `droppe
 The start pipe (one JSON object a line) says, besides the bot's pid and the file watch:
 `filter` ("seccomp" or None, with `filter_why`), `netns` ("namespace") or `netns_error`.
 The keeper's parts, one module each: `keepermain` (its own program, the `_Keeper`),
-`keeperexec` (the bot's process up to its exec), `keeperwatch` (the calls its filter
-stops), `keeperhost` (the keepers' host), `keeperprocs` (/proc and small helpers). This
+`keeperexec` (the bot's process up to its exec), `keeperpidns` (the bot's PID namespace
+and its PID 1), `keeperwatch` (the calls its filter stops), `keeperhost` (the keepers'
+host), `keeperprocs` (/proc and small helpers). This
 module is prototest's side: starting a keeper and reading what it says at the start;
 the names other modules use are all importable from here.
 """

@@ -1,7 +1,7 @@
 """The keeper's own program: start the bot (in a PID namespace of its own where the
 machine allows one), watch it, kill what it leaves, and end as it ended. It runs in a
 process forked by prototest or by its keepers' host; see `prototest.sandbox.keeper` for
-what it is for and what it reports.
+what it is for and what it reports. The namespace's side is `keeperpidns.PidNamespace`.
 """
 
 from __future__ import annotations
@@ -19,14 +19,11 @@ from typing import Any, Sequence
 
 from .interrupts import sigmask
 from .keeperexec import exec_bot
-from .keeperprocs import (_parent, _command, _children, _descendants, _high, _alive, _filter_code, _receive,
-                          _status_field, _reap_all, _read_line, _private_perf_data, _noop, _close_all_but,
-                          _to_dev_null, _say)
+from .keeperpidns import PidNamespace
+from .keeperprocs import (_KEEPER_SIGNALS, _parent, _command, _descendants, _high, _alive, _filter_code, _receive,
+                          _close_all_but, _to_dev_null, _say)
 from .keeperwatch import CallWatch
 
-_KEEPER_SIGNALS = tuple(sorted(
-    {int(s) for s in signal.valid_signals()} - {int(signal.SIGKILL), int(signal.SIGSTOP), int(signal.SIGCHLD),
-                                                int(signal.SIGCONT), int(signal.SIGWINCH), int(signal.SIGURG)}))
 #: A path longer than this is cut in a report (a report line must fit one atomic pipe write).
 _PATH_SHOWN = 1000
 _NO_LISTENER = b"the keeper could not take the filter's listener from the bot's process"
@@ -77,10 +74,8 @@ class _Keeper:
         self.filter_code = _filter_code(*self.watches.filter_key) if self.watches.filtered else b""
         #: What the seccomp filter stops: file operations, network calls, signals, forks.
         self.calls = CallWatch(self)
-        self.inner: int | None = None  # PID 1 of the bot's namespace, when there is one
-        self.inner_r: int | None = None
-        self._inner_buf = b""
-        self.finishing_inner_gone = False
+        #: The bot's PID namespace, when it has one (its PID 1, the inner keeper, and its pipe).
+        self.pidns = PidNamespace(self)
 
     # -- start-up ---------------------------------------------------------------------------
     def run(self) -> int:
@@ -111,7 +106,7 @@ class _Keeper:
                 _say(self.start_w, {"error": exc.errno or 1, "namespace": True})
                 return 70
             contain = "pid-namespace"
-            nspid = self._start_inner(parent_sock, child_sock)
+            nspid = self.pidns.start(parent_sock, child_sock)
         else:
             self._own_network()
             self.bot = os.fork()
@@ -126,10 +121,10 @@ class _Keeper:
         # learn its pid (in a namespace, by its NSpid), and the file watch is in place.
         message, fds = _receive(parent_sock)
         if contain == "pid-namespace":
-            self.bot = (self._host_pid(nspid) or 0) if nspid else 0
+            self.bot = (self.pidns.host_pid(nspid) or 0) if nspid else 0
         message, fds = self._listener_by_number(message, fds)  # before the go: the bot's copy closes at exec
         if message.startswith(_NO_LISTENER):  # the bot's watched calls would fail (ENOSYS): start again
-            for pid in (self.bot, self.inner):  # never its exec (its recv ends with us)
+            for pid in (self.bot, self.pidns.inner):  # never its exec (its recv ends with us)
                 if pid:
                     try:
                         os.kill(pid, signal.SIGKILL)
@@ -146,107 +141,6 @@ class _Keeper:
         self._take_listener(message, fds)
         os.close(self.start_w)
         return self._loop()
-
-    # -- the PID namespace ------------------------------------------------------------------
-    def _start_inner(self, parent_sock: socket.socket, child_sock: socket.socket) -> int:
-        """Fork the namespace's first process (its PID 1, "the inner keeper"), which
-        starts the bot; return the bot's pid as we see it (0 if it is gone already)."""
-        inner_r, inner_w = os.pipe()
-        self.inner = os.fork()
-        if self.inner == 0:
-            os.close(inner_r)
-            parent_sock.close()
-            self._inner_main(inner_w, child_sock)  # never returns
-        os.close(inner_w)
-        self.inner_r = inner_r
-        first = _read_line(inner_r)
-        return first.get("bot") if first else None
-
-    def _inner_main(self, out: int, sock: socket.socket) -> None:
-        """PID 1 of the bot's namespace: when it ends, the kernel kills every process
-        in the namespace. It starts the bot, reaps orphans, and tells the keeper the
-        bot's exit status and the signals the bot sends it (a PID 1 receives only the
-        signals it has a handler for: every one gets one, and is read from the signalfd)."""
-        from . import linux
-
-        try:
-            linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)  # the keeper gone: the namespace ends
-            try:  # the bot's /proc shows its own namespace, so its pids and /proc agree
-                linux.unshare(linux.CLONE_NEWNS)
-                own_mounts = True
-            except OSError:
-                own_mounts = False
-            self._own_network()
-            for signum in _KEEPER_SIGNALS:
-                try:
-                    signal.signal(signum, _noop)
-                except (OSError, ValueError):
-                    pass
-            # The bot's process shares this mount namespace: it gets ready for its exec while
-            # the mounts below are made; the keeper lets it exec only after our line, after them.
-            bot = os.fork()
-            if bot == 0:
-                os.close(out)
-                exec_bot(self, sock, parent=1)  # never returns
-            sock.close()
-            for fd in (*self.bot_side, self.start_w, self.report_w):
-                os.close(fd)
-            if own_mounts:
-                try:
-                    linux.mount(None, "/", None, linux.MS_REC | linux.MS_PRIVATE)
-                    linux.mount("proc", "/proc", "proc", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC)
-                    _private_perf_data(linux)
-                except OSError:
-                    pass
-            os.write(out, (json.dumps({"bot": bot}) + "\n").encode())
-            while True:
-                select.select([self.sigfd], [], [])
-                for info in linux.read_signals(self.sigfd):
-                    if info.signo == signal.SIGCHLD:
-                        _reap_all(lambda pid, status: pid == bot and _say(out, {"exit": status}))
-                    elif info.pid and info.sent_by_a_process:  # from the parent namespace, pid is 0
-                        _say(out, {"signal": info.signo, "nspid": info.pid})
-        except BaseException:  # noqa: BLE001
-            pass
-        os._exit(70)
-
-    def _host_pid(self, nspid: int) -> int | None:
-        """The pid we see of the process that is `nspid` in the bot's namespace."""
-        if nspid == 2:  # the bot's process, before its exec: the inner keeper's only child yet
-            children = _children(self.inner) if self.inner else None
-            if children is not None and len(children) == 1:
-                return children[0]
-        for pid, _ in _descendants(self.inner):
-            fields = _status_field(pid, "NSpid")
-            if fields and fields[-1] == str(nspid):
-                return pid
-        return None
-
-    def _from_inner(self) -> None:
-        data = b""
-        try:
-            data = os.read(self.inner_r, 65536)
-        except OSError:
-            pass
-        if not data:
-            self.finishing = self.finishing_inner_gone = True  # the inner keeper is gone: so is the namespace
-            return
-        self._inner_buf += data
-        *lines, rest = self._inner_buf.split(b"\n")
-        self._inner_buf = rest
-        for line in lines:
-            try:
-                message = json.loads(line)
-            except ValueError:
-                continue
-            if "exit" in message:
-                self.bot_status = message["exit"]
-                self._report({"e": "exit", "status": message["exit"]})
-            elif "signal" in message:
-                pid = self._host_pid(message["nspid"])
-                self._report({"e": "signal", "t": time.perf_counter_ns(), "sig": message["signal"],
-                              "pid": pid or message["nspid"], "cmd": _command(pid) if pid else "",
-                              "to": "keeper"})
 
     def _take_listener(self, msg: bytes, fds: list[int]) -> None:
         if not self.watches.filtered:
@@ -297,14 +191,14 @@ class _Keeper:
         poller.register(self.sigfd, select.POLLIN)
         if self.listener is not None:
             poller.register(self.listener, select.POLLIN)
-        if self.inner_r is not None:
-            poller.register(self.inner_r, select.POLLIN)
+        if self.pidns.inner_r is not None:
+            poller.register(self.pidns.inner_r, select.POLLIN)
         while True:
             for fd, event in poller.poll():
                 if fd == self.sigfd:
                     self._signals()
-                elif fd == self.inner_r:
-                    self._from_inner()
+                elif fd == self.pidns.inner_r:
+                    self.pidns.read()
                     if self.finishing:
                         poller.unregister(fd)
                 elif fd == self.listener:
@@ -353,7 +247,7 @@ class _Keeper:
                 pid, status = os.waitpid(result.si_pid, os.WNOHANG)
             except ChildProcessError:
                 continue
-            if pid and pid == self.inner:
+            if pid and pid == self.pidns.inner:
                 self.finishing = True
             elif pid == self.bot:
                 self.bot_status = status
@@ -362,18 +256,19 @@ class _Keeper:
     def _finish(self) -> int:
         """The bot has exited, or prototest wants it over: kill what is left of the
         bot's processes, reap them, and end as the bot ended."""
-        if self.inner_r is not None and self.bot_status is None and not _alive(self.bot):
+        pidns = self.pidns
+        if pidns.inner_r is not None and self.bot_status is None and not _alive(self.bot):
             # the bot is dead: its status is on its way from the inner keeper
             deadline = time.monotonic() + 0.5
-            while self.bot_status is None and not self.finishing_inner_gone and time.monotonic() < deadline:
-                if select.select([self.inner_r], [], [], max(0.0, deadline - time.monotonic()))[0]:
-                    self._from_inner()
+            while self.bot_status is None and not pidns.inner_gone and time.monotonic() < deadline:
+                if select.select([pidns.inner_r], [], [], max(0.0, deadline - time.monotonic()))[0]:
+                    pidns.read()
         for _ in range(100):
             left = _descendants(os.getpid())
             if not left:
                 break
             for pid, pgid in left:  # reported first: killing the inner keeper ends the rest with it
-                if pid not in (self.bot, self.inner) and pid not in self.reported_killed:
+                if pid not in (self.bot, pidns.inner) and pid not in self.reported_killed:
                     self.reported_killed.add(pid)
                     self._report({"e": "killed", "pid": pid, "pgid": pgid})
             for pid, _ in reversed(left):  # the deepest first

@@ -10,8 +10,15 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import signal
 import socket
 from typing import Any
+
+#: The signals the keeper reads from its signalfd (and its PID 1 in the bot's namespace
+#: catches): all but those no process can catch or that mean nothing to it.
+_KEEPER_SIGNALS = tuple(sorted(
+    {int(s) for s in signal.valid_signals()} - {int(signal.SIGKILL), int(signal.SIGSTOP), int(signal.SIGCHLD),
+                                                int(signal.SIGCONT), int(signal.SIGWINCH), int(signal.SIGURG)}))
 
 
 def _signed(value: int) -> int:

@@ -93,7 +93,7 @@ class CallWatch:
         if call == "pidfd_send_signal":
             return self._pidfd_target(note.pid, _signed(note.args[0]))
         pid = _signed(note.args[0])
-        if self.k.inner is not None:  # the bot's namespace holds only its own processes and PID 1
+        if self.k.pidns.inner is not None:  # the bot's namespace holds only its own processes and PID 1
             return "keeper" if pid == 1 else None
         if pid == 0:  # its own process group
             return None
@@ -114,7 +114,7 @@ class CallWatch:
         if line is None:
             return None
         pid = int(line.split()[1])
-        if pid in (os.getpid(), self.k.inner):
+        if pid in (os.getpid(), self.k.pidns.inner):
             return "keeper"
         return None if self.k._ours(pid) else "prototest"
 
@@ -152,7 +152,7 @@ class CallWatch:
         it would count; in the namespace, everything there but its PID 1."""
         for _ in range(2):
             if self.task_processes is None:
-                self.task_processes = _processes_below(self.k.inner or self.k.keeper)
+                self.task_processes = _processes_below(self.k.pidns.inner or self.k.keeper)
             counts = [_threads(pid) for pid in self.task_processes]
             if all(counts):
                 return sum(counts)

@@ -21,6 +21,8 @@ from pexpect import fdpexpect
 from .transcript import Transcript, show
 
 READ_CHUNK = 65536
+#: The longest single wait in the kernel; longer waits loop (poll takes a C int of ms).
+MAX_WAIT_MS = 60_000
 _MS = 1_000_000
 
 

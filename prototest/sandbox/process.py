@@ -19,10 +19,12 @@ anyone else's an interrupt, as before.
 
 Bot composes the collaborators that do each part, one module each:
 `launch` starts it (environment, cgroup, keeper), `holding` holds it to the platform's
-limits and reads its use, `pipes` reads its answer lines and its stderr, `sidechannels`
-reads the keeper's reports and the signalfd (`signalguard`), `waits` reads in /proc what
-its threads are doing, `reaping` kills what is left of it, `exitstatus` says how it ended.
-The names other layers use are all importable from here.
+limits and reads its use, `stdinwriter` writes the judge's lines to it, `pipes` reads
+its answer lines and its stderr, `sidechannels` reads the keeper's reports and the
+signalfd (`signalguard`), `waits` reads in /proc what its threads are doing, `reaping`
+kills what is left of it, `exitstatus` says how it ended.
+The names other layers use are all importable from here; the collaborators are Bot's
+attributes `stdin`, `reader`, `stderr`, `channels` and `hold`.
 """
 
 from __future__ import annotations
@@ -38,11 +40,12 @@ from . import interrupts, keeper, reaping, waits
 from .exitstatus import describe_end, describe_status
 from .holding import MEMORY_FIGURE_MS, MEMORY_LOOK_MS, EnvelopeHold
 from .launch import KEPT_ENV, controlled_env, launch
-from .pipes import READ_CHUNK, AnswerReader, Read, StderrLog
+from .pipes import MAX_WAIT_MS, READ_CHUNK, AnswerReader, Read, StderrLog
 from .reaping import (PR_SET_CHILD_SUBREAPER, _descendants, _descendants_by_walk, _live,
                       become_subreaper, reap_orphans)
 from .sidechannels import SideChannels
 from .signalguard import _guard, _outside_signal, _SignalGuard, outside_signal, signal_guard
+from .stdinwriter import StdinWriter
 from .transcript import Transcript
 from .waits import _group_members, _pipe_of, _read_proc
 
@@ -55,8 +58,6 @@ __all__ = [
 ]
 
 _MS = 1_000_000
-#: The longest single wait in the kernel; longer waits loop (poll takes a C int of ms).
-MAX_WAIT_MS = 60_000
 #: Held back while a bot is killed (and, where a signalfd exists, read from it meanwhile).
 _INTERRUPTS = set(interrupts.HELD)
 
@@ -76,35 +77,36 @@ class Bot:
                  watch_files: bool = False, envelope: envelopemod.Envelope | None = None) -> None:
         self.argv = list(argv)
         self.transcript = transcript
-        self._reader = AnswerReader(max_line, cr_ends_line)
-        self._stderr = StderrLog(transcript)
-        self._channels = SideChannels(self.argv, self._on_exit)
+        #: The collaborators (see the module's docstring): stdout cut into answer lines,
+        #: stderr as it comes, the keeper's reports and the signalfd, the envelope's hold.
+        self.reader = AnswerReader(max_line, cr_ends_line)
+        self.stderr = StderrLog(transcript)
+        self.channels = SideChannels(self.argv, self._on_exit)
         self.keeper_pid: int | None = None
         self.file_watch: str | None = None
         self.file_watch_missing = "not asked for"
         self.containment = "none"
-        self._hold = EnvelopeHold(envelope)
+        self.hold = EnvelopeHold(envelope)
         self._held = False
         _guard.hold()
         self._held = True
         self.started_ns = time.perf_counter_ns()
         try:
-            started = launch(self.argv, env, cwd, watch_files, self._hold)
+            started = launch(self.argv, env, cwd, watch_files, self.hold)
         except BaseException:
             self._release()
             raise
         self.proc, self.pid, self.keeper_pid = started.proc, started.pid, started.keeper_pid
-        self._channels.started(started.pid, started.keeper_pid, started.report_fd)
+        self.channels.started(started.pid, started.keeper_pid, started.report_fd)
         self.file_watch, self.file_watch_missing = started.file_watch, started.file_watch_missing
         self.containment = started.containment
         self.returncode: int | None = None
         self._pidfd: int | None = None
-        self._stdin_fd: int | None = self.proc.stdin.fileno()  # type: ignore[union-attr]
-        #: The bot's stdin pipe (inode, device), to tell a thread reading it from one
-        #: waiting on something else (see waiting_for_input).
-        self._stdin_pipe = _pipe_of(self._stdin_fd)
-        #: Set when a write failed because the bot closed its end of stdin (EPIPE).
-        self.input_closed_by_bot = False
+        self.stdin = StdinWriter(self.proc.stdin, transcript, self.stderr, self.channels)  # type: ignore[arg-type]
+        #: Write lines to the bot (see StdinWriter.send): the writer's own method, so that
+        #: an exchange costs no call more than it did.
+        self.send = self.stdin.send
+        self.input_closed = self.stdin.input_closed
         #: The command line of the process last seen waiting for input (waiting_for_input):
         #: the one that reads the judge's lines (a wrapper's child), which advice names. Read
         #: then: it may be gone by the time the finding is written.
@@ -115,95 +117,39 @@ class Bot:
             self.kill()
             raise
 
-    # -- what the collaborators hold, under the names other layers use -------------------
-    @property
-    def max_line(self) -> int:
-        """The most bytes of one line, its line end included (see AnswerReader)."""
-        return self._reader.max_line
-
-    @property
-    def cr_ends_line(self) -> bool:
-        """Whether "\r" ends a line too, as on CodinGame (see AnswerReader)."""
-        return self._reader.cr_ends_line
-
-    @cr_ends_line.setter
-    def cr_ends_line(self, value: bool) -> None:
-        self._reader.cr_ends_line = value
-
-    @property
-    def _buf(self) -> bytearray:
-        return self._reader.buf
-
-    @property
-    def _err_buf(self) -> bytearray:
-        return self._stderr.buf
-
+    # -- what the collaborators hold, under the names the judge uses --------------------
     @property
     def events(self) -> list[dict]:
         """What the keeper and the signalfd saw (see SideChannels.events)."""
-        return self._channels.events
+        return self.channels.events
 
-    @property
-    def gone(self) -> set[int]:
-        return self._channels.gone
-
-    @property
-    def envelope(self) -> envelopemod.Envelope | None:
-        return self._hold.envelope
-
-    @property
-    def enforced(self) -> str:
-        return self._hold.enforced
-
-    @property
-    def enforced_missing(self) -> str:
-        return self._hold.enforced_missing
-
-    @property
-    def group(self):  # the bot's cgroup, when it has one
-        return self._hold.group
-
-    @property
-    def meter(self) -> envelopemod.Meter | None:
-        return self._hold.meter
-
-    @property
-    def memory_event(self) -> dict | None:
-        return self._hold.memory_event
+    def take_events(self, look: bool = True) -> list[dict]:
+        """The events so far, and forget them (see SideChannels.take_events)."""
+        return self.channels.take_events(look)
 
     def usage(self, fresh: bool = False) -> envelopemod.Usage | None:
-        return self._hold.usage(fresh)
-
-    def memory_peak(self) -> int | None:
-        return self._hold.memory_peak()
-
-    def oom_killed(self) -> bool:
-        return self._hold.oom_killed()
-
-    def pids_refused(self) -> int:
-        return self._hold.pids_refused()
-
-    def tasks_peak(self) -> int:
-        return self._hold.tasks_peak()
+        return self.hold.usage(fresh)
 
     @property
     def stderr_count(self) -> int:
-        return self._stderr.count
+        return self.stderr.count
 
     @property
     def stderr_tail(self) -> list[str]:
-        return self._stderr.tail
+        return self.stderr.tail
 
     def stderr_since(self, mark: int) -> list[str]:
         """Stderr lines that came after `stderr_count` was `mark` (the last 200 at most)."""
-        return self._stderr.since(mark)
+        return self.stderr.since(mark)
 
-    def take_events(self, look: bool = True) -> list[dict]:
-        """The events so far, and forget them; with `look`, first read what is waiting on
-        the side channels (one poll, without blocking). Without it, only what the waits
-        for the bot's lines brought in: an event that came before an answer line was read
-        with it (its report was written before the bot could go on)."""
-        return self._channels.take_events(look)
+    @property
+    def stdin_fd(self) -> int | None:
+        return self.stdin.fd
+
+    @property
+    def input_closed_by_bot(self) -> bool:
+        """Whether a write failed because the bot closed its end of stdin (EPIPE)."""
+        return self.stdin.closed_by_bot
 
     # -- starting -------------------------------------------------------------------------
     def _release(self) -> None:
@@ -212,20 +158,20 @@ class Bot:
             _guard.release()
 
     def _setup(self) -> None:
-        assert self._stdin_fd is not None
-        os.set_blocking(self._stdin_fd, False)
+        assert self.stdin.fd is not None
+        os.set_blocking(self.stdin.fd, False)
         self._out_fd = self.proc.stdout.fileno()  # type: ignore[union-attr]
         err_fd = self.proc.stderr.fileno()  # type: ignore[union-attr]
         self._poller = select.poll()
-        self._reader.attach(self._out_fd, self._poller, self._pump)
-        self._stderr.attach(err_fd, self._poller)
-        self._channels.poller = self._poller
+        self.reader.attach(self._out_fd, self._poller, self._pump)
+        self.stderr.attach(err_fd, self._poller)
+        self.channels.poller = self._poller
         self._pidfd = self._open_pidfd()
         self._poller.register(self._out_fd, select.POLLIN)
         self._poller.register(err_fd, select.POLLIN)
         if self._pidfd is not None:
             self._poller.register(self._pidfd, select.POLLIN)
-        for fd in self._channels.fds():
+        for fd in self.channels.fds():
             self._poller.register(fd, select.POLLIN)
         self.transcript.add("#", f"start pid {self.pid}: {' '.join(self.argv)}", self.started_ns)
 
@@ -242,104 +188,30 @@ class Bot:
     def __exit__(self, *exc: object) -> None:
         self.kill()
 
-    # -- writing ------------------------------------------------------------------------
-    def send(self, lines: Sequence[str], deadline_ns: int) -> int | None:
-        """Write lines; return the time the write started, or None if the bot is gone or
-        stopped reading until the deadline (its stdin pipe stayed full)."""
-        data = "".join(line + "\n" for line in lines).encode()
-        t_start = time.perf_counter_ns()
-        if not self._write_all(data, deadline_ns):
-            return None
-        for line in lines:
-            self.transcript.sent(line, t_start)
-        return t_start
-
-    def _write_all(self, data: bytes, deadline_ns: int) -> bool:
-        if self._stdin_fd is None:
-            return False
-        view = memoryview(data)
-        while view:
-            try:
-                n = os.write(self._stdin_fd, view)
-                view = view[n:]
-                continue
-            except BlockingIOError:
-                pass
-            except BrokenPipeError:
-                self.input_closed_by_bot = True
-                return False
-            if not self._wait_writable(deadline_ns):
-                return False
-        return True
-
-    def _wait_writable(self, deadline_ns: int) -> bool:
-        """Wait for room in the stdin pipe, draining stderr meanwhile."""
-        poller = select.poll()
-        poller.register(self._stdin_fd, select.POLLOUT)
-        err_fd = self._stderr.fd
-        if err_fd is not None:
-            poller.register(err_fd, select.POLLIN)
-        for fd in self._channels.fds():
-            poller.register(fd, select.POLLIN)
-        while True:
-            remaining = deadline_ns - time.perf_counter_ns()
-            if remaining <= 0:
-                return False
-            for fd, event in poller.poll(min(max(1, remaining // _MS), MAX_WAIT_MS)):
-                if fd == self._stdin_fd:
-                    return not event & (select.POLLERR | select.POLLHUP)
-                if fd != self._stderr.fd:
-                    self._channels.on_event(fd)
-                    continue
-                self._stderr.drain()
-                if self._stderr.fd is None:
-                    poller.unregister(fd)
-
     def close_stdin(self) -> None:
-        if self._stdin_fd is not None:
-            try:
-                self.proc.stdin.close()  # type: ignore[union-attr]
-            except OSError:
-                pass
-            self._stdin_fd = None
-            self.transcript.note("stdin closed")
-
-    def input_closed(self) -> bool:
-        """True when no process holds the read end of the bot's stdin any more (the bot
-        closed it): the pipe then reports an error to the writer."""
-        if self.input_closed_by_bot:
-            return True
-        if self._stdin_fd is None:
-            return False
-        poller = select.poll()
-        poller.register(self._stdin_fd, 0)  # POLLERR is always reported
-        return any(event & select.POLLERR for _, event in poller.poll(0))
-
-    @property
-    def stdin_fd(self) -> int | None:
-        return self._stdin_fd
+        self.stdin.close()
 
     # -- reading ------------------------------------------------------------------------
     def read_line(self, deadline_ns: int) -> Read:
         """Read one stdout line before the deadline. A deadline in the past only takes
         what is already there."""
-        return self._reader.read_line(deadline_ns)
+        return self.reader.read_line(deadline_ns)
 
     def _pump(self, timeout_ms: int) -> bool:
         """Wait for one batch of events; handle them. True when anything happened."""
-        if self._hold.memory_limit:
-            self._hold.look_at_memory()
+        if self.hold.memory_limit:
+            self.hold.look_at_memory()
             timeout_ms = min(timeout_ms, MEMORY_LOOK_MS)
         events = self._poller.poll(min(timeout_ms, MAX_WAIT_MS))
         for fd, _ in events:
             if fd == self._out_fd:
-                self._reader.read_chunk()
-            elif fd == self._stderr.fd:
-                self._stderr.drain()
+                self.reader.read_chunk()
+            elif fd == self.stderr.fd:
+                self.stderr.drain()
             elif fd == self._pidfd:
                 self._on_exit()
             else:
-                self._channels.on_event(fd)
+                self.channels.on_event(fd)
         return bool(events)
 
     def _on_exit(self, code: int | None = None) -> None:
@@ -352,21 +224,21 @@ class Bot:
             self._poller.unregister(self._pidfd)
             os.close(self._pidfd)
             self._pidfd = None
-        self._reader.finish()
+        self.reader.finish()
 
     def pending(self) -> bytes:
         """Whatever stdout holds right now, without waiting (out-of-turn output)."""
         self._pump(0)
-        self._reader.drop_pending_lf()
-        if self._reader.buf:
-            return self._reader.take_all()
+        self.reader.drop_pending_lf()
+        if self.reader.buf:
+            return self.reader.take_all()
         return b""
 
     def peek(self) -> bytes:
         """What stdout holds right now, without waiting and without taking it."""
         self._pump(0)
-        self._reader.drop_pending_lf()
-        return bytes(self._reader.buf)
+        self.reader.drop_pending_lf()
+        return bytes(self.reader.buf)
 
     def drain(self, duration_ns: int) -> bytes:
         """Collect stdout and stderr for a while, e.g. after input closed."""
@@ -377,8 +249,8 @@ class Bot:
                 break
             self._pump(max(1, remaining // _MS))
         self._pump(0)
-        self._reader.drop_pending_lf()
-        return self._reader.take_all()
+        self.reader.drop_pending_lf()
+        return self.reader.take_all()
 
     # -- the process --------------------------------------------------------------------
     def alive(self) -> bool:
@@ -399,21 +271,13 @@ class Bot:
 
     def waiting_for_input(self) -> bool | None:
         """True when the bot sleeps until more input comes: it thinks it has answered, or
-        it expects more than it was sent. Only on evidence, read from /proc for every
-        thread of every process in the bot's group (a JVM reads stdin in a thread of its
-        own, a wrapper script in a child, Node in its event loop): no thread runs, and one
-        is blocked reading the bot's stdin pipe, or waits with no timeout on a set that
-        holds that pipe (epoll: the set from /proc/PID/fdinfo; poll and select: from the
-        thread's memory, /proc/PID/mem, which the judge may read as the bot's ancestor).
-        A thread waiting on anything else (Node's helper thread in epoll on its own
-        eventfd, a JVM's in futex) is no sign. What /proc does not show (another system, a
-        bot whose /proc the judge may not read) is no evidence either: None when no
-        thread's system call could be read at all, False when what was read shows no
-        such wait. Either way the judge neither blames a missing flush nor stops waiting
-        early (see prototest.judge.dialogue)."""
-        if self._stdin_pipe is None:
+        it expects more than it was sent. Only on evidence read from /proc (see
+        waits.waiting_for_input): None when no thread's system call could be read at all,
+        False when what was read shows no such wait. Either way the judge neither blames a
+        missing flush nor stops waiting early (see prototest.judge.dialogue)."""
+        if self.stdin.pipe is None:
             return None
-        waiting, reader = waits.waiting_for_input(self.pid, self._stdin_pipe)
+        waiting, reader = waits.waiting_for_input(self.pid, self.stdin.pipe)
         if reader is not None:
             self.input_reader = reader
         return waiting
@@ -425,16 +289,7 @@ class Bot:
         for a CPU, or waits for a disk, a lock or a socket that something else could hold.
         Only on evidence: a thread whose state or system call cannot be read (another
         system, a /proc the judge may not read) makes it False."""
-        meter = self._hold.meter
-        if meter is not None:
-            try:
-                tids = meter.tids(fresh=True)
-            except OSError:
-                tids = []
-        else:
-            tids = waits.group_tids(self.pid)
-        alive_ns = time.perf_counter_ns() - self.started_ns  # the longest any of its sleeps has lasted
-        return waits.all_asleep(tids, min_left_ns, alive_ns)
+        return waits.asleep(self.pid, self.hold.meter, self.started_ns, min_left_ns)
 
     def cpu_ticks(self) -> int:
         """The CPU time (clock ticks, user and system) the bot's process group has used
@@ -459,12 +314,12 @@ class Bot:
         finally:
             if self._held:
                 infos = _guard.read()
-                if self._channels.report_fd is not None:
-                    self._channels.read_reports()
+                if self.channels.report_fd is not None:
+                    self.channels.read_reports()
                 # who sent what, now that everything of the bot's is dead
-                outside = self._channels.sort_signals(infos)
-            self._channels.close()
-            self._hold.end()
+                outside = self.channels.sort_signals(infos)
+            self.channels.close()
+            self.hold.end()
             interrupts.sigmask(signal.SIG_SETMASK, blocked)
             self._release()  # after the line above: the mask from before the first bot
         for signum in outside:
@@ -481,9 +336,9 @@ class Bot:
         if self.returncode is None:
             self.returncode = self.proc.wait()
             self.transcript.note(f"killed: {describe_status(self.returncode)}")
-        self._channels.read_reports()
-        escaped = [e["pid"] for e in self._channels.killed if e.get("pgid") != self.pid]
-        dropped = self._channels.dropped
+        self.channels.read_reports()
+        escaped = [e["pid"] for e in self.channels.killed if e.get("pgid") != self.pid]
+        dropped = self.channels.dropped
         escaped += reaping.kill_keepers_orphans(self.pid, self.proc.pid)
         if dropped:
             self.transcript.note(f"{dropped} report(s) of the bot's file operations or signals were lost "

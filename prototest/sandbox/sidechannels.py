@@ -56,7 +56,10 @@ class SideChannels:
             self.on_signals(_guard.read())
 
     def take_events(self, look: bool = True) -> list[dict]:
-        """See `Bot.take_events`."""
+        """The events so far, and forget them; with `look`, first read what is waiting on
+        the side channels (one poll, without blocking). Without it, only what the waits
+        for the bot's lines brought in: an event that came before an answer line was read
+        with it (its report was written before the bot could go on)."""
         fds = self.fds() if look else []
         if fds:
             if self._side_poller is None or self._side_poller_fds != fds:

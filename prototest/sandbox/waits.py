@@ -14,8 +14,12 @@ import os
 import platform
 import stat
 import time
+from typing import TYPE_CHECKING
 
 from . import keeper
+
+if TYPE_CHECKING:
+    from .envelope import Meter
 
 #: The system calls a thread can wait for its input in, by number (as /proc/PID/task/TID/
 #: syscall shows it), per machine: "read" (read, readv: the first argument is the fd),
@@ -62,7 +66,16 @@ def group_pids(pid: int) -> list[int]:
 def waiting_for_input(pid: int, pipe: tuple[int, int]) -> tuple[bool | None, str | None]:
     """Whether the bot (led by `pid`) sleeps until its stdin pipe (`pipe`, see _pipe_of)
     has more input, and the command line of the process seen reading it (None when none
-    was): see `Bot.waiting_for_input` for the evidence this reads."""
+    was). Only on evidence, read from /proc for every thread of every process in the
+    bot's group (a JVM reads stdin in a thread of its own, a wrapper script in a child,
+    Node in its event loop): no thread runs, and one is blocked reading the bot's stdin
+    pipe, or waits with no timeout on a set that holds that pipe (epoll: the set from
+    /proc/PID/fdinfo; poll and select: from the thread's memory, /proc/PID/mem, which the
+    judge may read as the bot's ancestor). A thread waiting on anything else (Node's
+    helper thread in epoll on its own eventfd, a JVM's in futex) is no sign. What /proc
+    does not show (another system, a bot whose /proc the judge may not read) is no
+    evidence either: None when no thread's system call could be read at all, False when
+    what was read shows no such wait."""
     waiting: bool | None = None
     reader = None
     for member in group_pids(pid):
@@ -85,6 +98,21 @@ def waiting_for_input(pid: int, pipe: tuple[int, int]) -> tuple[bool | None, str
 def group_tids(pid: int) -> list[int]:
     """The threads of every process of the bot's group."""
     return [int(t) for member in group_pids(pid) for t in _listdir(f"/proc/{member}/task") if t.isdigit()]
+
+
+def asleep(pid: int, meter: Meter | None, started_ns: int, min_left_ns: int) -> bool:
+    """Whether every thread of the bot started at `started_ns` (every process of it the
+    meter finds, else the group of `pid`) is stopped or asleep by its own doing (see
+    `Bot.asleep`)."""
+    if meter is not None:
+        try:
+            tids = meter.tids(fresh=True)
+        except OSError:
+            tids = []
+    else:
+        tids = group_tids(pid)
+    alive_ns = time.perf_counter_ns() - started_ns  # the longest any of its sleeps has lasted
+    return all_asleep(tids, min_left_ns, alive_ns)
 
 
 def all_asleep(tids: list[int], min_left_ns: int, alive_ns: int) -> bool:
