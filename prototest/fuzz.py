@@ -108,6 +108,9 @@ ELITES, BRANCH_BACK = 6, 8
 #: games (a style per game, uniformly random choices), one seat after the other: the run
 #: is at least as varied as check's games before the search narrows (branches, Hypothesis).
 WARM_UP = 4
+#: One position plan in QUIET_SHARE starts at the boundary of the rules that end a game
+#: without progress (see Campaign._quiet_stretch).
+QUIET_SHARE = 3
 #: Fresh bots shown a failing position, at most, before a bot that answers the same input
 #: differently is said to need its memory of the game (one, for a bot that does not).
 COLD_TRIES = 5
@@ -378,8 +381,24 @@ class Campaign:
             sides = (path_style, style) if plan.seat == 0 else (style, path_style)
             path = tuple(opponents.path(t.rules, t.module, seat=plan.seat, depth=rng.randrange(start_plies + 1),
                                         styles=sides, rng=rng))
+            path = self._quiet_stretch(path, plan.seat, random.Random(f"quiet:{self.options.seed}:{stream}:{n}"))
         return Plan(mode, plan.seat, style, path, script, path_style, plan.branch, rng.getrandbits(32),
                     drawn=True)
+
+    def _quiet_stretch(self, path: tuple[str, ...], seat: int, rng: random.Random) -> tuple[str, ...]:
+        """One position plan in QUIET_SHARE goes on from its path with moves of both sides
+        that make no progress (the rules module's QUIET_CLASSES never played, for a number
+        of plies drawn from its QUIET_PLIES): a start position at the boundary of the
+        rules that end a game without progress (chess's fifty- and 75-move rules), which
+        styled paths seldom reach and where bots break (a halfmove clock past 99). Its own
+        random stream: the other plans' draws are unchanged."""
+        module = self.target.module
+        classes, span = getattr(module, "QUIET_CLASSES", ()), getattr(module, "QUIET_PLIES", None)
+        if not classes or not span or rng.randrange(QUIET_SHARE):
+            return path
+        quiet = Style("random", frozenset(classes))
+        return tuple(opponents.path(self.target.rules, module, seat=seat, depth=len(path) + rng.randrange(*span),
+                                    styles=(quiet, quiet), rng=rng, start=path))
 
     def _played_alone(self, example: Example, fail: Finding) -> tuple[Example, Finding | None]:
         """A timing failure, played again before anything else (shortening included)
@@ -471,6 +490,7 @@ class Campaign:
                 sides = (path_style, style) if seat == 0 else (style, path_style)
                 path = opponents.path(t.rules, t.module, seat=seat, depth=rng.randrange(start_plies + 1),
                                       styles=sides, rng=rng)
+                path = list(self._quiet_stretch(tuple(path), seat, random.Random(f"quiet:{config}:{script[:4]}")))
             return Plan(mode, seat, style, tuple(path), script, path_style, branch, config)
 
         return plans()
@@ -921,10 +941,11 @@ class Campaign:
         if fail is not None and fail.kind == failure.finding.kind:
             return Failure(cold, fail, confirmed=failure.confirmed, cold="reproduces")
         tries = 1
-        if not _timing(failure.finding) and self._nondeterministic():
-            # A bot that answers the same input differently may fail there only sometimes:
-            # one fresh bot that did not is no evidence that the fault needs the game's
-            # memory. More fresh bots, and the rate said (k of n).
+        if not _timing(failure.finding) and (self._nondeterministic() or failure.finding.kind in CRASH_KINDS):
+            # A bot that answers the same input differently, or crashes, may fail there only
+            # sometimes (a race, a buffer filled in time): one fresh bot that did not is no
+            # evidence that the fault needs the game's memory. More fresh bots, and the rate
+            # said (k of n).
             same: list[tuple[Example, Finding]] = []
             while tries < COLD_TRIES and self._shrink_budget_left():
                 again = self.play_cold(example.seat, moves, memo=False)
@@ -1440,7 +1461,7 @@ def _run_printed(args: Sequence[str], finding: Finding) -> dict[str, Any] | None
         said = f"failed the same way ({finding.kind} at ply {finding.ply})"
     elif fails:
         f = fails[0]
-        said = f"failed otherwise ({f.get('kind')} at ply {f.get('ply')}: {str(f.get('message'))[:120]})"
+        said = f"{f.get('kind')} at ply {f.get('ply')} ({str(f.get('message'))[:120]})"
     else:
         said = "passed" if done.returncode == 0 else f"status {done.returncode}, no failure"
     return {"same": same, "status": done.returncode, "said": said}

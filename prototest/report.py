@@ -853,7 +853,7 @@ def _replayed_words(replayed: dict[str, Any]) -> str:
         return (f"run as printed, it failed the same way "
                 + ("(1 try)" if tries == 1 else f"in all {tries} tries"))
     others = Counter(o for o in replayed["outcomes"] if not o.startswith("failed the same way"))
-    return (f"run as printed, it failed the same way {same} of {tries} tries; otherwise "
+    return (f"run as printed, it failed the same way {same} of {tries} tries; otherwise: "
             + "; ".join(f"{o}" + (f" ({n} tries)" if n > 1 else "") for o, n in others.items()))
 
 
