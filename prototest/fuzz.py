@@ -745,12 +745,13 @@ class Campaign:
     # -- the state probe ----------------------------------------------------------------
     def probe_state(self) -> None:
         """Whether the bot keeps state between turns, before starting it cold anywhere: a
-        short real game from the start, then two fresh bots shown each of two positions the
+        short real game from the start, then fresh bots shown two of the positions the
         running bot answered. Fresh bots that fail there, or agree with each other on
         another answer (three of them), keep state: position mode is turned off. Fresh bots
         that disagree with each other answer the same position differently (a time-bound
         search, a random choice): whether the bot keeps state cannot be told, and the probe
-        says so rather than guess (see CANNOT_TELL)."""
+        says so rather than guess (see CANNOT_TELL). A fresh bot that answers as the running
+        bot did is the evidence of no state."""
         self.may_probe = False
         if self._out_of_time():
             return  # no verdict: no bot is started cold, every example is a game from the start
@@ -803,8 +804,8 @@ class Campaign:
                 return
             agreed += 1
         if agreed:
-            self.run.probe = StateProbe(False, f"two fresh bots shown each of {agreed} position(s) of a running "
-                                        f"game answered as the running bot did: position mode stays on")
+            self.run.probe = StateProbe(False, f"fresh bots shown {agreed} position(s) of a running game answered "
+                                        f"as the running bot did: position mode stays on")
         else:
             self.run.probe = StateProbe(False, "no fresh bot could be compared with the running bot (none was "
                                         "shown a request it answered in time): no evidence of state, position "
@@ -812,10 +813,10 @@ class Campaign:
 
     def _cold_verdict(self, seat: int, moves: list[str], warm: Exchange) -> tuple[Any, str] | None:
         """What fresh bots shown exactly the request a running bot answered (`warm`) say:
-        (True, why) it keeps state: a fresh bot fails there, or fresh bots agree on another
-        answer (three of them); (CANNOT_TELL, why): two fresh bots answer it differently;
-        (False, "") they answer as the running bot did. None: no evidence (a fresh bot not
-        shown that very request, a timing failure, no answer)."""
+        (False, "") a fresh bot answers as the running bot did; (True, why) it keeps state:
+        a fresh bot fails there, or three agree on another answer; (CANNOT_TELL, why): two
+        fresh bots answer it differently. None: no evidence (a fresh bot not shown that very
+        request, a timing failure, no answer)."""
         shown = f"shown the position after {len(moves)} plies cold"
         answers: list[str] = []
         for _ in range(3):
@@ -835,7 +836,7 @@ class Campaign:
                 return CANNOT_TELL, (f"{shown}, fresh bots answered {answers[0]!r} and {answer!r} (the running bot: "
                                      f"{warm.answer!r})")
             answers.append(answer)
-            if len(answers) == 2 and self._same_move(answer, warm.answer):
+            if self._same_move(answer, warm.answer):
                 return False, ""
         return True, (f"{shown}, three fresh bots answered {answers[0]!r} where the running bot answered "
                       f"{warm.answer!r}")
@@ -894,8 +895,10 @@ class Campaign:
         if self.run.interrupted is not None or interrupts.signals.first is not None:
             return failure
         args = replay_args(self.target, failure)
-        flaky = self._nondeterministic() or (failure.cold_tries is not None
-                                             and failure.cold_tries[0] < failure.cold_tries[1])
+        # a crash may come only sometimes (a race, a buffer filled in time): never claimed
+        # reproducible from one try
+        flaky = (self._nondeterministic() or failure.finding.kind in CRASH_KINDS
+                 or (failure.cold_tries is not None and failure.cold_tries[0] < failure.cold_tries[1]))
         outcomes: list[dict[str, Any]] = []
         while len(outcomes) < REPLAY_TRIES:
             outcome = _run_printed(args, failure.finding)
@@ -1479,6 +1482,8 @@ def replay_args(target_: Target, failure: Failure) -> list[str]:
         args += ["--opponent-moves", ",".join(example.opponent_moves)]
     if target_.time_scale != 1:
         args += ["--time-scale", str(target_.time_scale)]
+    for key, value in target_.env_given.items():
+        args += ["--env", f"{key}={value}"]
     args += ["--", *target_.argv]
     return args
 

@@ -46,6 +46,9 @@ class Target:
     #: Nothing chose the game: a bot that sits idle in a read of its input at its first
     #: answer is given up on early, as `check` does (GameConfig.stop_when_idle)
     stop_when_idle: bool = False
+    #: The variables the user gave the bot (--env, the config file's env): the printed
+    #: replay command passes them on (`env` is the whole environment the bot ran in)
+    env_given: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
