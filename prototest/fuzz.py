@@ -390,14 +390,20 @@ class Campaign:
         that make no progress (the rules module's QUIET_CLASSES never played, for a number
         of plies drawn from its QUIET_PLIES): a start position at the boundary of the
         rules that end a game without progress (chess's fifty- and 75-move rules), which
-        styled paths seldom reach and where bots break (a halfmove clock past 99). Its own
-        random stream: the other plans' draws are unchanged."""
-        module = self.target.module
+        styled paths seldom reach and where bots break (a halfmove clock past 99); where the
+        module names a THINNING_STYLE, its stretch comes after the board was thinned out (a
+        long ending). Its own random stream: the other plans' draws are unchanged."""
+        module, rules = self.target.module, self.target.rules
         classes, span = getattr(module, "QUIET_CLASSES", ()), getattr(module, "QUIET_PLIES", None)
         if not classes or not span or rng.randrange(QUIET_SHARE):
             return path
+        thinning, thin_span = getattr(module, "THINNING_STYLE", None), getattr(module, "THINNING_PLIES", None)
+        if thinning and thin_span:  # the board thinned out first: the stretch is an ending
+            both = (Style(thinning), Style(thinning))
+            path = tuple(opponents.path(rules, module, seat=seat, depth=len(path) + rng.randrange(*thin_span),
+                                        styles=both, rng=rng, start=path))
         quiet = Style("random", frozenset(classes))
-        return tuple(opponents.path(self.target.rules, module, seat=seat, depth=len(path) + rng.randrange(*span),
+        return tuple(opponents.path(rules, module, seat=seat, depth=len(path) + rng.randrange(*span),
                                     styles=(quiet, quiet), rng=rng, start=path))
 
     def _played_alone(self, example: Example, fail: Finding) -> tuple[Example, Finding | None]:

@@ -462,6 +462,10 @@ MOVE_CLASSES = ("capture", "check", "castling", "en passant", "promotion", "pawn
 #: searches to depth 63 in two milliseconds and sometimes dies of its own output there).
 QUIET_CLASSES = ("capture", "pawn move", "check")
 QUIET_PLIES = (90, 150)
+#: Before its quiet stretch, a start position thins the board out: both sides play this
+#: style (captures first) for a number of plies drawn from THINNING_PLIES, so the stretch
+#: is a long ending (what GNU Chess dies in; with a full board it did not).
+THINNING_STYLE, THINNING_PLIES = "greedy", (40, 120)
 _VALUE = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9, chess.KING: 0}
 #: Smothering weighs at most this many moves (each costs a count of the replies).
 _SMOTHER_LIMIT = 40
