@@ -110,7 +110,7 @@ ELITES, BRANCH_BACK = 6, 8
 WARM_UP = 4
 #: One position plan in QUIET_SHARE starts at the boundary of the rules that end a game
 #: without progress (see Campaign._quiet_stretch).
-QUIET_SHARE = 3
+QUIET_SHARE = 2
 #: Fresh bots shown a failing position, at most, before a bot that answers the same input
 #: differently is said to need its memory of the game (one, for a bot that does not).
 COLD_TRIES = 5
