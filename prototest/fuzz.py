@@ -45,13 +45,18 @@ game from the start). A
 failure found in a game from the start is confirmed; where the protocol sends the
 position, the failing position is then shown cold to a fresh bot: if it fails the same
 way, the reproducer is that position and one exchange, and the path to it is shortened;
-if not, the fault needs the bot's memory of the game, and the game's opponent moves are
-shortened instead. A failure seen only after a cold start is confirmed by searching real
-games for the rest of the budget; unconfirmed, it is a warning, never a failure.
+if not (up to COLD_TRIES fresh bots for a crash, or for a bot seen to answer the same input
+differently: the rate said), the fault needs the bot's memory of the game, and the game's
+opponent moves are shortened instead. A failure seen only after a cold start is confirmed
+by searching real games for the rest of the budget; unconfirmed, it is a warning, never a
+failure. Last, the replay command the report prints is run, as printed
+(`Campaign._replay_printed`): `reproducible` and `confirmed` say what it did, and where it
+did not fail the same way every time, the report says how often it did (k of n tries).
 
 Before a run that would start bots cold, a probe checks whether the bot keeps state
 between turns (a fresh bot shown a position that a running bot handled, which then
-fails or answers otherwise): such a bot is fuzzed with games from the start only.
+fails or answers otherwise): such a bot is fuzzed with games from the start only. Where
+fresh bots answer one position differently, the probe says it cannot tell (CANNOT_TELL).
 
 A `Campaign` runs in this process; `prototest.workers` runs several at once. What a run
 is given and leaves is plain data (`prototest.fuzzrun`), which `prototest.report` renders.
