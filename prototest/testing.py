@@ -37,9 +37,11 @@ shrinking and verdicts), with the same settings:
   answer that waits, idle, for input of another protocol (as `check` does), and a failure
   that points to another protocol ends with the `game=` to choose (prototest.judge.detect).
 * **The seed**: `seed=` or the config file's fixes Hypothesis's draws as `prototest fuzz
-  --seed S --jobs 1` does (the same examples); with neither, Hypothesis's own seed
-  (random, `--hypothesis-seed`, or a profile's `derandomize`) decides. pytest's
-  `--hypothesis-seed` wins over the config file's seed, `seed=` over both.
+  --seed S --jobs 1` does (the same examples); with neither, pytest's `--hypothesis-seed`
+  (a number; any other text is digested to one), else 0 under a profile's `derandomize`,
+  else a random one. pytest's `--hypothesis-seed` wins over the config file's seed,
+  `seed=` over both. Whichever it is, the test prints it (`seed S` and how to run the
+  same examples again): it drives both Hypothesis's draws and prototest's own.
 
 What it played (examples, answers, opponent styles, situations reached) is printed as the
 CLI's summary: pytest shows it under the test's captured output, and for a passing test
@@ -73,8 +75,10 @@ for the same bot command, game, mode and `max_plies`.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
+import random
 import re
 import shlex
 import sys
@@ -82,7 +86,7 @@ import warnings
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
-from hypothesis import core as hypothesis_core
+from hypothesis import core as hypothesis_core, settings as hypothesis_settings
 from hypothesis.errors import HypothesisException
 
 from .commands import config as configmod, settings as settingsmod
@@ -166,15 +170,16 @@ def fuzz_test(bot: str | Sequence[str] | None = None, *, game: str | None = None
         argv_checked = _bot_argv(s.bot, s.env, bot_cwd)
         budget_s = _budget(budget)
         target = Target(loaded, rules, module, argv_checked, process.controlled_env(s.env), s.time_scale,
-                        cwd=bot_cwd, stop_when_idle=not s.game_chosen)
-        options = Options(mode=chosen_mode, examples=examples, budget_s=budget_s,
-                          seed=fixed_seed if fixed_seed is not None else 0, max_plies=max_plies)
+                        cwd=bot_cwd, stop_when_idle=not s.game_chosen, env_given=dict(s.env))
+        run_seed = _run_seed(seed, fixed_seed)
+        options = Options(mode=chosen_mode, examples=examples, budget_s=budget_s, seed=run_seed,
+                          max_plies=max_plies)
         if not s.game_chosen:
             warnings.warn(GameWarning(
                 f"no game chosen: fuzzing the {loaded.name} protocol, the default; choose the bot's game with "
                 f"fuzz_test(..., game='loa') (prototest games lists them) or game = \"loa\" in its prototest.toml"),
                 stacklevel=2)
-        run = _run(Campaign(target, options), _hypothesis_seed(seed, fixed_seed))
+        run = _run(Campaign(target, options), run_seed)
         run.config = cfg.where if cfg is not None else None
         run.game_source = s.game_source
         if not s.game_chosen:
@@ -209,7 +214,9 @@ def played(run: FuzzRun) -> str:
             break
         if line not in context:
             figures.append(line)
-    return "\n".join([lines[0], *fuzzsummary.fuzz_context_lines(run, pytest=True), *figures, lines[-1]])
+    again = (f"  seed {run.options.seed}: fuzz_test(..., seed={run.options.seed}) plays these examples again "
+             f"(prototest fuzz --seed {run.options.seed} --jobs 1 on the command line)")
+    return "\n".join([lines[0], *fuzzsummary.fuzz_context_lines(run, pytest=True), again, *figures, lines[-1]])
 
 
 def _as_argument(hint: str) -> str:
@@ -278,14 +285,24 @@ def _budget(budget: float | str | None | _Unset) -> float | None:
     return _seconds(budget)
 
 
-def _hypothesis_seed(argument: int | None, fixed: int | None) -> int | None:
-    """The seed of Hypothesis's draws: the argument's; else pytest's --hypothesis-seed
-    (the command line over the config file); else the config file's; else none."""
+def _run_seed(argument: int | None, fixed: int | None) -> int:
+    """The seed of the run, Hypothesis's draws and prototest's own: the argument's; else
+    pytest's --hypothesis-seed (the command line over the config file; text other than a
+    number digested to one); else the config file's; else 0 under a profile's derandomize;
+    else a random one. Always a number the test prints, which `seed=` takes to play the
+    same examples again."""
     if argument is not None:
         return argument
-    if getattr(hypothesis_core, "global_force_seed", None) is not None:
-        return None
-    return fixed
+    forced = getattr(hypothesis_core, "global_force_seed", None)
+    if forced is not None:
+        if isinstance(forced, int):
+            return forced
+        return int.from_bytes(hashlib.sha256(str(forced).encode()).digest()[:4], "big")
+    if fixed is not None:
+        return fixed
+    if hypothesis_settings.default.derandomize:
+        return 0
+    return random.SystemRandom().randrange(1 << 32)
 
 
 def _run(campaign: Campaign, seed: int | None = None) -> FuzzRun:
@@ -321,7 +338,7 @@ def _warnings(run: FuzzRun) -> list[str]:
               f"{n.second!r} in example {n.second_example} (ply {n.ply})" for n in run.nondeterminism[:1]]
     if run.stopped_early:
         texts.append(run.stopped_early)
-    if run.probe is not None and run.probe.stateful:
+    if run.probe is not None and run.probe.stateful is not False:  # keeps state, or cannot tell
         texts.append(f"state probe: {run.probe.message}")
     return texts
 

@@ -455,6 +455,17 @@ def choose_move(position: ChessPosition, rng: random.Random, style: str = "rando
 STYLES = ("random", "greedy", "checking", "smothering", "passive", "pawn-storm", "king-walk", "generous")
 #: Move classes a swarm opponent may never play.
 MOVE_CLASSES = ("capture", "check", "castling", "en passant", "promotion", "pawn move", "king move")
+#: The moves that make no progress (the halfmove clock counts them; checks too, which may
+#: leave only a capture), which a quiet stretch of a start position never plays, and how many
+#: plies it plays (see prototest.play.fuzz): up to the draw rules' boundary, the fifty-move claim
+#: at 100 and the 75-move end at 150 (GNU Chess 6 judges every move a draw from 100 on,
+#: searches to depth 63 in two milliseconds and sometimes dies of its own output there).
+QUIET_CLASSES = ("capture", "pawn move", "check")
+QUIET_PLIES = (90, 150)
+#: Before its quiet stretch, a start position thins the board out: both sides play this
+#: style (captures first) for a number of plies drawn from THINNING_PLIES, so the stretch
+#: is a long ending (what GNU Chess dies in; with a full board it did not).
+THINNING_STYLE, THINNING_PLIES = "greedy", (40, 120)
 _VALUE = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9, chess.KING: 0}
 #: Smothering weighs at most this many moves (each costs a count of the replies).
 _SMOTHER_LIMIT = 40

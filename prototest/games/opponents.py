@@ -65,11 +65,14 @@ def draw_style(module: ModuleType, rng: random.Random) -> Style:
 
 
 def path(rules: Any, module: ModuleType, *, seat: int, depth: int, styles: tuple[Style, Style],
-         rng: random.Random) -> list[str]:
+         rng: random.Random, start: Sequence[str] = ()) -> list[str]:
     """Moves from the initial position to one where `seat` is to move and the game goes
     on, about `depth` plies deep (fewer when the game ends sooner); `styles[s]` plays seat
-    `s`'s moves, so either side can be smothered, thinned out or left behind."""
-    position, moves, kept = rules.initial(), [], 0
+    `s`'s moves, so either side can be smothered, thinned out or left behind. With
+    `start`, the path goes on from those moves (a position where `seat` is to move)."""
+    position, moves, kept = rules.initial(), list(start), len(start)
+    for move in start:
+        position = position.play(move)
     while position.outcome() is None:
         if position.turn() == seat:
             kept = len(moves)

@@ -515,6 +515,16 @@ def changed_lines(old: str, new: str) -> int:
 
 # -- fuzz reproducers ----------------------------------------------------------------------
 
+def _replayed_note(failure) -> str:
+    """What running the printed replay command did, as the fixture's header says it."""
+    replayed = failure.replay
+    if replayed is None:
+        return "" if failure.reproducible else " (did not come back when run again)"
+    if replayed["failed_same_way"] == replayed["tries"]:
+        return ""
+    return f" (its replay failed the same way {replayed['failed_same_way']} of {replayed['tries']} tries)"
+
+
 def from_fuzz(run, failure, folder: Path) -> str:
     """A `prototest fuzz --save` reproducer in the fixture format: `prototest replay`
     plays it again and says whether the failure comes back."""
@@ -532,7 +542,7 @@ def from_fuzz(run, failure, folder: Path) -> str:
         max_plies=cap + len(example.start_moves) if cap else None, max_turns=example.max_turns,
         notes=[f"prototest fuzz: {how}, seed {info['seed']}, example {example.number}: "
                f"{'FAIL' if failure.confirmed else 'WARN'} {failure.finding.kind}"
-               + ("" if failure.reproducible else " (did not come back when run again)"),
+               + _replayed_note(failure),
                f"also replayed by: {info['command']}"])
     header = header_for(setup, folder, setup.given_moves)
     return render(header, dialogue(example.report))

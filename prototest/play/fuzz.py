@@ -45,13 +45,18 @@ game from the start). A
 failure found in a game from the start is confirmed; where the protocol sends the
 position, the failing position is then shown cold to a fresh bot: if it fails the same
 way, the reproducer is that position and one exchange, and the path to it is shortened;
-if not, the fault needs the bot's memory of the game, and the game's opponent moves are
-shortened instead. A failure seen only after a cold start is confirmed by searching real
-games for the rest of the budget; unconfirmed, it is a warning, never a failure.
+if not (up to COLD_TRIES fresh bots for a crash, or for a bot seen to answer the same input
+differently: the rate said), the fault needs the bot's memory of the game, and the game's
+opponent moves are shortened instead. A failure seen only after a cold start is confirmed
+by searching real games for the rest of the budget; unconfirmed, it is a warning, never a
+failure. Last, the replay command the report prints is run, as printed
+(`Campaign._replay_printed`): `reproducible` and `confirmed` say what it did, and where it
+did not fail the same way every time, the report says how often it did (k of n tries).
 
 Before a run that would start bots cold, a probe checks whether the bot keeps state
 between turns (a fresh bot shown a position that a running bot handled, which then
-fails or answers otherwise): such a bot is fuzzed with games from the start only.
+fails or answers otherwise): such a bot is fuzzed with games from the start only. Where
+fresh bots answer one position differently, the probe says it cannot tell (CANNOT_TELL).
 
 A `Campaign` runs in this process; `prototest.play.workers` runs several at once. What a run
 is given and leaves is plain data (`prototest.play.fuzzrun`), which `prototest.reports` renders.
@@ -110,6 +115,20 @@ ELITES, BRANCH_BACK = 6, 8
 #: games (a style per game, uniformly random choices), one seat after the other: the run
 #: is at least as varied as check's games before the search narrows (branches, Hypothesis).
 WARM_UP = 4
+#: One position plan in QUIET_SHARE starts at the boundary of the rules that end a game
+#: without progress (see Campaign._quiet_stretch).
+QUIET_SHARE = 2
+#: Fresh bots shown a failing position, at most, before a bot that answers the same input
+#: differently is said to need its memory of the game (one, for a bot that does not).
+COLD_TRIES = 5
+#: Runs of the printed replay command, at most, and at least for a bot that does not fail
+#: the same way every time (one run that fails the same way does for a bot that does).
+REPLAY_TRIES, REPLAY_MIN = 5, 3
+#: The state probe's verdict on a bot whose fresh copies answer one position differently.
+CANNOT_TELL = "cannot tell"
+#: Failures that a fresh bot shown a position legal play reaches makes a verdict even when
+#: the state probe cannot tell whether it keeps state: it died there.
+CRASH_KINDS = ("crash",)
 #: Where prototest's own draws come from: game seeds far from check's (`game_seed(seed,
 #: i)` for i = 1, 2 ...), a block of them per worker stream, so fuzz and check with one seed
 #: play different games, and workers and shards never share one.
@@ -211,9 +230,9 @@ class Campaign:
         #: Whether this campaign runs the state probe (one worker of several does), and
         #: how it learns the verdict when another does (see prototest.play.workers)
         self.may_probe = True
-        self.state_verdict: Callable[[], bool | None] = lambda: self._verdict
-        self.publish: Callable[[bool], None] | None = None
-        self._verdict: bool | None = None  # True: keeps state; None: not known yet
+        self.state_verdict: Callable[[], Any] = lambda: self._verdict
+        self.publish: Callable[[Any], None] | None = None
+        self._verdict: Any = None  # True: keeps state; False: none found; CANNOT_TELL; None: not probed yet
         #: set once a failure was seen after a cold start: the examples that follow are
         #: all games from the start, to confirm it (shared by the workers)
         self.positions_off: Any = threading.Event()
@@ -295,11 +314,15 @@ class Campaign:
         fail = first_fail(example)
         if fail is not None and fail.kind in TIMING_KINDS:
             example, fail = self._played_alone(example, fail)
-        if fail is not None and example.cold and self.state_verdict() is False:
+        verdict = self.state_verdict()
+        if fail is not None and example.cold and (verdict is False or (verdict == CANNOT_TELL
+                                                                       and fail.kind in CRASH_KINDS)):
             # Stateless, by the probe's evidence: a fresh bot in a position reached by legal
             # play is what a running bot sees there, and a real game can reach it. A verdict;
             # shortening shows the failing position cold (the reproducer: the position and
-            # one exchange) and shortens the path to it.
+            # one exchange) and shortens the path to it. A crash there is a verdict even when
+            # the probe cannot tell (a bot that answers one position differently): a fresh
+            # bot died in a position a real game reaches; how often is measured and said.
             self._record(Failure(example, fail))
             self.run.ended = "failure"
             self._stopping = True
@@ -365,8 +388,30 @@ class Campaign:
             sides = (path_style, style) if plan.seat == 0 else (style, path_style)
             path = tuple(opponents.path(t.rules, t.module, seat=plan.seat, depth=rng.randrange(start_plies + 1),
                                         styles=sides, rng=rng))
+            path = self._quiet_stretch(path, plan.seat, random.Random(f"quiet:{self.options.seed}:{stream}:{n}"))
         return Plan(mode, plan.seat, style, path, script, path_style, plan.branch, rng.getrandbits(32),
                     drawn=True)
+
+    def _quiet_stretch(self, path: tuple[str, ...], seat: int, rng: random.Random) -> tuple[str, ...]:
+        """One position plan in QUIET_SHARE goes on from its path with moves of both sides
+        that make no progress (the rules module's QUIET_CLASSES never played, for a number
+        of plies drawn from its QUIET_PLIES): a start position at the boundary of the
+        rules that end a game without progress (chess's fifty- and 75-move rules), which
+        styled paths seldom reach and where bots break (a halfmove clock past 99); where the
+        module names a THINNING_STYLE, its stretch comes after the board was thinned out (a
+        long ending). Its own random stream: the other plans' draws are unchanged."""
+        module, rules = self.target.module, self.target.rules
+        classes, span = getattr(module, "QUIET_CLASSES", ()), getattr(module, "QUIET_PLIES", None)
+        if not classes or not span or rng.randrange(QUIET_SHARE):
+            return path
+        thinning, thin_span = getattr(module, "THINNING_STYLE", None), getattr(module, "THINNING_PLIES", None)
+        if thinning and thin_span:  # the board thinned out first: the stretch is an ending
+            both = (Style(thinning), Style(thinning))
+            path = tuple(opponents.path(rules, module, seat=seat, depth=len(path) + rng.randrange(*thin_span),
+                                        styles=both, rng=rng, start=path))
+        quiet = Style("random", frozenset(classes))
+        return tuple(opponents.path(rules, module, seat=seat, depth=len(path) + rng.randrange(*span),
+                                    styles=(quiet, quiet), rng=rng, start=path))
 
     def _played_alone(self, example: Example, fail: Finding) -> tuple[Example, Finding | None]:
         """A timing failure, played again before anything else (shortening included)
@@ -458,6 +503,7 @@ class Campaign:
                 sides = (path_style, style) if seat == 0 else (style, path_style)
                 path = opponents.path(t.rules, t.module, seat=seat, depth=rng.randrange(start_plies + 1),
                                       styles=sides, rng=rng)
+                path = list(self._quiet_stretch(tuple(path), seat, random.Random(f"quiet:{config}:{script[:4]}")))
             return Plan(mode, seat, style, tuple(path), script, path_style, branch, config)
 
         return plans()
@@ -491,7 +537,7 @@ class Campaign:
         with the plan's own choices. Games near a boundary are where its faults are."""
         if plan.branch < BRANCH_CHOICES - BRANCHING or not self._elites:
             return None
-        cold_ok = not self.positions_off.is_set() and self.state_verdict() is False
+        cold_ok = not self.positions_off.is_set() and self.state_verdict() in (False, CANNOT_TELL)
         labels = sorted(label for label, kept in self._elites.items()
                         if any(cold_ok or not e.start_moves for e in kept))
         if not labels:
@@ -546,11 +592,14 @@ class Campaign:
             del kept[ELITES:]
 
     def _stateless(self) -> bool:
+        """Whether position examples start the bot cold: the probe found no state kept, or
+        cannot tell (then a failure seen only after a cold start needs a game from the start
+        to be a verdict, a crash aside: see episode)."""
         verdict = self.state_verdict()
         if verdict is None and self.may_probe:
             self.probe_state()
             verdict = self.state_verdict()
-        return verdict is False
+        return verdict in (False, CANNOT_TELL)
 
     def play(self, seat: int, *, start_moves: Sequence[str] = (), mode: str = "game",
              opponent: Callable[[Position], str] | None = None, max_turns: int | None = None,
@@ -710,8 +759,12 @@ class Campaign:
     def probe_state(self) -> None:
         """Whether the bot keeps state between turns, before starting it cold anywhere: a
         short real game from the start, then fresh bots shown two of the positions the
-        running bot answered. A fresh bot that fails there, or answers otherwise (twice
-        alike, so it is no random choice), keeps state: position mode is turned off."""
+        running bot answered. Fresh bots that fail there, or agree with each other on
+        another answer (three of them), keep state: position mode is turned off. Fresh bots
+        that disagree with each other answer the same position differently (a time-bound
+        search, a random choice): whether the bot keeps state cannot be told, and the probe
+        says so rather than guess (see CANNOT_TELL). A fresh bot that answers as the running
+        bot did is the evidence of no state."""
         self.may_probe = False
         if self._out_of_time():
             return  # no verdict: no bot is started cold, every example is a game from the start
@@ -737,44 +790,69 @@ class Campaign:
             return  # no verdict on state
         exchanges = warm.report.exchanges
         turns = [i for i in (2, len(exchanges) - 1) if 0 < i < len(exchanges)]
+        agreed = 0
         for turn in dict.fromkeys(turns):
             moves = _moves_before(warm, turn)
             if moves is None or exchanges[turn].answer is None:
                 continue
-            verdict = self._cold_verdict(seat, moves, exchanges[turn])
-            if verdict is not None:
+            outcome = self._cold_verdict(seat, moves, exchanges[turn])
+            if outcome is None:
+                continue
+            verdict, text = outcome
+            if verdict is True:
                 self._verdict = True
-                self.run.probe = StateProbe(True, verdict + ": it keeps state between turns, so position mode "
-                                            "(a fresh bot started mid-game) is off for it; every example is a "
-                                            "game from the start")
+                self.run.probe = StateProbe(True, text + ": it keeps state between turns, so position mode "
+                                            "(a fresh bot started mid-game) is switched off for it; every example "
+                                            "is a game from the start")
                 self.run.modes = ("game",)
                 return
-        self.run.probe = StateProbe(False, "a fresh bot shown positions of a running game answered as the running "
-                                    "bot did")
+            if verdict == CANNOT_TELL:
+                self._verdict = CANNOT_TELL
+                self.run.probe = StateProbe(None, text + ": it does not answer the same position the same way, so "
+                                            "whether it keeps state between turns cannot be told. Position mode "
+                                            "stays on; switched off: the verdict on a failure seen only after a "
+                                            "cold start, which is a warning until a game from the start shows it "
+                                            "(a crash aside: a fresh bot that dies in a position legal play "
+                                            "reaches fails, with how often it died)")
+                return
+            agreed += 1
+        if agreed:
+            self.run.probe = StateProbe(False, f"fresh bots shown {agreed} position(s) of a running game answered "
+                                        f"as the running bot did: position mode stays on")
+        else:
+            self.run.probe = StateProbe(False, "no fresh bot could be compared with the running bot (none was "
+                                        "shown a request it answered in time): no evidence of state, position "
+                                        "mode stays on")
 
-    def _cold_verdict(self, seat: int, moves: list[str], warm: Exchange) -> str | None:
-        """Evidence that the bot keeps state, from a fresh bot shown exactly the request a
-        running bot answered (`warm`): it fails, or it answers another move, twice (a bot
-        that chooses at random among equal moves is no evidence). The same move with
-        another comment, a timing failure, or a fresh bot not shown that very request is
-        no evidence."""
-        cold = self.play_cold(seat, moves, memo=False)
-        if not _same_request(self.target.spec, warm, cold):
-            return None
-        warm_answer = warm.answer
-        fail = first_fail(cold)
+    def _cold_verdict(self, seat: int, moves: list[str], warm: Exchange) -> tuple[Any, str] | None:
+        """What fresh bots shown exactly the request a running bot answered (`warm`) say:
+        (False, "") a fresh bot answers as the running bot did; (True, why) it keeps state:
+        a fresh bot fails there, or three agree on another answer; (CANNOT_TELL, why): two
+        fresh bots answer it differently. None: no evidence (a fresh bot not shown that very
+        request, a timing failure, no answer)."""
         shown = f"shown the position after {len(moves)} plies cold"
-        if _timing(fail):
-            return None  # a busy machine may have made it: no evidence of state
-        if fail is not None:
-            return f"{shown}, a fresh bot failed ({fail.kind}: {fail.message}) where the running bot answered {warm_answer!r}"
-        answer = _given(cold)
-        if answer is None or self._same_move(answer, warm_answer):
-            return None
-        again = self.play_cold(seat, moves, memo=False)
-        if not _same_request(self.target.spec, warm, again) or not self._same_move(_given(again), answer):
-            return None  # answers at random: no evidence either way
-        return f"{shown}, fresh bots answered {answer!r} where the running bot answered {warm_answer!r}"
+        answers: list[str] = []
+        for _ in range(3):
+            cold = self.play_cold(seat, moves, memo=False)
+            if not _same_request(self.target.spec, warm, cold):
+                return None
+            fail = first_fail(cold)
+            if _timing(fail):
+                return None  # a busy machine may have made it: no evidence of state
+            if fail is not None:
+                return True, (f"{shown}, a fresh bot failed ({fail.kind}: {fail.message}) where the running bot "
+                              f"answered {warm.answer!r}")
+            answer = _given(cold)
+            if answer is None:
+                return None
+            if answers and not self._same_move(answer, answers[0]):
+                return CANNOT_TELL, (f"{shown}, fresh bots answered {answers[0]!r} and {answer!r} (the running bot: "
+                                     f"{warm.answer!r})")
+            answers.append(answer)
+            if self._same_move(answer, warm.answer):
+                return False, ""
+        return True, (f"{shown}, three fresh bots answered {answers[0]!r} where the running bot answered "
+                      f"{warm.answer!r}")
 
     def _same_move(self, one: str | None, other: str | None) -> bool:
         """Two answers that play the same move (their comments may differ)."""
@@ -816,6 +894,40 @@ class Campaign:
         failure = self.reduce(failure)
         failure = self._replayed(failure)
         self.run.shrink_runs += self.run.runs - self._shrink_from
+        return self._replay_printed(failure)
+
+    def _replay_printed(self, failure: Failure) -> Failure:
+        """The replay command the report prints, run as printed (its JSON report and its
+        transcripts written to a scratch folder, which changes nothing it plays), in the
+        current folder: what it did decides `reproducible` (every try failed the same way:
+        the same kind at the same ply) and the JSON's `confirmed` (at least one did).
+        One try that fails the same way does for a bot never seen to answer the same input
+        differently; otherwise REPLAY_MIN tries at least (the budget may be spent: a
+        failure's claims are worth a few games), REPLAY_TRIES while the budget lasts, and
+        the report says how many of them failed the same way."""
+        if self.run.interrupted is not None or interrupts.signals.first is not None:
+            return failure
+        args = replay_args(self.target, failure)
+        # a crash may come only sometimes (a race, a buffer filled in time): never claimed
+        # reproducible from one try
+        flaky = (self._nondeterministic() or failure.finding.kind in CRASH_KINDS
+                 or (failure.cold_tries is not None and failure.cold_tries[0] < failure.cold_tries[1]))
+        outcomes: list[dict[str, Any]] = []
+        while len(outcomes) < REPLAY_TRIES:
+            outcome = _run_printed(args, failure.finding)
+            if outcome is None:
+                break  # interrupted
+            outcomes.append(outcome)
+            same = sum(1 for o in outcomes if o["same"])
+            if not flaky and same == len(outcomes):
+                break
+            flaky = True
+            if len(outcomes) >= REPLAY_MIN and self._out_of_time():
+                break
+        same = sum(1 for o in outcomes if o["same"])
+        failure.replay = {"command": shlex.join(args), "tries": len(outcomes), "failed_same_way": same,
+                          "outcomes": [o["said"] for o in outcomes]}
+        failure.reproducible = bool(outcomes) and same == len(outcomes)
         return failure
 
     def _cold_retry(self, failure: Failure) -> Failure:
@@ -844,6 +956,24 @@ class Campaign:
             return failure  # too slow where the failure is not about time: no conclusion
         if fail is not None and fail.kind == failure.finding.kind:
             return Failure(cold, fail, confirmed=failure.confirmed, cold="reproduces")
+        tries = 1
+        if not _timing(failure.finding) and (self._nondeterministic() or failure.finding.kind in CRASH_KINDS):
+            # A bot that answers the same input differently, or crashes, may fail there only
+            # sometimes (a race, a buffer filled in time): one fresh bot that did not is no
+            # evidence that the fault needs the game's memory. More fresh bots, and the rate
+            # said (k of n).
+            same: list[tuple[Example, Finding]] = []
+            while tries < COLD_TRIES and self._shrink_budget_left():
+                again = self.play_cold(example.seat, moves, memo=False)
+                found = first_fail(again)
+                if found is None and _cut_short(again):
+                    break
+                tries += 1
+                if found is not None and found.kind == failure.finding.kind and list(found.moves) == moves:
+                    same.append((again, found))
+            if same:
+                return Failure(same[0][0], same[0][1], confirmed=failure.confirmed, cold="reproduces",
+                               cold_tries=(len(same), tries))
         if _timing(failure.finding) and len(moves) >= 2 and self._shrink_budget_left():
             second = self.play_cold(example.seat, moves, turns=2)
             fail2 = first_fail(second)
@@ -851,9 +981,15 @@ class Campaign:
                 return Failure(second, fail2, confirmed=failure.confirmed, cold="reproduces", cold_turns=2)
         if warm is None or not _same_request(self.target.spec, warm, cold):
             return failure  # the fresh bot was not shown the failing request: no conclusion
-        return self._cold_note(failure, warm, cold, fail)
+        return self._cold_note(failure, warm, cold, fail, tries)
 
-    def _cold_note(self, failure: Failure, warm: Exchange, cold: Example, fail: Finding | None) -> Failure:
+    def _nondeterministic(self) -> bool:
+        """Whether the bot was seen to answer the same input differently: the state probe's
+        fresh copies disagreed, or two runs of this campaign did."""
+        return self.state_verdict() == CANNOT_TELL or bool(self._unstable) or bool(self.run.nondeterminism)
+
+    def _cold_note(self, failure: Failure, warm: Exchange, cold: Example, fail: Finding | None,
+                   tries: int = 1) -> Failure:
         """What a fresh bot shown the failing request did, where it did not fail the same
         way, said as the evidence shows it. A timing failure is compared in time (the fresh
         bot's first answer includes its start, and may take longer than the running bot's
@@ -894,7 +1030,9 @@ class Campaign:
                            cold_note=did + ", without the failure")
         if given is None and ran is None and fail is None:
             return failure  # neither answered: nothing to compare
-        return replace(failure, cold="needs memory", cold_answer=given,
+        if tries > 1:
+            did += f"; {tries} fresh bots shown it, none failed the same way"
+        return replace(failure, cold="needs memory", cold_answer=given, cold_tries=(0, tries) if tries > 1 else None,
                        cold_note=f"the fault needs the bot's memory of the game: {did}")
 
     def _search_shorter(self, failure: Failure) -> Failure:
@@ -1302,6 +1440,51 @@ def _cores() -> int:
 
 def replay_command(target_: Target, failure: Failure) -> str:
     """A `prototest check` command line that plays the failing example again."""
+    return shlex.join(replay_args(target_, failure))
+
+
+def _run_printed(args: Sequence[str], finding: Finding) -> dict[str, Any] | None:
+    """One run of a printed replay command (`prototest check ...`, as this Python runs
+    prototest), its JSON report and transcripts in a scratch folder: whether it failed the
+    same way (the same kind at the same ply), and what it did in a few words. None when
+    interrupted."""
+    import json
+    import subprocess
+    import sys
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="prototest-replay-") as folder:
+        out = os.path.join(folder, "replay.json")
+        argv = [sys.executable, "-m", "prototest", args[1], "--json", out, "--transcripts",
+                os.path.join(folder, "transcripts"), "--quiet", *args[2:]]
+        try:
+            done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True, errors="replace", timeout=3600)
+        except subprocess.TimeoutExpired:
+            return {"same": False, "status": None, "said": "did not end within an hour"}
+        if interrupts.signals.first is not None:
+            return None
+        try:
+            with open(out, encoding="utf-8") as fh:
+                data = json.load(fh)
+        except (OSError, ValueError):
+            data = None
+    if data is None:
+        last = (done.stderr.strip().splitlines() or done.stdout.strip().splitlines() or [""])[-1]
+        return {"same": False, "status": done.returncode, "said": f"status {done.returncode}: {last[:200]}"}
+    fails = [f for f in data.get("findings", []) if f.get("severity") == "fail"]
+    same = any(f.get("kind") == finding.kind and f.get("ply") == finding.ply for f in fails)
+    if same:
+        said = f"failed the same way ({finding.kind} at ply {finding.ply})"
+    elif fails:
+        f = fails[0]
+        said = f"{f.get('kind')} at ply {f.get('ply')} ({str(f.get('message'))[:120]})"
+    else:
+        said = "passed" if done.returncode == 0 else f"status {done.returncode}, no failure"
+    return {"same": same, "status": done.returncode, "said": said}
+
+
+def replay_args(target_: Target, failure: Failure) -> list[str]:
+    """The arguments of `replay_command` (the first one `prototest`)."""
     example = failure.example
     spec = target_.spec
     args = ["prototest", "check", "--game", spec.name, "--seat", spec.game.seats[example.seat],
@@ -1312,8 +1495,10 @@ def replay_command(target_: Target, failure: Failure) -> str:
         args += ["--opponent-moves", ",".join(example.opponent_moves)]
     if target_.time_scale != 1:
         args += ["--time-scale", str(target_.time_scale)]
+    for key, value in target_.env_given.items():
+        args += ["--env", f"{key}={value}"]
     args += ["--", *target_.argv]
-    return shlex.join(args)
+    return args
 
 
 def request_of(report: GameReport) -> Exchange | None:
@@ -1350,8 +1535,14 @@ def describe(run: FuzzRun, failure: Failure) -> dict[str, Any]:
         "expected": finding.expected,
         "got": finding.got,
         "elapsed_ms": finding.elapsed_ms,
-        "reproducible": failure.reproducible,
-        "confirmed": failure.confirmed,
+        # the printed replay, run as printed (None: not run): reproducible when every try
+        # failed the same way, confirmed (a verdict whose replay failed the same way) when
+        # at least one did
+        "replay": failure.replay,
+        "reproducible": failure.replay is not None and failure.reproducible,
+        "confirmed": failure.confirmed and failure.replay is not None and failure.replay["failed_same_way"] > 0,
+        "verdict": "fail" if failure.confirmed else "warn",
+        "cold_tries": list(failure.cold_tries) if failure.cold_tries is not None else None,
         "cold": failure.cold,
         "cold_answer": failure.cold_answer,
         "cold_turns": failure.cold_turns,

@@ -46,6 +46,9 @@ class Target:
     #: Nothing chose the game: a bot that sits idle in a read of its input at its first
     #: answer is given up on early, as `check` does (GameConfig.stop_when_idle)
     stop_when_idle: bool = False
+    #: The variables the user gave the bot (--env, the config file's env): the printed
+    #: replay command passes them on (`env` is the whole environment the bot ran in)
+    env_given: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -148,9 +151,13 @@ class Failure:
 
     example: Example
     finding: Finding
-    #: False when the replay of the shrunk example passed (a non-deterministic bot)
+    #: False when the replay of the shrunk example passed (a non-deterministic bot); once the
+    #: printed replay command was run (see `replay`), True only when every try of it failed
+    #: the same way
     reproducible: bool = True
-    #: False when it was seen only after a cold start and no game from the start showed it
+    #: The verdict: False when it was seen only after a cold start and no game from the start
+    #: showed it (a warning); the JSON's `confirmed` also needs the printed replay to have
+    #: failed the same way at least once (see fuzz.describe)
     confirmed: bool = True
     #: "reproduces": the failing position shown cold to a fresh bot fails the same way (the
     #: reproducer is that position); "needs memory": it answers otherwise (or not at all);
@@ -167,6 +174,12 @@ class Failure:
     cold_turns: int = 1
     #: what the fresh bot did, as the report's note says it
     cold_note: str | None = None
+    #: fresh bots shown the failing position: how many failed the same way, of how many
+    #: (None: not tried more than once)
+    cold_tries: tuple[int, int] | None = None
+    #: the printed replay command, run as printed (fuzz.Campaign._replay_printed): its
+    #: tries, how many failed the same way, and what each did (None: not run)
+    replay: dict[str, Any] | None = None
     #: the reproducer as data (see describe), filled in when the run ends
     details: dict[str, Any] = field(default_factory=dict)
 
@@ -175,7 +188,9 @@ class Failure:
 class StateProbe:
     """What the probe for state kept between turns saw."""
 
-    stateful: bool
+    #: True: keeps state; False: answered as a running bot does; None: cannot tell (two
+    #: fresh copies of the bot answered the same position differently)
+    stateful: bool | None
     message: str
 
 

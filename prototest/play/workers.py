@@ -33,7 +33,7 @@ from typing import Any, Callable
 from ..sandbox import keeper, process
 from . import pool
 from ..judge.findings import Finding
-from .fuzz import Campaign
+from .fuzz import CANNOT_TELL, Campaign
 from .fuzzrun import FuzzRun, Options, Target
 
 #: How often the waiting parent refreshes the progress line.
@@ -188,14 +188,14 @@ def _worker(target: Target, options: Options, deadline, conn, runs, owner, state
                     if owner.value < 0:
                         owner.value = worker
 
-        def publish(stateful: bool) -> None:
-            state.value = int(stateful)
+        def publish(stateful: Any) -> None:
+            state.value = 2 if stateful == CANNOT_TELL else int(stateful)
 
         campaign = Campaign(target, options, progress, should_stop=lambda: owner.value not in (-1, worker))
         campaign.deadline = deadline
         campaign.may_probe = worker == 0
         campaign.publish = publish
-        campaign.state_verdict = lambda: None if state.value < 0 else bool(state.value)
+        campaign.state_verdict = lambda: None if state.value < 0 else (False, True, CANNOT_TELL)[state.value]
         campaign.positions_off = positions_off
         gate.worker = worker
         campaign.gate = gate

@@ -5,6 +5,7 @@ summaries, the JUnit failures' text, the HTML page and fuzz_test's messages say 
 from __future__ import annotations
 
 import textwrap
+from collections import Counter
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -148,12 +149,16 @@ def envelope_line(r: dict[str, Any]) -> str | None:
 
 def reproducer_lines(r: dict[str, Any], f: Finding) -> list[str]:
     """A reproducer (fuzz.describe's data) as the console, JUnit and pytest show it."""
-    if not r["confirmed"]:
+    warn = r["verdict"] == "warn" if "verdict" in r else not r["confirmed"]
+    if warn:
         head = (f"WARN {f.kind} (seen only when started cold): {f.message}")
     else:
         head = f"FAIL {f.kind}: {f.message}"
-    if not r["reproducible"]:
+    replayed = r.get("replay")
+    if replayed is None and "replay" not in r and not r["reproducible"]:  # a report of an earlier version
         head += " (did not happen again when replayed: the bot is not deterministic)"
+    elif replayed is not None and replayed["failed_same_way"] < replayed["tries"]:
+        head += f" (its replay failed the same way {replayed['failed_same_way']} of {replayed['tries']} tries)"
     lines = [head]
     if r["cold"] == "reproduces" and not r["plies"]:
         how = "a game from the start, at the bot's first answer"
@@ -178,13 +183,34 @@ def reproducer_lines(r: dict[str, Any], f: Finding) -> list[str]:
     lines.extend(_evidence_lines(f))
     if r.get("cold_note"):
         lines.extend(_wrapped("    note:     ", r["cold_note"]))
-    if not r["confirmed"]:
+    tries = r.get("cold_tries")
+    if tries and r["cold"] == "reproduces":
+        lines.extend(_wrapped("    note:     ", f"fresh bots shown this position failed the same way {tries[0]} of "
+                              f"{tries[1]} tries: it fails there only sometimes"))
+    if warn:
         lines.append("    note:     no game from the start showed it within the budget: a bot that relies on its")
         lines.append("              memory of earlier turns may fail here and not in a real game")
     lines.append(f"    replay:   {r['command']}")
+    if replayed is not None:
+        lines.extend(_wrapped("    replayed: ", _replayed_words(replayed)))
+    elif "replay" in r:
+        lines.append("    replayed: not run (interrupted): nothing is claimed about it")
     if r["transcript"]:
         lines.append(f"    transcript: {r['transcript']}")
     return lines
+
+
+def _replayed_words(replayed: dict[str, Any]) -> str:
+    """What the printed replay command did when run as printed, try by try."""
+    tries, same = replayed["tries"], replayed["failed_same_way"]
+    if tries == 0:
+        return "not run: nothing is claimed about it"
+    if same == tries:
+        return (f"run as printed, it failed the same way "
+                + ("(1 try)" if tries == 1 else f"in all {tries} tries"))
+    others = Counter(o for o in replayed["outcomes"] if not o.startswith("failed the same way"))
+    return (f"run as printed, it failed the same way {same} of {tries} tries; otherwise: "
+            + "; ".join(f"{o}" + (f" ({n} tries)" if n > 1 else "") for o, n in others.items()))
 
 
 def reproducer_text(failure) -> str:
