@@ -245,6 +245,24 @@ def alive_with(token: str) -> list[str]:
     return found
 
 
+def bots_with(token: str) -> list[int]:
+    """Live (not zombie) processes whose environment holds `token` (a `NAME=value` pair
+    given to the bots with --env): the bots and their children, not prototest, its workers
+    or keepers, which name the token on their command lines only."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            environ = (entry / "environ").read_bytes()
+        except OSError:
+            continue
+        if state != "Z" and token.encode() in environ.split(b"\0"):
+            found.append(int(entry.name))
+    return found
+
+
 def none_alive_with(token: str, seconds: float = 10) -> list[str]:
     """Wait (a while at most) until no process holds `token`; what is left."""
     deadline = time.monotonic() + seconds
