@@ -347,6 +347,12 @@ class Dialogue:
         unread = _unread_bytes(self.bot)
         input_closed = self.bot.input_closed()
         waiting = self.bot.waiting_for_input()
+        if waiting and len(self.bot.peek()) > len(partial):
+            # It wrote after the limit, then went back to reading: on a busy machine the
+            # judge looks late, and finds a slow bot that has answered since: too slow,
+            # not a bot waiting for more input (its request sent again would be answered
+            # at once by the line already in the pipe).
+            waiting = False
         again = None
         if waiting and not partial and not unread and not input_closed:
             again = self._ask_again()
