@@ -39,6 +39,9 @@ IDLE_PROBES = 3
 #: at it, and how long (times a time scale over 1) one that answered is watched for an exit.
 AGAIN_STEP_MS = 10
 AGAIN_EXIT_MS = 100
+#: A bot slow to exit on a busy machine is given back the time the machine kept it from a CPU,
+#: up to this many times its exit grace (see Dialogue._judge_exit).
+EXIT_GRACE_CAP = 4
 #: A bot that timed out is asleep by its own doing (see Dialogue._asleep) only if it wanted
 #: a CPU (ran, or waited for one) for at most this share of the time it was waited for.
 ASLEEP_DEMAND_PERCENT = 5
@@ -629,9 +632,11 @@ class Dialogue:
         # Written after the last move, before or after the input was closed: the real
         # referees stop reading at the game's end, so when it came does not matter.
         late = bot.pending()
+        before = bot.usage(fresh=True)
         bot.close_stdin()
         grace_ns = self._scaled(self.spec.end.exit_grace_ms)
-        return Ending(stderr_mark, late, grace_ns, time.perf_counter_ns() + grace_ns, answer_pending)
+        now = time.perf_counter_ns()
+        return Ending(stderr_mark, late, grace_ns, now + grace_ns, answer_pending, now, before)
 
     def _judge_exit(self, ending: "Ending") -> None:
         """The second half of `_finish`: the bot's exit waited for until its grace ends,
@@ -640,6 +645,17 @@ class Dialogue:
         bot = self.bot
         answer_pending, grace_ns = ending.answer_pending, ending.grace_ns
         code, more = bot.wait_exit(max(0, ending.deadline_ns - time.perf_counter_ns()))
+        deadline, cap = ending.deadline_ns, ending.closed_ns + EXIT_GRACE_CAP * grace_ns
+        while code is None and deadline < cap:
+            # a loaded machine: the time it kept the bot from a CPU since its input was
+            # closed is given back (as for an answer, and as _watch_again does), up to
+            # EXIT_GRACE_CAP times the grace: an exit that the machine delayed is no fault
+            given = min(cap, ending.deadline_ns + _machine_took(bot, ending.before))
+            if given <= deadline:
+                break
+            deadline = given
+            code, again = bot.wait_exit(max(0, deadline - time.perf_counter_ns()))
+            more += again
         late = ending.late + more
         if late:
             text = late.decode("utf-8", "replace").split("\n")[0]
@@ -674,6 +690,8 @@ class Ending:
     grace_ns: int
     deadline_ns: int
     answer_pending: bool
+    closed_ns: int = 0  # when its input was closed
+    before: Any = None  # its usage then (the machine's time is given back: _judge_exit)
 
 
 def _lines(n: int) -> str:

@@ -56,11 +56,21 @@ def test_a_timeout_only_beside_another_copy_is_a_busy_machine_warning_not_a_fail
     rechecked = report["rechecked_alone"]
     assert rechecked and all(r["alone"] == "not again" and r["kind"] == "timeout" for r in rechecked), rechecked
     assert all(r["jobs"] == 2 and len(r["load_average"]) == 3 for r in rechecked), rechecked
-    [warning] = [f for f in result.findings("warn") if f["kind"] == "busy_machine"]
-    assert warning["check"] == "timing" and warning["limit_ms"] == 1000, warning
-    for words in ("load average", "1000 ms limit", "did not come back when the example was played again alone",
-                  "not blamed on the bot"):
-        assert words in warning["message"], warning["message"]
+    # One busy_machine warning for the first answers' 1000 ms (those of several examples
+    # folded into it); on a loaded machine a later answer, whose limit is what is left of
+    # the clock, may time out beside the copy too, and not again alone: a warning of its
+    # own, as its limit differs (issue 29: CI saw two). Every re-check that did not come
+    # back is counted in one of them.
+    warnings = result.findings("warn", busy=True)
+    assert {f["kind"] for f in warnings} == {"busy_machine"}, warnings
+    assert sum(f["count"] for f in warnings) == len(rechecked), (warnings, rechecked)
+    assert len({f["limit_ms"] for f in warnings}) == len(warnings), warnings
+    [warning] = [f for f in warnings if f["limit_ms"] == 1000]
+    assert warning["check"] == "timing" and warning["turn"] == 1, warning
+    for f in warnings:
+        for words in ("load average", f"{f['limit_ms']:.0f} ms limit",
+                      "did not come back when the example was played again alone", "not blamed on the bot"):
+            assert words in f["message"], f["message"]
     assert "WARN busy_machine: timeout on its turn 1: " in result.stdout, result.stdout
     assert "re-checked alone: example " in result.stdout and "while 2 jobs ran at once" in result.stdout
     assert "played again alone: not again: WARN busy_machine, not blamed on the bot" in result.stdout
@@ -110,7 +120,7 @@ def test_a_bot_that_sometimes_times_out_is_not_called_nondeterministic(tmp_path)
     report = result.report
     assert report["nondeterministic"] == [] and "nondeterministic" not in result.stdout, report["nondeterministic"]
     assert len(report["rechecked_alone"]) >= 2, report["rechecked_alone"]  # runs 1, 4, 7 ... were late
-    assert result.kinds() == {"busy_machine"}, result.findings()
+    assert result.kinds(busy=True) == {"busy_machine"}, result.findings(busy=True)
     assert report["rechecked_alone"][0]["jobs"] == 1 and "jobs ran at once" not in result.stdout
 
 
