@@ -40,8 +40,10 @@ IDLE_PROBES = 3
 AGAIN_STEP_MS = 10
 AGAIN_EXIT_MS = 100
 #: A bot slow to exit on a busy machine is given back the time the machine kept it from a CPU,
-#: up to this many times its exit grace (see Dialogue._judge_exit).
+#: up to this many times its exit grace, or EXIT_GIVEN_MIN_MS, whichever is more (a short
+#: grace, at a small time scale, is soon used up by a loaded machine; see Dialogue._judge_exit).
 EXIT_GRACE_CAP = 4
+EXIT_GIVEN_MIN_MS = 5000
 #: A bot that timed out is asleep by its own doing (see Dialogue._asleep) only if it wanted
 #: a CPU (ran, or waited for one) for at most this share of the time it was waited for.
 ASLEEP_DEMAND_PERCENT = 5
@@ -208,6 +210,11 @@ class Dialogue:
             r = self._read_or_idle(t_sent + limit_ns)
         else:
             r = self._read_fair(t_sent, limit_ns, before)
+        # A first answer written before the bot read a byte of what the judge sent: early
+        # output (as before the first line), whenever the judge's first line went out.
+        unread = _unread_bytes(self.bot) if r.kind == "line" and self.bot_turns == 1 else 0
+        if unread and unread >= getattr(self.bot, "sent_bytes", unread + 1):
+            self._early(r)
         sent = self.sent_since_answer
         self.sent_since_answer = 0
         elapsed_ns = r.t_ns - t_sent
@@ -239,6 +246,20 @@ class Dialogue:
             self.report.answer_ms.append(elapsed_ns / _MS)
         self._share_check(used, limit_ns, limit_what, shown)
         return r, shown, elapsed_ns
+
+    def _early(self, r: process.Read) -> None:
+        """The first answer came while all the judge sent was still unread in the bot's
+        input: written at start-up, it came after the judge's first line only because the
+        bot was slow to start (a busy machine). The same finding as when it comes before."""
+        assert self.bot is not None
+        text = r.data.decode("utf-8", "replace")
+        self.report.transcript.received(text, r.t_ns)
+        elapsed = (r.t_ns - self.bot.started_ns) / _MS
+        raise Forfeit(self._finding(
+            "early_output", "fail",
+            f"wrote {text!r} {elapsed:.0f} ms after start-up, before it read anything the judge sent (the "
+            f"judge's first line, sent, was still unread in its input): the statement demands silence until then",
+            expected="no output before the first line", got=show(text), elapsed_ms=elapsed))
 
     def _read_or_idle(self, deadline_ns: int) -> process.Read:
         """Read the answer, but give up early (a Read of kind "idle") once the bot sits
@@ -426,6 +447,14 @@ class Dialogue:
         elif waiting and not partial:
             cause = "waiting_for_input"
             message += self._silent_wait(read, again)
+        elif input_closed and self.bot.alive():
+            # The same fault as when the judge finds it closed before it writes
+            # (_cannot_write): which one it is depends only on when the bot closed it.
+            raise Forfeit(self._finding(
+                "crash", "fail", f"the bot closed its input (stdin) but still runs: {message}, and the judge "
+                f"can send it nothing more", expected=self.spec.turn.answer_help, got=got,
+                elapsed_ms=elapsed_ns / _MS, limit_ms=limit_ns / _MS, rule="closed_input", asleep=asleep),
+                bot_usable=False)
         elif input_closed:
             cause = "closed_input"
             message += "; it closed its input (stdin) without reading the request"
@@ -645,11 +674,12 @@ class Dialogue:
         bot = self.bot
         answer_pending, grace_ns = ending.answer_pending, ending.grace_ns
         code, more = bot.wait_exit(max(0, ending.deadline_ns - time.perf_counter_ns()))
-        deadline, cap = ending.deadline_ns, ending.closed_ns + EXIT_GRACE_CAP * grace_ns
+        deadline = ending.deadline_ns
+        cap = ending.closed_ns + max(EXIT_GRACE_CAP * grace_ns, grace_ns + EXIT_GIVEN_MIN_MS * _MS)
         while code is None and deadline < cap:
             # a loaded machine: the time it kept the bot from a CPU since its input was
             # closed is given back (as for an answer, and as _watch_again does), up to
-            # EXIT_GRACE_CAP times the grace: an exit that the machine delayed is no fault
+            # the cap: an exit that the machine delayed is no fault
             given = min(cap, ending.deadline_ns + _machine_took(bot, ending.before))
             if given <= deadline:
                 break

@@ -256,6 +256,7 @@ class Bot:
         self._stdin_pipe = _pipe_of(self._stdin_fd)
         #: Set when a write failed because the bot closed its end of stdin (EPIPE).
         self.input_closed_by_bot = False
+        self.sent_bytes = 0  # written to its stdin so far
         #: The command line of the process last seen waiting for input (waiting_for_input):
         #: the one that reads the judge's lines (a wrapper's child), which advice names. Read
         #: then: it may be gone by the time the finding is written.
@@ -503,6 +504,7 @@ class Bot:
         t_start = time.perf_counter_ns()
         if not self._write_all(data, deadline_ns):
             return None
+        self.sent_bytes += len(data)
         for line in lines:
             self.transcript.sent(line, t_start)
         return t_start

@@ -5,6 +5,7 @@ before its colour line is still judged; no bot outlives the run."""
 
 from __future__ import annotations
 
+import shlex
 import signal
 import subprocess
 import sys
@@ -127,7 +128,7 @@ def _match(tmp_path: Path, *args: str):
 
 
 def test_a_match_starts_both_bots_of_the_next_game_ahead_and_plays_the_same_games(tmp_path):
-    bot = " ".join([sys.executable, "-m", "prototest.bots.chess_bot"])
+    bot = shlex.join([sys.executable, "-m", "prototest.bots.chess_bot"])
     ahead = _match(tmp_path / "one", bot, bot, "--games", "4", "--jobs", "1", "--seed", "2", "--start-delay", "300")
     apart = _match(tmp_path / "two", bot, bot, "--games", "4", "--jobs", "2", "--seed", "2", "--start-delay", "300")
     assert ahead.code == apart.code == 0, ahead.stdout + apart.stdout
@@ -145,7 +146,7 @@ def test_output_of_the_other_seat_s_bot_started_ahead_is_its_early_output(tmp_pa
     """B's second start is game 2's other seat, started during game 1: it writes at once,
     before its colour line, and forfeits game 2 for it."""
     bot = counting_bot(tmp_path, "if n == 1:\n    print('hello', flush=True)\n")
-    reference = " ".join([sys.executable, "-m", "prototest.bots.chess_bot"])
+    reference = shlex.join([sys.executable, "-m", "prototest.bots.chess_bot"])
     result = _match(tmp_path, reference, str(bot), "--set", "severity.file_operation=ignore", "--games", "2",
                     "--jobs", "1", "--start-delay", "200")
     assert result.code == 1, result.stdout + result.stderr
@@ -162,8 +163,8 @@ def test_a_timing_fault_beside_the_next_games_bots_in_a_match_is_re_checked_alon
     counts as played alone, not as A's forfeit."""
     import uuid
 
-    slow = f"{sys.executable} {BOTS / 'chess' / 'slow_beside_itself.py'}"
-    result = _match(tmp_path, slow, f"{sys.executable} -m prototest.bots.chess_bot", "--games", "2", "--jobs", "1",
+    slow = shlex.join([sys.executable, str(BOTS / "chess" / "slow_beside_itself.py")])
+    result = _match(tmp_path, slow, shlex.join([sys.executable, "-m", "prototest.bots.chess_bot"]), "--games", "2", "--jobs", "1",
                     "--time-scale", "0.1", "--start-delay", "150", "--env", f"LOCK=prototest-{uuid.uuid4().hex}")
     assert result.code == 0, result.stdout + result.stderr
     first, second = result.report["games"]

@@ -117,9 +117,11 @@ def test_a_cpu_quota_throttles_the_bot_to_its_share(make_group):
     code, _, _ = finish(start(group, busy))
     wall_ns = (time.monotonic() - t0) * 1e9
     assert code == 0
-    assert group.throttled_ns() > 0 and group.nr_throttled() > 0
-    # held to its 30 % share (a busy machine can only give it less: no lower bound)
-    assert 0 < group.cpu_ns() / wall_ns <= 0.5, (group.cpu_ns(), wall_ns)
+    share = group.cpu_ns() / wall_ns
+    # held to its 30 % share (a busy machine can only give it less: no lower bound), by the
+    # quota: throttled, unless the machine never gave it even its share in any period
+    assert 0 < share <= 0.5, (group.cpu_ns(), wall_ns)
+    assert (group.throttled_ns() > 0 and group.nr_throttled() > 0) or share < 0.3, (share, group.nr_throttled())
 
 
 # -- joining ------------------------------------------------------------------------------------

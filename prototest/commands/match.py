@@ -16,6 +16,7 @@ import dataclasses
 import json
 import math
 import os
+import shlex
 import signal
 import time
 from dataclasses import dataclass, field
@@ -391,7 +392,7 @@ def progress_line(run: MatchRun, g: GameReport) -> str:
 
 
 def _name(argv: list[str]) -> str:
-    return " ".join(argv)
+    return shlex.join(argv)  # as typed: a path with a space quoted
 
 
 def standings(run: MatchRun) -> list[dict[str, Any]]:
