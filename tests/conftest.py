@@ -66,12 +66,16 @@ class CliResult:
     stderr: str
     report: dict | None
 
-    def findings(self, severity: str | None = None) -> list[dict]:
+    def findings(self, severity: str | None = None, busy: bool = False) -> list[dict]:
+        """The report's findings, of `severity` if given. A busy_machine warning (prototest
+        saying the machine, not the bot, made an answer late) is left out unless `busy`:
+        the suite runs beside other work, and only the tests of that warning look for it."""
         found = (self.report or {}).get("findings", [])
-        return [f for f in found if severity is None or f["severity"] == severity]
+        return [f for f in found if (severity is None or f["severity"] == severity)
+                and (busy or f["kind"] != "busy_machine")]
 
-    def kinds(self, severity: str | None = None) -> set[str]:
-        return {f["kind"] for f in self.findings(severity)}
+    def kinds(self, severity: str | None = None, busy: bool = False) -> set[str]:
+        return {f["kind"] for f in self.findings(severity, busy)}
 
 
 def run_cli(*args: str, tmp_path: Path | None = None, timeout: float = 120, transcripts: bool = True,
@@ -242,6 +246,24 @@ def alive_with(token: str) -> list[str]:
         if state != "Z" and (token.encode() in environ or token.encode() in cmdline):
             command = cmdline.replace(b"\0", b" ").decode(errors="replace")
             found.append(f"{entry.name}: {command}")
+    return found
+
+
+def bots_with(token: str) -> list[int]:
+    """Live (not zombie) processes whose environment holds `token` (a `NAME=value` pair
+    given to the bots with --env): the bots and their children, not prototest, its workers
+    or keepers, which name the token on their command lines only."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            environ = (entry / "environ").read_bytes()
+        except OSError:
+            continue
+        if state != "Z" and token.encode() in environ.split(b"\0"):
+            found.append(int(entry.name))
     return found
 
 

@@ -5,16 +5,17 @@ before its colour line is still judged; no bot outlives the run."""
 
 from __future__ import annotations
 
-import os
+import shlex
 import signal
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import pytest
 
-from conftest import BOTS, ROOT, bot_env, run_cli
+from conftest import BOTS, ROOT, RUN_TOKEN, bot_env, bots_with, none_alive_with, run_cli
 from prototest.play import pool
 
 pytestmark = pytest.mark.skipif(pool.default_jobs() < 2, reason="a bot is started ahead only with a core to spare")
@@ -35,20 +36,6 @@ def test_the_bots_after_the_first_are_started_ahead_and_the_games_are_the_same(t
     second = Path(games[1]["transcript"])
     text = (tmp_path / "one" / second if not second.is_absolute() else second).read_text()
     assert "the bot was started" in text and "before its game (start.ahead" in text, text
-
-
-def running(marker: str) -> list[int]:
-    """The bots' processes: those whose command line holds `marker` (a bot's own path)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
-            except OSError:
-                continue
-            if marker.encode() in cmdline and b"prototest" not in cmdline:  # not the judge nor a keeper
-                found.append(int(entry))
-    return found
 
 
 def counting_bot(tmp_path: Path, body: str) -> Path:
@@ -95,7 +82,9 @@ def test_an_interrupted_run_leaves_no_bot_started_ahead(tmp_path):
                     "sys.stdout = Slow()\n"
                     f"runpy.run_path({str(bot)!r}, run_name='__main__')\n")
     slow.chmod(0o755)
+    token = f"PROTOTEST_AHEAD_TEST={uuid.uuid4().hex}"  # the bots are found by it, never by a name
     proc = subprocess.Popen([sys.executable, "-m", "prototest", "check", *COUNTING, "--games", "3",
+                             "--env", RUN_TOKEN, "--env", token,
                              "--start-delay", "0", "--transcripts", str(tmp_path / "t"), str(slow)],
                             cwd=ROOT, env=bot_env(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
@@ -104,11 +93,11 @@ def test_an_interrupted_run_leaves_no_bot_started_ahead(tmp_path):
     while time.monotonic() < deadline and not (counter.exists() and counter.read_text() == "2"):
         time.sleep(0.05)
     assert counter.read_text() == "2"  # game 1's bot, and game 2's started ahead
-    assert len(running(str(slow))) == 2
+    assert len(bots_with(token)) == 2
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, out + err  # interrupted, reported: not a crash
-    assert running(str(slow)) == [], out + err
+    assert none_alive_with(token) == [], out + err
 
 
 def test_a_timing_fault_beside_a_copy_started_ahead_is_re_checked_alone(tmp_path):
@@ -139,7 +128,7 @@ def _match(tmp_path: Path, *args: str):
 
 
 def test_a_match_starts_both_bots_of_the_next_game_ahead_and_plays_the_same_games(tmp_path):
-    bot = " ".join([sys.executable, "-m", "prototest.bots.chess_bot"])
+    bot = shlex.join([sys.executable, "-m", "prototest.bots.chess_bot"])
     ahead = _match(tmp_path / "one", bot, bot, "--games", "4", "--jobs", "1", "--seed", "2", "--start-delay", "300")
     apart = _match(tmp_path / "two", bot, bot, "--games", "4", "--jobs", "2", "--seed", "2", "--start-delay", "300")
     assert ahead.code == apart.code == 0, ahead.stdout + apart.stdout
@@ -157,7 +146,7 @@ def test_output_of_the_other_seat_s_bot_started_ahead_is_its_early_output(tmp_pa
     """B's second start is game 2's other seat, started during game 1: it writes at once,
     before its colour line, and forfeits game 2 for it."""
     bot = counting_bot(tmp_path, "if n == 1:\n    print('hello', flush=True)\n")
-    reference = " ".join([sys.executable, "-m", "prototest.bots.chess_bot"])
+    reference = shlex.join([sys.executable, "-m", "prototest.bots.chess_bot"])
     result = _match(tmp_path, reference, str(bot), "--set", "severity.file_operation=ignore", "--games", "2",
                     "--jobs", "1", "--start-delay", "200")
     assert result.code == 1, result.stdout + result.stderr
@@ -174,8 +163,8 @@ def test_a_timing_fault_beside_the_next_games_bots_in_a_match_is_re_checked_alon
     counts as played alone, not as A's forfeit."""
     import uuid
 
-    slow = f"{sys.executable} {BOTS / 'chess' / 'slow_beside_itself.py'}"
-    result = _match(tmp_path, slow, f"{sys.executable} -m prototest.bots.chess_bot", "--games", "2", "--jobs", "1",
+    slow = shlex.join([sys.executable, str(BOTS / "chess" / "slow_beside_itself.py")])
+    result = _match(tmp_path, slow, shlex.join([sys.executable, "-m", "prototest.bots.chess_bot"]), "--games", "2", "--jobs", "1",
                     "--time-scale", "0.1", "--start-delay", "150", "--env", f"LOCK=prototest-{uuid.uuid4().hex}")
     assert result.code == 0, result.stdout + result.stderr
     first, second = result.report["games"]

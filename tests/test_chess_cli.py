@@ -14,7 +14,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from conftest import BOTS, ROOT, alive_with, run_cli
+from conftest import BOTS, ROOT, alive_with, bots_with, run_cli
 
 CHESS = BOTS / "chess"
 REFERENCE = ["--", sys.executable, "-m", "prototest.bots.chess_bot"]
@@ -44,7 +44,9 @@ def test_reference_bot_passes_as_white_and_black(tmp_path):
 BROKEN = [
     ("illegal_move.py", "illegal_move", "fail", "no piece of yours on", []),
     ("malformed.py", "malformed", "fail", "write e2e4", []),
-    ("early_output.py", "early_output", "fail", "before the judge's first line", []),
+    # the judge's first line goes out after --start-delay; a bot slow to start (a busy machine)
+    # writes after it, but before reading it: early output too
+    ("early_output.py", "early_output", "fail", "ms after start-up, before", []),
     ("answers_twice.py", "unexpected_output", "fail", "not its turn", []),
     ("talks_between_turns.py", "unexpected_output", "fail", "'thinking...'", []),
     ("crash_third_turn.py", "crash", "fail", "exited with status 1 on its turn 3", []),
@@ -61,6 +63,8 @@ BROKEN = [
     ("exit_nonzero.py", "exit_status", "warn", "exited with status 1 after its input was closed", []),
     ("says_bye.py", "unexpected_output", "warn", "wrote 'bye' after the game ended", []),
     ("closes_stdin.py", "crash", "fail", "closed its input (stdin) but still runs", []),
+    # the same, closed after the judge wrote (closes_stdin.py on a slow machine): the same finding
+    ("closes_stdin_unread.py", "crash", "fail", "closed its input (stdin) but still runs", ["--time-scale", "0.1"]),
     ("half_flushed.py", "timeout", "fail", "arrived only when its input was closed", ["--time-scale", "0.1"]),
     ("waits_for_more.py", "timeout", "fail", "then waited for more input that the protocol does not send: when "
      "the judge sent its request again", ["--time-scale", "0.1"]),
@@ -127,12 +131,12 @@ def test_crash_shows_the_stderr_tail(tmp_path):
 
 def test_hanging_bot_ends_soon_after_its_clock(tmp_path):
     """A bot that never answers is given up on shortly after its clock runs out."""
-    started = time.monotonic()
     result = check(tmp_path, "hangs.py", "--time-scale", "0.05", games=2)
     assert result.code == 1
     assert [f["kind"] for f in result.findings()] == ["timeout", "timeout"]
-    # two games, 0.5 s of clock each: far less than the default minute, with margin
-    assert time.monotonic() - started < 20
+    # each given up on at its 0.5 s clock, as prototest says (not at a default minute)
+    assert all(f["limit_ms"] == 500 and f["elapsed_ms"] >= 500 and "within 500 ms" in f["message"]
+               for f in result.findings()), result.findings()
 
 
 def _token() -> str:
@@ -297,8 +301,8 @@ def _interrupt(tmp_path: Path, bot: Path, signum: int, ready, *extra: str):
     proc = subprocess.Popen(argv, env=bot_env(), cwd=tmp_path, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 30
-        while not ready() and time.monotonic() < deadline:
+        deadline = time.monotonic() + 60
+        while not (ready(token) if ready is asleep_on_their_turns else ready()) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert alive_with(token)  # the bot runs
         proc.send_signal(signum)
@@ -309,13 +313,27 @@ def _interrupt(tmp_path: Path, bot: Path, signum: int, ready, *extra: str):
     return proc.returncode, err, data, token
 
 
+def asleep_on_their_turns(token: str, bots: int = 2) -> bool:
+    """`bots` bots hold `token`, each asleep in its sleep (hangs.py on its turn: past the
+    colour line and the turn line); not a guess at how long that takes on a busy machine."""
+    pids = bots_with(token)
+    if len(pids) < bots:
+        return False
+    for pid in pids:
+        try:
+            wchan = Path(f"/proc/{pid}/wchan").read_text()
+        except OSError:
+            return False
+        if "nanosleep" not in wchan and wchan not in ("", "0"):  # "0": not shown here; then the count only
+            return False
+    return True
+
+
 def test_sigterm_to_prototest_kills_the_bot_and_keeps_the_report(tmp_path):
     """Stopped mid-game (SIGTERM from CI, Ctrl-C at a terminal): the bot's group is
     killed, the games so far are reported and the transcript is written."""
-    started = time.monotonic()
     code, err, data, token = _interrupt(
-        tmp_path, CHESS / "hangs.py", signal.SIGTERM,
-        lambda: time.monotonic() - started > 2.5,  # past the colour line: the bot sits on its turn
+        tmp_path, CHESS / "hangs.py", signal.SIGTERM, asleep_on_their_turns,  # the bots sit on their turns
         "--games", "2", "--time-scale", "20")
     assert code == 128 + signal.SIGTERM, err
     assert "interrupted (SIGTERM)" in err and "Traceback" not in err
@@ -504,10 +522,9 @@ def test_spec_errors_found_at_load_time(tmp_path, edit, key, phrase):
 def test_unwritable_report_path_is_refused_before_any_game(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("")
-    started = time.monotonic()
-    _one_line_error(run_cli("check", "--json", str(blocker / "r.json"), *REFERENCE),
-                    "--json", "not a writable folder")
-    assert time.monotonic() - started < 5  # refused at once, not after the games
+    _one_line_error(run_cli("check", "--json", str(blocker / "r.json"), "--transcripts", str(tmp_path / "t"),
+                            *REFERENCE), "--json", "not a writable folder")
+    assert not (tmp_path / "t").exists()  # refused at once, not after the games: none was played
     _one_line_error(run_cli("check", "--junit", str(tmp_path), *REFERENCE), "--junit", "is a directory")
 
 

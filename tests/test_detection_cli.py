@@ -30,7 +30,7 @@ def concluded_early(result) -> None:
     """The first game's timeout came from the bot sitting idle, not from the clock."""
     [f] = result.findings()
     assert f["kind"] == "timeout" and STOPPED_EARLY in f["message"], f["message"]
-    assert f["elapsed_ms"] < 5000, f  # IDLE_PROBES x IDLE_PROBE_MS after the bot sat down
+    assert f["elapsed_ms"] < 10000, f  # before the clock ran out, as the message says
 
 
 def python_bot(module: str) -> list[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import pwd
+import re
 import shutil
 import subprocess
 import sys
@@ -20,6 +21,15 @@ from prototest.sandbox import keeper
 CHESS = BOTS / "chess"
 LOA = BOTS / "loa"
 FAST = ["--start-delay", "150", "--games", "1"]
+#: When a bot's start-up imports write: before the judge's first line, or, its interpreter
+#: slow to start on a busy machine, once the judge sent its first turn (both are true).
+STARTUP = r"(at start-up|on its turn 1)"
+#: The bots' #! line: this interpreter, by its path, unless the path holds a space (a #! line
+#: cannot: the suite in "<tmp>/ci run/prototest"); then through env (bot_env puts its
+#: folder first on PATH).
+SHEBANG = f"#!{sys.executable}" if " " not in sys.executable else "#!/usr/bin/env python3"
+#: check's advice for that line
+SHEBANG_B = f"{SHEBANG} -B" if " " not in sys.executable else "#!/usr/bin/env -S python3 -B"
 
 pytestmark = pytest.mark.skipif(not keeper.supported(), reason="no keeper here: file operations are not watched")
 
@@ -110,7 +120,7 @@ def test_writes_to_devices_and_its_own_pipes_are_no_file_operations(tmp_path):
     devices, not files."""
     bot = tmp_path / "bot.py"
     bot.write_text(textwrap.dedent(f"""\
-        #!{sys.executable}
+        {SHEBANG}
         import sys
         sys.path.insert(0, {str(CHESS)!r})
         from _common import Bot
@@ -132,7 +142,7 @@ def test_writes_to_devices_and_its_own_pipes_are_no_file_operations(tmp_path):
 def test_a_file_written_by_a_child_process_of_the_bot_is_caught(tmp_path):
     bot = tmp_path / "bot.py"
     bot.write_text(textwrap.dedent(f"""\
-        #!{sys.executable}
+        {SHEBANG}
         import os, sys
         sys.path.insert(0, {str(CHESS)!r})
         from _common import Bot
@@ -164,7 +174,7 @@ def test_a_python_bytecode_cache_is_the_runtimes(tmp_path):
     helper.write_text(f"import sys\nsys.path.insert(0, {str(CHESS)!r})\nfrom _common import Bot\n")
     (tmp_path / "botlib2.py").write_text("from botlib import Bot\n")
     bot = tmp_path / "bot.py"
-    bot.write_text(f"#!{sys.executable}\nimport os, sys\nsys.path.insert(0, {str(tmp_path)!r})\n"
+    bot.write_text(f"{SHEBANG}\nimport os, sys\nsys.path.insert(0, {str(tmp_path)!r})\n"
                    f"from botlib2 import Bot\nBot().run()\n")
     bot.chmod(0o755)
     result = check(tmp_path / "run", bot)
@@ -174,10 +184,12 @@ def test_a_python_bytecode_cache_is_the_runtimes(tmp_path):
     [finding] = result.findings()  # folder, two temporary files, two renames: one finding
     assert (finding["kind"], finding["severity"], finding["count"]) == ("file_operation", "warn", 1)
     # outside the bot's folder (it runs in tmp_path/run): the path as the bot named it
-    assert finding["message"].startswith(f"Python's bytecode cache: 5 file operations in {tmp_path}/__pycache__ "
-                                         f"(2 files), the first at start-up: written by the runtime; ")
+    # the imports run at start-up, or, on a busy machine, once the judge has sent turn 1
+    assert re.match(re.escape(f"Python's bytecode cache: 5 file operations in {tmp_path}/__pycache__ (2 files), "
+                              f"the first ") + STARTUP + re.escape(": written by the runtime; "),
+                    finding["message"]), finding["message"]
     # -B for the python of the bot's own #! line, not for prototest's python3
-    assert f"add -B to the bot's #! line (#!{sys.executable} -B)" in finding["message"], finding["message"]
+    assert f"add -B to the bot's #! line ({SHEBANG_B})" in finding["message"], finding["message"]
     assert finding["path"] == str(tmp_path / "__pycache__")
     assert ".pyc." not in result.stdout  # no temporary name
     again = check(tmp_path / "again", bot)  # the cache is there now: nothing is written
@@ -232,15 +244,16 @@ def test_a_bytecode_cache_in_the_bots_folder_is_shown_from_there(tmp_path):
     (tmp_path / "botlib.py").write_text(f"import sys\nsys.path.insert(0, {str(CHESS)!r})\n"
                                         f"from _common import Bot\n")
     bot = tmp_path / "bot.py"
-    bot.write_text(f"#!{sys.executable}\nfrom botlib import Bot\nBot().run()\n")
+    bot.write_text(f"{SHEBANG}\nfrom botlib import Bot\nBot().run()\n")
     bot.chmod(0o755)
     result = run_cli("check", "--start-delay", "150", "--games", "2", "--jobs", "1", "./bot.py", tmp_path=tmp_path)
     if not watched(result):
         pytest.skip("file operations not watched here")
     assert result.code == 0, result.stdout + result.stderr
     [finding] = result.findings()
-    assert finding["game"] == 1 and finding["message"].startswith(
-        "Python's bytecode cache: 3 file operations in ./__pycache__ (1 file), the first at start-up")
+    assert finding["game"] == 1 and re.match(re.escape(
+        "Python's bytecode cache: 3 file operations in ./__pycache__ (1 file), the first ") + STARTUP,
+        finding["message"]), finding["message"]
     transcript = (tmp_path / result.report["games"][0]["transcript"]).read_text()
     assert "W  WARN file_operation: Python's bytecode cache: 3 file operations in ./__pycache__" in transcript
     assert str(tmp_path) not in transcript and ".pyc." not in transcript

@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from conftest import BOTS, ROOT, RUN_TOKEN, bot_env, run_cli
@@ -54,7 +53,6 @@ def test_a_budget_shorter_than_one_clock_still_fails_a_bot_that_fails_at_once(tm
     command (it failed INCOMPLETE before). A bot that answers once and then hangs, under a
     budget (1.5 s) that ends during its second answer (a 2 s clock), fails too (it passed
     before: the budget cut the answer short)."""
-    started = time.monotonic()
     code, out = pytest_run(tmp_path, (
         f"test_first = fuzz_test([{str(BOTS / 'chess/hangs.py')!r}], game='chess', time_scale=0.1, budget=0.3, {ENV})\n"
         f"test_second = fuzz_test([{str(BOTS / 'chess/hangs_second_turn.py')!r}], game='chess', time_scale=0.2,\n"
@@ -65,8 +63,6 @@ def test_a_budget_shorter_than_one_clock_still_fails_a_bot_that_fails_at_once(tm
         assert "FAIL timeout: no answer within" in failure and "replay:   prototest check --game chess" in failure, out
         assert "stopped at the first failure" in failure, failure  # what it played, in its captured output
     assert "INCOMPLETE" not in out and "@seed(" not in out and "--hypothesis-seed" not in out, out
-    # the answer in progress and its run alone past the budget: a few seconds, not the 10 s clock
-    assert time.monotonic() - started < 60
 
 
 def test_the_cli_fuzz_judges_the_answer_in_progress_too(tmp_path):
@@ -79,7 +75,8 @@ def test_the_cli_fuzz_judges_the_answer_in_progress_too(tmp_path):
     assert result.code == 1, result.stdout + result.stderr
     [f] = result.findings("fail")
     assert f["kind"] == "timeout" and f["turn"] == 2, f
-    assert result.report["elapsed_s"] < 1.5 + 2 * 2 + 3, result.report["elapsed_s"]
+    # the answer in progress judged to its limit, though the budget ran out during it
+    assert f["elapsed_ms"] >= f["limit_ms"] and result.report["ended"] == "budget", (f, result.report["ended"])
 
 
 def test_fuzz_test_runs_its_whole_budget_not_the_profiles_max_examples(tmp_path):
@@ -141,7 +138,6 @@ def test_fuzz_test_names_a_defaulted_game_and_hints_at_the_bots_own(tmp_path):
     """The issue's case: a CodinGame bot, no game chosen. The test says it fuzzes chess,
     the default (a GameWarning), gives up on the first answer once the bot waits idle for
     its board (not after the 10 s chess clock), and fails with the game to choose."""
-    started = time.monotonic()
     code, out = pytest_run(tmp_path, f"test_codingame = fuzz_test({CODINGAME_BOT!r}, budget='20s', {ENV})\n")
     assert code == 1 and "1 failed" in out, out
     assert "GameWarning: no game chosen: fuzzing the chess protocol, the default" in out, out
@@ -149,22 +145,23 @@ def test_fuzz_test_names_a_defaulted_game_and_hints_at_the_bots_own(tmp_path):
     assert "FAIL timeout" in failure and "hint:     it read its colour and the first turn line" in failure, failure
     # every installed game that sends its board is named (a plugin's, such as connect4, too)
     assert re.search(r"choose it with (game='\w+', )*game='impasse' or game='loa'", failure), failure
-    assert time.monotonic() - started < 30
+    # given up on once idle, as prototest says, not after the clock
+    assert "so the judge stopped waiting before its 10000 ms" in failure, failure
 
 
 def test_cli_fuzz_gives_checks_game_hint_at_once_and_says_it_ended(tmp_path):
     """The command line: a CodinGame bot fuzzed with no game chosen gets check's hint,
     word for word, within seconds (not after the 10 s clock); the last progress line says
     the run has ended."""
-    started = time.monotonic()
     fuzzed = run_cli("fuzz", "--jobs", "1", "--no-database", "--", *CODINGAME_BOT, tmp_path=tmp_path / "fuzz")
-    took = time.monotonic() - started
     assert fuzzed.code == 2, fuzzed.stdout + fuzzed.stderr
     report = fuzzed.report
     assert report["game_source"] == "default" and report["hints"], report
     assert "game: chess, the default" in fuzzed.stdout and "hint: " in fuzzed.stdout, fuzzed.stdout
     assert "--game impasse or --game loa" in fuzzed.stdout, fuzzed.stdout
-    assert took < 9, took
+    # at once: given up on once idle, as prototest says, before the 10 s clock ran out
+    [f] = fuzzed.findings()
+    assert "so the judge stopped waiting before its 10000 ms" in f["message"] and f["elapsed_ms"] < 10000, f
     assert fuzzed.stderr.strip().splitlines()[-1].endswith("(ended)"), fuzzed.stderr
     checked = run_cli("check", "--", *CODINGAME_BOT, tmp_path=tmp_path / "check")
     assert checked.report["hints"] == report["hints"], (checked.report["hints"], report["hints"])

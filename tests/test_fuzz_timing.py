@@ -9,6 +9,7 @@ Every run here is short: chess at --time-scale 0.1 (a 1 s clock for the whole ga
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import uuid
@@ -48,7 +49,7 @@ def test_a_timeout_only_beside_another_copy_is_a_busy_machine_warning_not_a_fail
     busy_machine WARN naming the load, the first answer's time and limit, and the re-check."""
     bot = _beside_itself_bot(tmp_path)
     result = run_cli("fuzz", *SHORT, "--jobs", "2", "--examples", "6", "--env", f"LOCK={_lock()}",
-                     sys.executable, str(bot), tmp_path=tmp_path)
+                     sys.executable, str(bot), tmp_path=tmp_path, timeout=600)  # every re-check alone: slow when loaded
     assert result.code == 0, result.stdout + result.stderr
     report = result.report
     assert report["passed"] is True and result.findings("fail") == [], result.stdout
@@ -56,12 +57,20 @@ def test_a_timeout_only_beside_another_copy_is_a_busy_machine_warning_not_a_fail
     rechecked = report["rechecked_alone"]
     assert rechecked and all(r["alone"] == "not again" and r["kind"] == "timeout" for r in rechecked), rechecked
     assert all(r["jobs"] == 2 and len(r["load_average"]) == 3 for r in rechecked), rechecked
-    [warning] = [f for f in result.findings("warn") if f["kind"] == "busy_machine"]
-    assert warning["check"] == "timing" and warning["limit_ms"] == 1000, warning
-    for words in ("load average", "1000 ms limit", "did not come back when the example was played again alone",
-                  "not blamed on the bot"):
-        assert words in warning["message"], warning["message"]
-    assert "WARN busy_machine: timeout on its turn 1: " in result.stdout, result.stdout
+    # busy_machine warnings only: one for the first answers' 1000 ms (several examples'
+    # folded into it); on a loaded machine a later answer, whose limit is what is left of
+    # the clock, may time out beside the copy too, and not again alone: a warning of its
+    # own, as its limit differs (issue 29: CI saw two); and answers the machine alone made
+    # late are excused as they come (busy_machine too, "the machine kept ... from the
+    # answer"). Warnings of the same limit are folded, so the first one's words are shown.
+    warnings = result.findings("warn", busy=True)
+    assert {f["kind"] for f in warnings} == {"busy_machine"}, warnings
+    assert all(f["check"] == "timing" and "not blamed on the bot" in f["message"] for f in warnings), warnings
+    assert len({f["limit_ms"] for f in warnings}) == len(warnings), warnings  # one per limit
+    assert sum(f["count"] for f in warnings) >= len(rechecked), (warnings, rechecked)
+    [warning] = [f for f in warnings if f["limit_ms"] == 1000]
+    assert warning["count"] >= sum(r["turn"] == 1 for r in rechecked), (warning, rechecked)
+    assert "WARN busy_machine" in result.stdout, result.stdout
     assert "re-checked alone: example " in result.stdout and "while 2 jobs ran at once" in result.stdout
     assert "played again alone: not again: WARN busy_machine, not blamed on the bot" in result.stdout
     assert report["nondeterministic"] == [], report["nondeterministic"]
@@ -110,13 +119,14 @@ def test_a_bot_that_sometimes_times_out_is_not_called_nondeterministic(tmp_path)
     report = result.report
     assert report["nondeterministic"] == [] and "nondeterministic" not in result.stdout, report["nondeterministic"]
     assert len(report["rechecked_alone"]) >= 2, report["rechecked_alone"]  # runs 1, 4, 7 ... were late
-    assert result.kinds() == {"busy_machine"}, result.findings()
+    assert result.kinds(busy=True) == {"busy_machine"}, result.findings(busy=True)
     assert report["rechecked_alone"][0]["jobs"] == 1 and "jobs ran at once" not in result.stdout
 
 
 def test_fuzz_test_passes_a_bot_slow_only_while_the_machine_is_busy_with_a_protocol_warning(tmp_path):
     """The pytest entry point: a process of the test (standing for another copy, a busy
-    machine) holds the bot's name for the first 0.8 s, so the first example times out;
+    machine) holds the bot's name until the first bot has found it held, so the first
+    example times out;
     played again alone it does not: the test passes, with a busy_machine ProtocolWarning.
     (No seed: a seeded Hypothesis test's first run in a process spends a garbage collection,
     up to half a second under pytest on a loaded machine, before its first example.)"""
@@ -134,7 +144,11 @@ def test_fuzz_test_passes_a_bot_slow_only_while_the_machine_is_busy_with_a_proto
         "def test_busy_then_alone():\n"
         "    holder = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)\n"
         f"    holder.bind('\\0' + {lock!r})\n"
-        "    threading.Timer(0.8, holder.close).start()\n"
+        "    holder.listen(1)\n"
+        "    def release():\n"  # once the first bot has found the name held (it connects): not a guess at a time
+        "        holder.accept()[0].close()\n"
+        "        holder.close()\n"
+        "    threading.Thread(target=release, daemon=True).start()\n"
         "    _fuzz()\n")
     proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
                            "-W", "always::prototest.testing.ProtocolWarning", "test_bot.py"],
@@ -143,6 +157,10 @@ def test_fuzz_test_passes_a_bot_slow_only_while_the_machine_is_busy_with_a_proto
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out
     assert "1 passed" in out, out
-    assert "ProtocolWarning: busy_machine: timeout on its turn 1: " in out, out
-    assert "did not come back when the example was played again alone" in out, out
+    # the first example timed out (the name held), played again alone it did not: a
+    # busy_machine warning (folded with any answer a loaded machine alone made late, whose
+    # words it then shows), and the summary's re-check line
+    assert "ProtocolWarning: busy_machine: " in out, out
+    assert re.search(r"re-checked alone: example 1 had a timing failure \(timeout, [\d.]+ ms of 1000 ms\).*"
+                     r"played again alone: not again: WARN busy_machine, not blamed on the bot", out), out
     assert "nondeterministic" not in out, out

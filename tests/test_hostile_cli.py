@@ -3,9 +3,11 @@ prototest killed under it, `#!` lines that cannot run, specs with impossible num
 
 from __future__ import annotations
 
+import compileall
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -106,16 +108,31 @@ def test_other_numbers_out_of_range(tmp_path):
 
 # -- signals from the bot: a finding against the bot, never an interruption -----------------
 
-def run_alone(*args: str, tmp_path: Path, namespace: bool = False) -> tuple[int, str, str, dict | None]:
+def run_alone(*args: str, tmp_path: Path, namespace: bool = False,
+              outer: Path | None = None) -> tuple[int, str, str, dict | None]:
     """`prototest check` in a session of its own: a bot that signals its judge's process
     group must reach prototest alone, not this test run. Without `namespace`, the bot gets
-    no PID namespace, so that it can see prototest (as on a system without namespaces)."""
+    no PID namespace, so that it can see prototest (as on a system without namespaces).
+
+    signals_judge.py finds its judge by a token handed to it, never by a name: a pair
+    unique to this call is put in prototest's own environment, and named to the bot
+    (`--env JUDGE_TOKEN=...`); the bot signals the outermost ancestor that holds it.
+
+    `outer`: a script that stands for a test runner (it starts prototest in a session of
+    its own and exits with its status); it runs between this test and prototest, without
+    the token."""
     report = tmp_path / "report.json"
-    argv = [sys.executable, "-m", "prototest", "check", "--env", RUN_TOKEN, "--json", str(report),
-            "--transcripts", str(tmp_path / "transcripts"), *args]
+    judge_token = f"PROTOTEST_JUDGE={uuid.uuid4().hex}"
+    argv = [sys.executable, "-m", "prototest", "check", "--env", RUN_TOKEN, "--env", f"JUDGE_TOKEN={judge_token}",
+            "--json", str(report), "--transcripts", str(tmp_path / "transcripts"), *args]
     env = bot_env()
     if not namespace:
         env["PROTOTEST_NO_NAMESPACE"] = "1"
+    if outer is None:
+        key, _, value = judge_token.partition("=")
+        env[key] = value
+    else:
+        argv = [sys.executable, str(outer), "env", judge_token, *argv]
     proc = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120,
                           stdin=subprocess.DEVNULL, start_new_session=True)
     data = json.loads(report.read_text()) if report.exists() else None
@@ -169,6 +186,60 @@ def test_with_games_at_once_a_bot_that_signals_prototest_is_still_the_bots_fault
     assert {g["result"] for g in data["games"]} <= {"forfeit", "win", "loss", "draw"}
     assert [g["result"] == "forfeit" for g in data["games"]] == [any(f["game"] == g["game"] for f in findings)
                                                                  for g in data["games"]]
+
+
+def _folder_named_prototest(tmp_path: Path) -> tuple[Path, Path]:
+    """A copy of the signalling bots in `<tmp>/ci run/prototest/tests/bots/chess` (a folder
+    named as `git clone` names it, in a path with a space), and a script there that stands
+    for a test runner started from that folder (its command line names prototest, as a
+    venv's interpreter in such a clone does): (the bots' folder, the script)."""
+    clone = tmp_path / "ci run" / "prototest"
+    bots = clone / "tests" / "bots" / "chess"
+    bots.mkdir(parents=True)
+    for name in ("_common.py", "signals_judge.py", "signals_parent.py"):
+        shutil.copy2(CHESS / name, bots / name)
+    compileall.compile_dir(str(bots), quiet=1)  # as conftest does: no runtime_cache finding
+    runner = clone / "runner.py"
+    runner.write_text("import subprocess, sys\n"
+                      "sys.exit(subprocess.run(sys.argv[1:], start_new_session=True).returncode)\n")
+    return bots, runner
+
+
+@pytest.mark.parametrize("target", ["group", "process"])
+def test_the_signalling_bots_in_a_folder_named_prototest_with_a_space_in_its_path(tmp_path, target):
+    """Issue 29: run from a clone named `prototest`, signals_judge.py took the test runner
+    (its command line named prototest) for its judge and signalled the runner's process
+    group: the suite killed itself. Now the bot finds its judge by the token it is handed:
+    the runner between this test and prototest, named so, is not signalled, and exits
+    with prototest's own status; prototest reports the bot's signal."""
+    bots, runner = _folder_named_prototest(tmp_path)
+    work = tmp_path / "ci run" / "prototest" / "run here"
+    work.mkdir()
+    extra = ["--env", "TARGET=process"] if target == "process" else []
+    code, out, err, data = run_alone(*FAST, *extra, str(bots / "signals_judge.py"), tmp_path=work, outer=runner)
+    assert code == 1, (code, out, err)  # the runner was not killed (it would be -15)
+    assert data is not None and data["interrupted"] is None, err
+    assert len(data["findings"]) == 1, data["findings"]
+    [finding] = data["findings"]
+    [pid] = bot_pids(work / "transcripts")
+    assert (finding["kind"], finding["turn"]) == ("signal", 2), finding
+    assert finding["message"].startswith(f"sent SIGTERM to prototest, its judge, from pid {pid} ("), finding
+    assert "signals_judge.py" in finding["got"]
+    # the signal to the parent, from the same folder: the parent is prototest's (its keeper)
+    result = run_cli("check", *FAST, str(bots / "signals_parent.py"), tmp_path=work / "parent")
+    assert result.code == 1, result.stdout + result.stderr
+    assert [(f["kind"], f["severity"]) for f in result.findings()] == [("signal", "fail")]
+    assert result.report["interrupted"] is None
+
+
+def test_the_judge_signalling_bot_signals_nobody_without_its_token(tmp_path):
+    """Given no token, signals_judge.py does not guess at a judge: it sends nothing and
+    exits 2 on its 2nd turn (a crash, not a signal)."""
+    result = run_cli("check", *FAST, "--env", "PROTOTEST_NO_NAMESPACE=1", str(CHESS / "signals_judge.py"),
+                     tmp_path=tmp_path)
+    assert result.code == 1, result.stdout + result.stderr
+    assert {(f["kind"], f["turn"]) for f in result.findings("fail")} == {("crash", 2)}, result.findings()
+    assert result.report["interrupted"] is None
 
 
 @pytest.mark.parametrize("name", SIGNALS)

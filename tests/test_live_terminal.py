@@ -8,6 +8,7 @@ check table and the verdict last; with NO_COLOR, the plain lines of a pipe.
 from __future__ import annotations
 
 import re
+import shlex
 import sys
 
 import pytest
@@ -19,6 +20,7 @@ pexpect = pytest.importorskip("pexpect")
 #: A chess bot that thinks half a second a move: with a 2 s clock (time scale 0.2) it
 #: plays a few moves, a live line shows its ply, and it loses on time (a FAIL).
 SLOW = str(BOTS / "chess" / "thinks_half_a_second.py")
+PY = shlex.quote(sys.executable)  # in a command line given as one string
 CORRECT = [sys.executable, "-m", "prototest.bots.chess_bot"]
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 RED, GREEN = "\x1b[1;31m", "\x1b[32m"
@@ -188,7 +190,7 @@ def test_match_shows_its_header_the_games_in_play_and_a_running_score(tmp_path):
     (the bots, the games, the seed, the openings, the SPRT's bounds) before any game line,
     each game in play with both bots' last answer times, the running score, B's wins by A's
     forfeit in red, and the verdict last."""
-    code, chunks = in_terminal(tmp_path, "match", f"{sys.executable} -B {SLOW}", f"{sys.executable} -B -m prototest.bots.chess_bot",
+    code, chunks = in_terminal(tmp_path, "match", f"{PY} -B {shlex.quote(str(SLOW))}", f"{PY} -B -m prototest.bots.chess_bot",
                                "--game", "chess", "--games", "2", "--jobs", "2", "--time-scale", "0.2",
                                "--start-delay", "100", "--sprt", "elo0=0 elo1=10", "--transcripts", "t", width=120)
     out = "".join(chunks)
@@ -217,8 +219,8 @@ def test_match_shows_its_header_the_games_in_play_and_a_running_score(tmp_path):
 
 
 def test_match_with_no_color_prints_the_plain_lines(tmp_path):
-    code, chunks = in_terminal(tmp_path, "match", f"{sys.executable} -B -m prototest.bots.impasse_bot",
-                               f"{sys.executable} -B -m prototest.bots.impasse_bot", "--game", "impasse", "--games", "2",
+    code, chunks = in_terminal(tmp_path, "match", f"{PY} -B -m prototest.bots.impasse_bot",
+                               f"{PY} -B -m prototest.bots.impasse_bot", "--game", "impasse", "--games", "2",
                                "--jobs", "1", "--transcripts", "t", no_color=True, width=120)
     out = "".join(chunks)
     assert code == 0, out
@@ -236,7 +238,7 @@ def test_check_with_an_opponent_bot_shows_the_checked_bots_answer_times(tmp_path
     names the opponent."""
     code, chunks = in_terminal(tmp_path, "check", "--games", "1", "--seat", "white", "--time-scale", "0.2",
                                "--start-delay", "100", "--transcripts", "t", "--opponent",
-                               f"{sys.executable} -B -m prototest.bots.chess_bot", "--", sys.executable, SLOW,
+                               f"{PY} -B -m prototest.bots.chess_bot", "--", sys.executable, SLOW,
                                width=160)
     plain = ANSI.sub("", "".join(chunks))
     assert code == 1, plain

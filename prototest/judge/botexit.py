@@ -13,8 +13,14 @@ from typing import Any
 from . import traces
 from ..sandbox import process
 from ..sandbox.transcript import show
+from .pipes import machine_took
 
 _MS = 1_000_000
+#: A bot slow to exit on a busy machine is given back the time the machine kept it from a CPU,
+#: up to this many times its exit grace, or EXIT_GIVEN_MIN_MS, whichever is more (a short
+#: grace, at a small time scale, is soon used up by a loaded machine; see Ending.judge).
+EXIT_GRACE_CAP = 4
+EXIT_GIVEN_MIN_MS = 5000
 
 
 @dataclass(frozen=True)
@@ -27,6 +33,8 @@ class Ending:
     grace_ns: int
     deadline_ns: int
     answer_pending: bool
+    closed_ns: int = 0  # when its input was closed
+    before: Any = None  # its usage then (the machine's time is given back: Ending.judge)
 
     @classmethod
     def begin(cls, referee: Any, answer_pending: bool = False) -> Ending:
@@ -40,9 +48,11 @@ class Ending:
         # Written after the last move, before or after the input was closed: the real
         # referees stop reading at the game's end, so when it came does not matter.
         late = bot.pending()
+        before = bot.usage(fresh=True)
         bot.close_stdin()
         grace_ns = referee._scaled(referee.spec.end.exit_grace_ms)
-        return cls(stderr_mark, late, grace_ns, time.perf_counter_ns() + grace_ns, answer_pending)
+        now = time.perf_counter_ns()
+        return cls(stderr_mark, late, grace_ns, now + grace_ns, answer_pending, now, before)
 
     def judge(self, referee: Any) -> None:
         """The second half of `Dialogue._finish`: `referee`'s bot's exit waited for until
@@ -51,6 +61,18 @@ class Ending:
         bot = referee.bot
         answer_pending, grace_ns = self.answer_pending, self.grace_ns
         code, more = bot.wait_exit(max(0, self.deadline_ns - time.perf_counter_ns()))
+        deadline = self.deadline_ns
+        cap = self.closed_ns + max(EXIT_GRACE_CAP * grace_ns, grace_ns + EXIT_GIVEN_MIN_MS * _MS)
+        while code is None and deadline < cap:
+            # a loaded machine: the time it kept the bot from a CPU since its input was
+            # closed is given back (as for an answer, and as AskAgain does), up to the
+            # cap: an exit that the machine delayed is no fault
+            given = min(cap, self.deadline_ns + machine_took(bot, self.before))
+            if given <= deadline:
+                break
+            deadline = given
+            code, again = bot.wait_exit(max(0, deadline - time.perf_counter_ns()))
+            more += again
         late = self.late + more
         if late:
             text = late.decode("utf-8", "replace").split("\n")[0]

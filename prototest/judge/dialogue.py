@@ -174,6 +174,11 @@ class Dialogue:
             r = self._read_or_idle(t_sent + limit_ns)
         else:
             r = self._read_fair(t_sent, limit_ns, before)
+        # A first answer written before the bot read a byte of what the judge sent: early
+        # output (as before the first line), whenever the judge's first line went out.
+        unread = unread_bytes(self.bot) if r.kind == "line" and self.bot_turns == 1 else 0
+        if unread and unread >= getattr(getattr(self.bot, "stdin", None), "sent_bytes", unread + 1):
+            self._early(r)
         sent = self.sent_since_answer
         self.sent_since_answer = 0
         elapsed_ns = r.t_ns - t_sent
@@ -205,6 +210,20 @@ class Dialogue:
             self.report.answer_ms.append(elapsed_ns / _MS)
         self._share_check(used, limit_ns, limit_what, shown)
         return r, shown, elapsed_ns
+
+    def _early(self, r: process.Read) -> None:
+        """The first answer came while all the judge sent was still unread in the bot's
+        input: written at start-up, it came after the judge's first line only because the
+        bot was slow to start (a busy machine). The same finding as when it comes before."""
+        assert self.bot is not None
+        text = r.data.decode("utf-8", "replace")
+        self.report.transcript.received(text, r.t_ns)
+        elapsed = (r.t_ns - self.bot.started_ns) / _MS
+        raise Forfeit(self._finding(
+            "early_output", "fail",
+            f"wrote {text!r} {elapsed:.0f} ms after start-up, before it read anything the judge sent (the "
+            f"judge's first line, sent, was still unread in its input): the statement demands silence until then",
+            expected="no output before the first line", got=show(text), elapsed_ms=elapsed))
 
     def _read_or_idle(self, deadline_ns: int) -> process.Read:
         """Read the answer, but give up early (a Read of kind "idle") once the bot sits

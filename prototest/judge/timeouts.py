@@ -62,6 +62,12 @@ class TimeoutDiagnosis:
         unread = unread_bytes(self.bot)
         input_closed = self.bot.input_closed()
         waiting = self.bot.waiting_for_input()
+        if waiting and len(self.bot.peek()) > len(partial):
+            # It wrote after the limit, then went back to reading: on a busy machine the
+            # judge looks late, and finds a slow bot that has answered since: too slow,
+            # not a bot waiting for more input (its request sent again would be answered
+            # at once by the line already in the pipe).
+            waiting = False
         again = None
         if waiting and not partial and not unread and not input_closed:
             again = AskAgain(self.ref)()
@@ -132,6 +138,14 @@ class TimeoutDiagnosis:
         elif waiting and not partial:
             cause = "waiting_for_input"
             message += self._silent_wait(read, again)
+        elif input_closed and self.bot.alive():
+            # The same fault as when the judge finds it closed before it writes
+            # (_cannot_write): which one it is depends only on when the bot closed it.
+            raise Forfeit(self.ref._finding(
+                "crash", "fail", f"the bot closed its input (stdin) but still runs: {message}, and the judge "
+                f"can send it nothing more", expected=self.spec.turn.answer_help, got=got,
+                elapsed_ms=elapsed_ns / _MS, limit_ms=limit_ns / _MS, rule="closed_input", asleep=asleep),
+                bot_usable=False)
         elif input_closed:
             cause = "closed_input"
             message += "; it closed its input (stdin) without reading the request"

@@ -787,7 +787,8 @@ class Campaign:
                 self._record(Failure(warm, fail))
                 self.run.ended, self._stopping = "failure", True
                 raise _Stop()
-            return  # no verdict on state
+            # put down to a busy machine: the game played again alone is the running bot's
+            # game to compare with (it once ended the probe without a verdict)
         exchanges = warm.report.exchanges
         turns = [i for i in (2, len(exchanges) - 1) if 0 < i < len(exchanges)]
         agreed = 0

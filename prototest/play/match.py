@@ -15,6 +15,7 @@ side (wins, draws, losses) and the pentanomial over complete pairs.
 from __future__ import annotations
 
 import os
+import shlex
 import random
 import signal
 from dataclasses import dataclass, field
@@ -336,7 +337,7 @@ class MatchRun:
 
 def bot_name(argv: list[str]) -> str:
     """A bot's name in the reports: its command line as given."""
-    return " ".join(argv)
+    return shlex.join(argv)  # as typed: a path with a space quoted
 
 
 def keep_transcript(run: MatchRun, game_report: GameReport, folder: Path, write_all: bool) -> None:

@@ -36,6 +36,8 @@ class StdinWriter:
         self.pipe = _pipe_of(self.fd)
         #: Set when a write failed because the bot closed its end of stdin (EPIPE).
         self.closed_by_bot = False
+        #: Bytes written to its stdin so far.
+        self.sent_bytes = 0
 
     def send(self, lines: Sequence[str], deadline_ns: int) -> int | None:
         """Write lines; return the time the write started, or None if the bot is gone or
@@ -44,6 +46,7 @@ class StdinWriter:
         t_start = time.perf_counter_ns()
         if not self._write_all(data, deadline_ns):
             return None
+        self.sent_bytes += len(data)
         for line in lines:
             self.transcript.sent(line, t_start)
         return t_start

@@ -32,7 +32,7 @@ import chess
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[2]
-ENV = {"PATH": "/work/venv/bin:/usr/bin:/bin", "HOME": os.environ.get("HOME", "/tmp"),
+ENV = {"PATH": os.pathsep.join([os.path.dirname(sys.executable), "/usr/bin", "/bin"]), "HOME": os.environ.get("HOME", "/tmp"),
        "LANG": "C.UTF-8"}
 MAX_LINE = 4096  # bytes without a newline before an answer is "too long"
 START_FEN = chess.STARTING_FEN
