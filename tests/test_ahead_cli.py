@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BOTS, ROOT, RUN_TOKEN, bot_env, bots_with, none_alive_with, run_cli
+from conftest import BOTS, ROOT, RUN_TOKEN, bot_env, bots_with, none_alive_with, not_busy, run_cli
 from prototest.play import pool
 
 pytestmark = pytest.mark.skipif(pool.default_jobs() < 2, reason="a bot is started ahead only with a core to spare")
@@ -123,7 +123,8 @@ def _match(tmp_path: Path, *args: str):
     report = tmp_path / "match.json"
     result = run_cli("match", *args, "--game", "chess", "--json", str(report), "--transcripts",
                      str(tmp_path / "transcripts"), tmp_path=tmp_path)
-    result.report = json.loads(report.read_text()) if report.exists() else None
+    result.raw = json.loads(report.read_text()) if report.exists() else None
+    result.report = not_busy(result.raw)  # as run_cli gives it
     return result
 
 

@@ -22,6 +22,10 @@ SHORT = ("--game", "chess", "--mode", "game", "--time-scale", "0.1", "--max-plie
          "--no-database", "--seed", "1")
 
 
+#: Warnings a loaded machine may add to any run (see the tests that use it).
+LOADED_WARNINGS = {"slow", "no_exit"}
+
+
 def _lock() -> str:
     return f"prototest-{uuid.uuid4().hex}"
 
@@ -63,7 +67,9 @@ def test_a_timeout_only_beside_another_copy_is_a_busy_machine_warning_not_a_fail
     # own, as its limit differs (issue 29: CI saw two); and answers the machine alone made
     # late are excused as they come (busy_machine too, "the machine kept ... from the
     # answer"). Warnings of the same limit are folded, so the first one's words are shown.
-    warnings = result.findings("warn", busy=True)
+    # (a loaded machine may add warnings no failure comes of: an answer near its limit,
+    # an exit slow past its grace; they are not this test's subject)
+    warnings = [f for f in result.findings("warn", busy=True) if f["kind"] not in LOADED_WARNINGS]
     assert {f["kind"] for f in warnings} == {"busy_machine"}, warnings
     assert all(f["check"] == "timing" and "not blamed on the bot" in f["message"] for f in warnings), warnings
     assert len({f["limit_ms"] for f in warnings}) == len(warnings), warnings  # one per limit
@@ -119,7 +125,8 @@ def test_a_bot_that_sometimes_times_out_is_not_called_nondeterministic(tmp_path)
     report = result.report
     assert report["nondeterministic"] == [] and "nondeterministic" not in result.stdout, report["nondeterministic"]
     assert len(report["rechecked_alone"]) >= 2, report["rechecked_alone"]  # runs 1, 4, 7 ... were late
-    assert result.kinds(busy=True) == {"busy_machine"}, result.findings(busy=True)
+    assert result.kinds(busy=True) - LOADED_WARNINGS == {"busy_machine"}, result.findings(busy=True)
+    assert result.findings("fail") == []
     assert report["rechecked_alone"][0]["jobs"] == 1 and "jobs ran at once" not in result.stdout
 
 

@@ -149,7 +149,8 @@ def test_fuzz_rewrites_one_line_in_place_with_the_budget_and_the_examples(tmp_pa
     assert code == 0, out
     states = [ANSI.sub("", part) for part in re.split(r"[\r\n]+", out) if part.startswith("fuzz: ")]
     assert states and all(len(state) < WIDTH for state in states), states
-    assert re.fullmatch(r"fuzz: 3 of 3 examples, 0 failing kinds, \d+ s of 30 s \(ended\)", states[-1]), states
+    # all 3 examples, or as many as a loaded machine played before the 30 s ran out
+    assert re.fullmatch(r"fuzz: [123] of 3 examples, 0 failing kinds, \d+ s of 30 s \(ended\)", states[-1]), states
 
 
 def test_games_played_in_workers_show_their_plies_live(tmp_path):

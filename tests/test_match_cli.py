@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BOTS, CHESS_FAST, RUN_TOKEN, run_cli
+from conftest import BOTS, CHESS_FAST, RUN_TOKEN, not_busy, run_cli
 
 PY = shlex.quote(sys.executable)
 
@@ -37,7 +37,8 @@ def match(tmp_path: Path, a: str, b: str, game: str, *extra: str):
     report = tmp_path / "match.json"
     result = run_cli("match", a, b, "--game", game, "--env", RUN_TOKEN, "--json", str(report),
                      "--transcripts", str(tmp_path / "transcripts"), *extra, tmp_path=tmp_path)
-    result.report = json.loads(report.read_text()) if report.exists() else None
+    result.raw = json.loads(report.read_text()) if report.exists() else None
+    result.report = not_busy(result.raw)  # as run_cli gives it
     return result
 
 
