@@ -381,6 +381,30 @@ def test_prototest_killed_from_outside_leaves_no_stopped_bot(tmp_path, signum, n
         proc.wait()
 
 
+@pytest.mark.skipif(not keeper.supported(), reason="no keeper on this system: the bot's descendants outlive a SIGKILL")
+@pytest.mark.parametrize("how", ["SIGKILL", "SIGTERM to the group"])
+def test_fuzz_killed_from_outside_leaves_no_stopped_bot(tmp_path, how):
+    """`prototest fuzz`, as a CI step runs it, killed by the step's timeout while its bot has
+    stopped itself: SIGKILL to prototest, or SIGTERM to the step's whole process group (as
+    a runner cancels a step). Nothing holding the test's token is left, stopped or not."""
+    token = f"PROTOTEST_KILL_TEST={uuid.uuid4().hex}"
+    argv = [sys.executable, "-m", "prototest", "fuzz", "--env", RUN_TOKEN, "--env", token, "--game", "chess",
+            "--no-database", "--jobs", "1", "--budget", "0", "--time-scale", "30", str(CHESS / "stops_itself.py")]
+    proc = subprocess.Popen(argv, env=bot_env(), cwd=tmp_path, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        _wait_for(lambda: _stopped_bots(token), 120)
+        if how == "SIGKILL":
+            os.kill(proc.pid, signal.SIGKILL)
+        else:
+            os.killpg(proc.pid, signal.SIGTERM)  # its own session: this test's group is not touched
+        proc.wait(timeout=30)
+        assert none_alive_with(token) == []
+    finally:
+        proc.kill()
+        proc.wait()
+
+
 def test_a_bot_that_stops_itself_times_out(tmp_path):
     result = run_cli("check", *FAST, "--time-scale", "0.1", "--games", "2", str(CHESS / "stops_itself.py"),
                      tmp_path=tmp_path)

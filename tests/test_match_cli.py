@@ -294,15 +294,23 @@ def test_match_interrupted_keeps_the_games_so_far(tmp_path):
     import subprocess
     import time
 
-    from conftest import bot_env
+    import uuid
+
+    from conftest import bot_env, bots_with
 
     report = tmp_path / "match.json"
+    token = f"PROTOTEST_MATCH_TEST={uuid.uuid4().hex}"
     proc = subprocess.Popen([sys.executable, "-m", "prototest", "match", bundled("chess"), faulty("chess", "hangs.py"),
                              "--game", "chess", "--games", "4", "--jobs", "1", "--start-delay", "100",
-                             "--env", RUN_TOKEN, "--json", str(report)],
+                             "--env", RUN_TOKEN, "--env", token, "--json", str(report)],
                             cwd=tmp_path, env=bot_env(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    time.sleep(2.5)  # game 1 under way: B hangs on its first turn (a 10 s clock)
+    # game 1 under way once both its bots run (found by the token, not a guess at a time):
+    # B hangs on its first turn (a 10 s clock)
+    deadline = time.monotonic() + 60
+    while len(bots_with(token)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)  # the colour lines sent
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 128 + signal.SIGTERM, out + err

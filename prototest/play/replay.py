@@ -122,8 +122,15 @@ def _compared(lines: Sequence[str], separator: str) -> list[tuple[int, str]]:
     for i, line in enumerate(lines):
         if separator and _COMMENT_WARNING.match(line):
             continue
+        if line.startswith(_BUSY):  # the machine's, not the bot's: no part of the game
+            continue
         out.append((i, _comparable(line, separator)))
     return out
+
+
+#: A busy_machine warning: an answer the machine made late, not blamed on the bot. Whether
+#: it comes depends on what else ran then: a replay on a busy machine must not differ by it.
+_BUSY = "W busy_machine:"
 
 
 #: A warning about a comment (its length, its bytes, an empty one): the referee's
