@@ -1,6 +1,6 @@
-"""replay's comparison of a recorded dialogue with today's (prototest.replay.first_difference)."""
+"""replay's comparison of a recorded dialogue with today's (prototest.play.replay.first_difference)."""
 
-from prototest.replay import first_difference
+from prototest.play.replay import first_difference
 
 RECORDED = ["> white", "> NONE 1000 1000 fen", "< e2e4", "> A 990", "> e7e5 990 1000 fen", "< g1f3"]
 
