@@ -170,7 +170,8 @@ def fuzz_test(bot: str | Sequence[str] | None = None, *, game: str | None = None
         argv_checked = _bot_argv(s.bot, s.env, bot_cwd)
         budget_s = _budget(budget)
         target = Target(loaded, rules, module, argv_checked, process.controlled_env(s.env), s.time_scale,
-                        cwd=bot_cwd, stop_when_idle=not s.game_chosen, env_given=dict(s.env))
+                        cwd=bot_cwd, stop_when_idle=not s.game_chosen, env_given=dict(s.env),
+                        overrides_given=list(s.overrides[s.config_overrides:]))
         run_seed = _run_seed(seed, fixed_seed)
         options = Options(mode=chosen_mode, examples=examples, budget_s=budget_s, seed=run_seed,
                           max_plies=max_plies)

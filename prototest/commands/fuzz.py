@@ -54,7 +54,8 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, budget:
     # Nobody chose the game: a bot idle in a read of its input at its first answer is given
     # up on early, and the failure names the game it looks like (as check does).
     target = Target(spec, rules, module, argv, env, s.time_scale, start_delay, cwd=s.bot_cwd,
-                    stop_when_idle=not s.game_chosen, env_given=dict(s.env))
+                    stop_when_idle=not s.game_chosen, env_given=dict(s.env),
+                    overrides_given=list(s.overrides[s.config_overrides:]))
     options = Options(mode=mode, examples=examples, budget_s=budget_s, seed=s.seed,
                       jobs=jobs or pool.default_jobs(), max_plies=max_plies,
                       database=where, shrink_examples=shrink_examples, shard=part)

@@ -904,8 +904,8 @@ class Campaign:
         the same kind at the same ply) and the JSON's `confirmed` (at least one did).
         One try that fails the same way does for a bot never seen to answer the same input
         differently; otherwise REPLAY_MIN tries at least (the budget may be spent: a
-        failure's claims are worth a few games), REPLAY_TRIES while the budget lasts, and
-        the report says how many of them failed the same way."""
+        failure's claims are worth a few games), up to REPLAY_TRIES while a time budget
+        lasts, and the report says how many of them failed the same way."""
         if self.run.interrupted is not None or interrupts.signals.first is not None:
             return failure
         args = replay_args(self.target, failure)
@@ -923,7 +923,8 @@ class Campaign:
             if not flaky and same == len(outcomes):
                 break
             flaky = True
-            if len(outcomes) >= REPLAY_MIN and self._out_of_time():
+            # past REPLAY_MIN, only while a time budget lasts (none: REPLAY_MIN)
+            if len(outcomes) >= REPLAY_MIN and (self.deadline is None or self._out_of_time()):
                 break
         same = sum(1 for o in outcomes if o["same"])
         failure.replay = {"command": shlex.join(args), "tries": len(outcomes), "failed_same_way": same,
@@ -1498,6 +1499,8 @@ def replay_args(target_: Target, failure: Failure) -> list[str]:
         args += ["--time-scale", str(target_.time_scale)]
     for key, value in target_.env_given.items():
         args += ["--env", f"{key}={value}"]
+    for override in target_.overrides_given:
+        args += ["--set", override]
     args += ["--", *target_.argv]
     return args
 

@@ -49,6 +49,8 @@ class Target:
     #: The variables the user gave the bot (--env, the config file's env): the printed
     #: replay command passes them on (`env` is the whole environment the bot ran in)
     env_given: dict[str, str] = field(default_factory=dict)
+    #: The spec keys the user set (--set; the config file's `set` is read by the replay too)
+    overrides_given: list[str] = field(default_factory=list)
 
 
 @dataclass
