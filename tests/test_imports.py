@@ -15,7 +15,11 @@ from conftest import ROOT, RUN_TOKEN, bot_env
 
 #: What only `prototest fuzz` (and the library's fuzz_test) may import.
 FUZZ_ONLY = ("prototest.play.fuzz", "prototest.play.fuzzrun", "prototest.play.strategies", "prototest.play.exampledb",
-             "prototest.play.workers", "prototest.testing", "prototest.commands.fuzz")
+             "prototest.play.workers", "prototest.testing", "prototest.commands.fuzz",
+             # the fuzz campaign's collaborators (prototest.play.fuzz's docstring names them)
+             "prototest.play.plans", "prototest.play.observe", "prototest.play.elites", "prototest.play.alone",
+             "prototest.play.probe", "prototest.play.cold", "prototest.play.shrink", "prototest.play.replaycheck",
+             "prototest.play.evidence")
 #: What a command that plays no game may not import (the judge, its processes and reports).
 JUDGE = ("prototest.sandbox.process", "prototest.sandbox.keeper", "prototest.sandbox.linux", "prototest.judge.referee", "prototest.reports.summary",
          "prototest.reports.jsonreport", "prototest.reports.junit",

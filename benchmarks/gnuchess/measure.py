@@ -30,7 +30,7 @@ ADAPTER = HERE / "adapter.py"
 
 
 def quiet_path(seed: int, plies: int) -> list[str]:
-    """A start position as fuzz's quiet stretches draw one (prototest.play.fuzz.Campaign._quiet_stretch):
+    """A start position as fuzz's quiet stretches draw one (prototest.play.plans.Planner.quiet_stretch):
     the board thinned out by both sides' captures, then `plies` moves of no progress."""
     from prototest.games import opponents
     from prototest.games import chess as chess_rules

@@ -95,12 +95,12 @@ class Plan:
     script: tuple[int, ...]  # the opponent's move choices, one a move
     path_style: Style | None = None  # position mode: the bot's side of the path
     #: 0: a fresh game; otherwise, where one is kept, the game continues one of the games
-    #: that came nearest a boundary (see Campaign._branch)
+    #: that came nearest a boundary (see prototest.play.elites)
     branch: int = 0
     config: int = 0  # the seed of the style, the path and the branch point
     #: drawn by prototest's own seeded stream, as check draws its games, in place of
-    #: Hypothesis's draws (see Campaign._varied): replayed from the example database only
-    #: through a saved copy (Campaign._save_as_fresh)
+    #: Hypothesis's draws (see plans.Planner.varied): replayed from the example database only
+    #: through a saved copy (elites.Elites.save_as_fresh)
     drawn: bool = False
 
 
@@ -120,7 +120,7 @@ class Example:
     measures: dict[str, float] = field(default_factory=dict)
     #: the moves the judge played for the opponent during the run, in order
     opponent_moves: list[str] = field(default_factory=list)
-    #: it continued a kept game (see Campaign._branch)
+    #: it continued a kept game (see prototest.play.elites)
     branched: bool = False
 
     def __post_init__(self) -> None:
@@ -179,7 +179,7 @@ class Failure:
     #: fresh bots shown the failing position: how many failed the same way, of how many
     #: (None: not tried more than once)
     cold_tries: tuple[int, int] | None = None
-    #: the printed replay command, run as printed (fuzz.Campaign._replay_printed): its
+    #: the printed replay command, run as printed (prototest.play.replaycheck): its
     #: tries, how many failed the same way, and what each did (None: not run)
     replay: dict[str, Any] | None = None
     #: the reproducer as data (see describe), filled in when the run ends
@@ -250,9 +250,9 @@ class FuzzRun:
     shrink_runs: int = 0
     #: examples that continued a kept game near a boundary
     branches: int = 0
-    #: examples whose plan prototest drew as check draws a game (Campaign._varied)
+    #: examples whose plan prototest drew as check draws a game (plans.Planner.varied)
     drawn: int = 0
-    #: timing failures played again alone before any verdict (Campaign._played_alone):
+    #: timing failures played again alone before any verdict (prototest.play.alone):
     #: what was seen, the machine's load, and whether it came back ("the same", "not again")
     rechecked: list[dict[str, Any]] = field(default_factory=list)
     #: the config file read (its path), what chose the game ("--game", "--spec", "config",

@@ -9,7 +9,7 @@ is shared. The first worker to find a confirmed failure stops the others at thei
 example and shortens its failure alone; its report, the others' examples, situations,
 warnings and timings are merged into one `FuzzRun`.
 
-A timing failure is played again alone before it is a verdict (`Campaign._played_alone`):
+A timing failure is played again alone before it is a verdict (`prototest.play.alone`):
 the workers share a `Gate`, so while one worker plays alone, the others finish the run of
 their bot in progress and hold their next one until it is done.
 

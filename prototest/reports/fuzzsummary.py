@@ -156,7 +156,7 @@ SHOWN_RECHECKS = 5
 
 
 def _recheck_line(r: dict[str, Any]) -> str:
-    """A timing failure played again alone (fuzz.Campaign._played_alone), in one line."""
+    """A timing failure played again alone (prototest.play.alone), in one line."""
     worker = f" (worker {r['worker']})" if r.get("worker") else ""
     figures = [r["kind"]]
     if r.get("elapsed_ms") is not None:

@@ -1,0 +1,87 @@
+"""Runs of the bot alone: a fuzz campaign's timing failure played again with nothing else
+of prototest's running beside it, before it is a verdict.
+
+Back alone, it is the bot's; not back, a busy machine made it: a `busy_machine` warning
+naming the machine's load, and the search goes on. `Alone` is the gate of a campaign that
+runs by itself; prototest.play.workers gives its campaigns one gate shared between them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from typing import TYPE_CHECKING
+
+from ..judge.findings import Finding
+from .evidence import first_fail, limit_ms, timing
+from .forced import ForcedOpponent
+from .fuzzrun import Example
+
+if TYPE_CHECKING:
+    from .fuzz import Campaign
+
+
+class Alone:
+    """The gate of a campaign that runs by itself: every run of its bot is alone already.
+    (prototest.play.workers gives its campaigns a gate shared between them.)"""
+
+    def running(self) -> contextlib.AbstractContextManager:
+        """Around each run of the bot: waits while another campaign plays alone."""
+        return contextlib.nullcontext()
+
+    def alone(self) -> contextlib.AbstractContextManager:
+        """Around a run that must have nothing else of prototest's beside it: waits for
+        the other campaigns' runs in progress to end, and holds their next ones."""
+        return contextlib.nullcontext()
+
+
+def played_alone(campaign: "Campaign", example: Example, fail: Finding) -> tuple[Example, Finding | None]:
+    """A timing failure, played again before anything else (shortening included)
+    with nothing else of prototest's running: the same opponent moves from the same
+    start, the other campaigns' runs held (see Alone), no time budget to cut it short.
+    Back alone, it is the bot's: the run alone is the example from now on. Not back,
+    a busy machine made it: a `busy_machine` warning, and the search goes on (a
+    failure of another kind that the run alone shows is still a failure)."""
+    run, options = campaign.run, campaign.options
+    load = os.getloadavg()  # the machine as the failure found it
+    again = campaign.play(example.seat, start_moves=example.start_moves, mode=example.mode,
+                          opponent=ForcedOpponent(example.opponent_moves), max_turns=example.max_turns,
+                          plan=example.plan, alone=True)
+    again.branched = example.branched
+    found = first_fail(again)
+    back = timing(found)
+    limit = limit_ms(fail)
+    run.rechecked.append({
+        "example": run.examples, "worker": options.worker + 1 if options.jobs > 1 else None,
+        "jobs": options.jobs, "kind": fail.kind, "message": fail.message, "turn": fail.turn,
+        "elapsed_ms": fail.elapsed_ms, "limit_ms": limit, "load_average": [round(x, 2) for x in load],
+        "alone": "the same" if back else "not again",
+        "alone_kind": found.kind if found is not None else None,
+        "alone_elapsed_ms": found.elapsed_ms if back and found is not None else None,
+    })
+    if not back:
+        campaign.observer.keep_warning(busy_machine(fail, limit, load, options.jobs))
+    return again, found
+
+
+def busy_machine(fail: Finding, limit: float | None, load: tuple[float, float, float], jobs: int) -> Finding:
+    """The warning of a timing failure that did not come back alone."""
+    took = f"{fail.elapsed_ms:.1f} ms" if fail.elapsed_ms is not None else "its time"
+    held = f"a {limit:.0f} ms limit" if limit is not None else "its limit"
+    beside = f"while {jobs} jobs ran at once, " if jobs > 1 else ""
+    where = f" on its turn {fail.turn}" if fail.turn else ""
+    message = (f"{fail.kind}{where}: {took} for {held} {beside}at a load average of {load[0]:.2f} "
+               f"({load[1]:.2f} over 5 min) on {_cores()} cores; it did not come back when the example "
+               f"was played again alone: put down to a busy machine, not blamed on the bot "
+               f"(first: {fail.message})")
+    return Finding(kind="busy_machine", severity="warn", message=message, game=fail.game, turn=fail.turn,
+                   ply=fail.ply, position=fail.position, moves=list(fail.moves), elapsed_ms=fail.elapsed_ms,
+                   limit_ms=limit, stderr_tail=list(fail.stderr_tail), transcript=fail.transcript,
+                   rule="busy_machine")
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1

@@ -1,0 +1,124 @@
+"""The replay command a fuzz report prints, and its run as printed before a failure's
+claims are made: `reproducible` (every try failed the same way: the same kind at the same
+ply) and the JSON's `confirmed` (at least one did) say what it did, and where it did not
+fail the same way every time, the report says how often it did (k of n tries).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from typing import TYPE_CHECKING, Any, Sequence
+
+from ..judge.findings import Finding
+from ..sandbox import interrupts
+from .evidence import CRASH_KINDS
+from .fuzzrun import Failure, Target
+
+if TYPE_CHECKING:
+    from .fuzz import Campaign
+
+#: Runs of the printed replay command, at most, and at least for a bot that does not fail
+#: the same way every time (one run that fails the same way does for a bot that does).
+REPLAY_TRIES, REPLAY_MIN = 5, 3
+
+
+def replay_command(target_: Target, failure: Failure) -> str:
+    """A `prototest check` command line that plays the failing example again."""
+    return shlex.join(replay_args(target_, failure))
+
+
+def replay_args(target_: Target, failure: Failure) -> list[str]:
+    """The arguments of `replay_command` (the first one `prototest`)."""
+    example = failure.example
+    spec = target_.spec
+    args = ["prototest", "check", "--game", spec.name, "--seat", spec.game.seats[example.seat],
+            "--games", "1"]
+    if example.start_moves:
+        args += ["--moves", ",".join(example.start_moves)]
+    if (failure.cold != "reproduces" or failure.cold_turns > 1) and example.opponent_moves:
+        args += ["--opponent-moves", ",".join(example.opponent_moves)]
+    if target_.time_scale != 1:
+        args += ["--time-scale", str(target_.time_scale)]
+    for key, value in target_.env_given.items():
+        args += ["--env", f"{key}={value}"]
+    for override in target_.overrides_given:
+        args += ["--set", override]
+    args += ["--", *target_.argv]
+    return args
+
+
+def replay_printed(campaign: "Campaign", failure: Failure) -> Failure:
+    """The replay command the report prints, run as printed (its JSON report and its
+    transcripts written to a scratch folder, which changes nothing it plays), in the
+    current folder: what it did decides `reproducible` (every try failed the same way:
+    the same kind at the same ply) and the JSON's `confirmed` (at least one did).
+    One try that fails the same way does for a bot never seen to answer the same input
+    differently; otherwise REPLAY_MIN tries at least (the budget may be spent: a
+    failure's claims are worth a few games), up to REPLAY_TRIES while a time budget
+    lasts, and the report says how many of them failed the same way."""
+    if campaign.run.interrupted is not None or interrupts.signals.first is not None:
+        return failure
+    args = replay_args(campaign.target, failure)
+    # a crash may come only sometimes (a race, a buffer filled in time): never claimed
+    # reproducible from one try
+    flaky = (campaign.nondeterministic() or failure.finding.kind in CRASH_KINDS
+             or (failure.cold_tries is not None and failure.cold_tries[0] < failure.cold_tries[1]))
+    outcomes: list[dict[str, Any]] = []
+    while len(outcomes) < REPLAY_TRIES:
+        outcome = run_printed(args, failure.finding)
+        if outcome is None:
+            break  # interrupted
+        outcomes.append(outcome)
+        same = sum(1 for o in outcomes if o["same"])
+        if not flaky and same == len(outcomes):
+            break
+        flaky = True
+        # past REPLAY_MIN, only while a time budget lasts (none: REPLAY_MIN)
+        if len(outcomes) >= REPLAY_MIN and (campaign.deadline is None or campaign.out_of_time()):
+            break
+    same = sum(1 for o in outcomes if o["same"])
+    failure.replay = {"command": shlex.join(args), "tries": len(outcomes), "failed_same_way": same,
+                      "outcomes": [o["said"] for o in outcomes]}
+    failure.reproducible = bool(outcomes) and same == len(outcomes)
+    return failure
+
+
+def run_printed(args: Sequence[str], finding: Finding) -> dict[str, Any] | None:
+    """One run of a printed replay command (`prototest check ...`, as this Python runs
+    prototest), its JSON report and transcripts in a scratch folder: whether it failed the
+    same way (the same kind at the same ply), and what it did in a few words. None when
+    interrupted."""
+    import json
+    import subprocess
+    import sys
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="prototest-replay-") as folder:
+        out = os.path.join(folder, "replay.json")
+        argv = [sys.executable, "-m", "prototest", args[1], "--json", out, "--transcripts",
+                os.path.join(folder, "transcripts"), "--quiet", *args[2:]]
+        try:
+            done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True, errors="replace", timeout=3600)
+        except subprocess.TimeoutExpired:
+            return {"same": False, "status": None, "said": "did not end within an hour"}
+        if interrupts.signals.first is not None:
+            return None
+        try:
+            with open(out, encoding="utf-8") as fh:
+                data = json.load(fh)
+        except (OSError, ValueError):
+            data = None
+    if data is None:
+        last = (done.stderr.strip().splitlines() or done.stdout.strip().splitlines() or [""])[-1]
+        return {"same": False, "status": done.returncode, "said": f"status {done.returncode}: {last[:200]}"}
+    fails = [f for f in data.get("findings", []) if f.get("severity") == "fail"]
+    same = any(f.get("kind") == finding.kind and f.get("ply") == finding.ply for f in fails)
+    if same:
+        said = f"failed the same way ({finding.kind} at ply {finding.ply})"
+    elif fails:
+        f = fails[0]
+        said = f"{f.get('kind')} at ply {f.get('ply')} ({str(f.get('message'))[:120]})"
+    else:
+        said = "passed" if done.returncode == 0 else f"status {done.returncode}, no failure"
+    return {"same": same, "status": done.returncode, "said": said}
