@@ -114,7 +114,9 @@ def test_lines_wrap_between_words_at_the_terminals_width(tmp_path):
     """Every word of the terminal's lines is a word of the same run on a terminal wide
     enough for every line: none is cut in two (`p` / `awn move`). Figures (times) differ
     between runs and are left out."""
-    args = ("check", "--games", "1", "--seat", "white", "--start-delay", "0", "--set", "severity.file_operation=ignore",
+    # a long clock: no answer late by the machine, whose busy_machine warning would add words to one run only
+    args = ("check", "--games", "1", "--seat", "white", "--start-delay", "0", "--time-scale", "10",
+            "--set", "severity.file_operation=ignore",
             "--transcripts", "t", str(BOTS / "chess" / "illegal_move.py"))  # the same words in every run
     _, chunks = in_terminal(tmp_path, *args)
     _, wide = in_terminal(tmp_path, *args, width=400)
@@ -143,12 +145,15 @@ def test_no_color_or_a_dumb_terminal_gives_the_plain_lines(tmp_path, no_color):
 def test_fuzz_rewrites_one_line_in_place_with_the_budget_and_the_examples(tmp_path):
     """Fuzz's progress line names the examples and the time of the budget, and fits the
     terminal (a line that wrapped would pile up instead of being rewritten)."""
+    # 64 columns: the last line, "... 11 s of 30 s (ended)" when a loaded machine takes 10 s
+    # or more, is 60 characters: at 60 columns prototest rightly cuts it ("30 s…")
+    width = 64
     code, chunks = in_terminal(tmp_path, "fuzz", "--game", "chess", "--examples", "3", "--budget", "30s", "--jobs", "1",
-                               "--no-database", "--", *CORRECT)
+                               "--no-database", "--", *CORRECT, width=width)
     out = "".join(chunks)
     assert code == 0, out
     states = [ANSI.sub("", part) for part in re.split(r"[\r\n]+", out) if part.startswith("fuzz: ")]
-    assert states and all(len(state) < WIDTH for state in states), states
+    assert states and all(len(state) < width for state in states), states
     # all 3 examples, or as many as a loaded machine played before the 30 s ran out
     assert re.fullmatch(r"fuzz: [123] of 3 examples, 0 failing kinds, \d+ s of 30 s \(ended\)", states[-1]), states
 
