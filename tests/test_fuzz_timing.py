@@ -32,8 +32,10 @@ def _lock() -> str:
 
 def _beside_itself_bot(tmp_path: Path) -> Path:
     """tests/bots/chess/slow_beside_itself.py (1.5 s over its first answer while another
-    copy runs), thinking 30 ms a move besides, so that the games of two workers overlap and
-    a copy nearly always starts while the other one plays."""
+    copy runs), thinking 10 ms a move besides, so that the games of two workers overlap and
+    a copy nearly always starts while the other one plays. (30 ms a move, with the first
+    copy's wait of up to 0.6 s for a copy on its second turn and its start-up, came past the
+    whole game's 1 s clock when no copy came: the same timeout played again alone, a FAIL.)"""
     bot = tmp_path / "beside_itself_thinking.py"
     bot.write_text(
         "import sys, time\n"
@@ -41,7 +43,7 @@ def _beside_itself_bot(tmp_path: Path) -> Path:
         "from slow_beside_itself import SlowBesideItself\n"
         "class Thinking(SlowBesideItself):\n"
         "    def play_turn(self, *turn):\n"
-        "        time.sleep(0.03)\n"
+        "        time.sleep(0.01)\n"
         "        super().play_turn(*turn)\n"
         "Thinking().run()\n")
     return bot
