@@ -76,7 +76,10 @@ class Signals:
         for signum in INTERRUPTS:
             signal.signal(signum, self.handle)
         for signum in REALTIME:  # a handler, not SIG_IGN: an exec resets it for the bot
-            signal.signal(signum, _ignore)
+            try:
+                signal.signal(signum, _ignore)
+            except OSError:  # a signal the host keeps for itself (valgrind reserves the last ones)
+                pass
 
     def handle(self, signum: int, frame: object) -> None:
         if self.first is None and self.armed:
