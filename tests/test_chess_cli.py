@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shlex
+
 import os
 import re
 import signal
@@ -188,7 +190,7 @@ def test_a_missing_flush_behind_a_wrapper_names_the_process_that_reads(tmp_path)
     """A shell wrapper runs no_flush.py: the advice to flush is for that process (the one
     seen waiting for the judge's lines), which the message names; the bot run directly
     is its own command, and nothing more is said."""
-    (tmp_path / "adapter.sh").write_text(f"python3 {CHESS / 'no_flush.py'}\n")
+    (tmp_path / "adapter.sh").write_text(f"python3 {shlex.quote(str(CHESS / 'no_flush.py'))}\n")
     result = run_cli("check", *FAST, "--games", "1", "--time-scale", "0.1", "--", "sh", "adapter.sh",
                      tmp_path=tmp_path)
     [wrapped] = result.findings()

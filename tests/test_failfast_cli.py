@@ -205,7 +205,7 @@ def test_shards_stop_apart_and_their_merge_says_so(tmp_path):
 def test_with_an_opponent_bot_only_the_bots_own_failures_count(tmp_path):
     """check --opponent: the other bot's illegal moves win the games for BOT; they are no
     failure of BOT's, and every game is played."""
-    result = run_cli("check", "--game", "chess", *CHESS_FAST, "--games", "6", "--opponent", ILLEGAL, *REFERENCE,
+    result = run_cli("check", "--game", "chess", *CHESS_FAST, "--games", "6", "--opponent", shlex.quote(ILLEGAL), *REFERENCE,
                      tmp_path=tmp_path)
     assert result.code == 0, result.stdout + result.stderr
     assert (len(result.report["games"]), result.report["skipped"]) == (6, 0)

@@ -483,7 +483,10 @@ def test_fuzz_test_passes_real_bots_as_they_are_and_reports_their_warnings(tmp_p
     code, out = _pytest_in_a_bot_repository(tmp_path, (
         f"test_random = fuzz_test([{str(BOTS / 'impasse/random_among_equals.py')!r}], game='impasse', budget=120,\n"
         f"                        examples=12)\n"
-        f"test_stateful = fuzz_test([{str(BOTS / 'loa/keeps_board.py')!r}], game='loa', budget=120, examples=12)\n"),
+        # a fixed seed: with none, fuzz_test draws one (issue 29) and the probe's short game may
+        # end with positions the bot's own board still agrees with (seed 1 does; 2 to 6 do not)
+        f"test_stateful = fuzz_test([{str(BOTS / 'loa/keeps_board.py')!r}], game='loa', budget=120, examples=12,\n"
+        f"                          seed=2)\n"),
         "-q", "-W", "always::prototest.testing.ProtocolWarning")
     assert code == 0, out
     assert "2 passed" in out, out

@@ -6,6 +6,8 @@ opens the pages in a real browser."""
 
 from __future__ import annotations
 
+import shlex
+
 import json
 import re
 from html.parser import HTMLParser
@@ -201,7 +203,7 @@ def test_replay_merge_fuzz_and_match_write_pages(tmp_path, chess_run):
     assert "PASS: 1 fixture replayed" in text and page.games == []
     # match: the game where a bot forfeited, on its board
     match = run_cli("match", "--game", "chess", "--games", "2", "--html", str(tmp_path / "match.html"),
-                    "python3 -m prototest.bots.chess_bot", f"python3 {CHESS_BOT}", tmp_path=tmp_path)
+                    "python3 -m prototest.bots.chess_bot", f"python3 {shlex.quote(str(CHESS_BOT))}", tmp_path=tmp_path)
     text, page = read_page(tmp_path / "match.html")
     assert_self_contained(text, page)
     assert len(page.games) == 2 and all(g["refused"] for g in page.games), match.stdout

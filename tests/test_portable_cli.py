@@ -5,6 +5,8 @@ and a runtime's cache writes are one finding a game."""
 
 from __future__ import annotations
 
+import shlex
+
 import shutil
 import sys
 from pathlib import Path
@@ -126,6 +128,6 @@ def test_a_replay_with_another_bot_says_record_update_plays_the_fixtures_own_bot
                      tmp_path=tmp_path)
     assert result.code == 1 and "DIFFERS" in result.stdout, result.stdout + result.stderr
     text = " ".join(result.stdout.split())
-    assert (f"`prototest record --update {fixture}` records the game again with the fixture's own bot "
+    assert (f"`prototest record --update {shlex.quote(str(fixture))}` records the game again with the fixture's own bot "
             f"(its '# bot: python3 -m prototest.bots.chess_bot' line), not with this one") in text, text
     assert "records the game as it goes now" not in text
