@@ -156,6 +156,9 @@ def test_sigterm_ignoring_bot_and_its_child_are_killed(tmp_path):
     assert alive_with(token) == []  # gone already: prototest waited for them
 
 
+# Known to flake under heavy load (issue 29, left open): the flush diagnosis depends on what the
+# bot's threads are seen doing when the limit passes; played again once.
+@pytest.mark.flaky(reruns=1)
 def test_no_missing_flush_claimed_without_evidence(tmp_path):
     """A bot asleep in a read of its input may wait for more input than the judge sends,
     or hold its answer in a buffer: the judge sends it its request again (the turn line).
@@ -186,6 +189,9 @@ def test_no_missing_flush_claimed_without_evidence(tmp_path):
                      r"closed: the bot probably does not flush its output", buffered["message"]), buffered["message"]
 
 
+# Known to flake under heavy load (issue 29, left open): the flush diagnosis depends on what the
+# bot's threads are seen doing when the limit passes; played again once.
+@pytest.mark.flaky(reruns=1)
 def test_a_missing_flush_behind_a_wrapper_names_the_process_that_reads(tmp_path):
     """A shell wrapper runs no_flush.py: the advice to flush is for that process (the one
     seen waiting for the judge's lines), which the message names; the bot run directly
@@ -243,6 +249,9 @@ def test_an_answer_that_comes_with_an_exit_names_both_causes(tmp_path):
                      r"flush \(an exit flushes it\)$", f["message"]), f["message"]
 
 
+# Known to flake under heavy load (issue 29, left open): the flush diagnosis depends on what the
+# bot's threads are seen doing when the limit passes; played again once.
+@pytest.mark.flaky(reruns=1)
 def test_an_answer_after_one_more_line_and_the_end_of_input_names_both_causes(tmp_path):
     """Still busy when the judge stops watching what one more line does, the bot answers
     after its input was closed: no evidence either way, both causes are named."""

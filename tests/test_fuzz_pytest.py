@@ -90,9 +90,9 @@ def test_fuzz_test_runs_its_whole_budget_not_the_profiles_max_examples(tmp_path)
     assert code == 0 and "1 passed" in out, out
     played = out[out.index("prototest fuzz: what the passing campaigns played"):]
     assert "test_bot.py::test_reference" in played, played
-    assert "the 2 s budget ran out" in played, played
-    examples = int(played.split(" examples (")[0].split()[-1])
-    assert examples > 3, played
+    # what prototest said: the budget ended it, not the profile's 3 examples (which would say
+    # "3 examples done"); how many examples 2 s hold is the machine's (a loaded CI runner: 3)
+    assert "the 2 s budget ran out" in played and "examples done" not in played, played
     assert "opponent styles (examples):" in played and "situations reached (examples):" in played, played
 
 
