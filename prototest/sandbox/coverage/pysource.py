@@ -1,0 +1,76 @@
+"""A Python bot's own files compiled on prototest's side: the lines the collector can
+record (what `co_lines` lists, as the collector's tracer sees them) by function, so that
+the map's slots can be named and counted as a coverage report counts them.
+"""
+
+from __future__ import annotations
+
+import dis
+from dataclasses import dataclass, field
+from types import CodeType
+
+from .shm import MAP_SIZE, slot
+
+#: Instructions a function runs before its first line: no line event is ever seen for them.
+_PROLOGUE = {dis.opmap[name] for name in ("RESUME", "MAKE_CELL", "COPY_FREE_VARS", "RETURN_GENERATOR", "POP_TOP",
+                                          "NOP", "CACHE") if name in dis.opmap}
+#: Code objects that are part of the function around them, not functions of their own.
+_INNER = ("<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>", "<lambda>")
+
+
+@dataclass
+class Function:
+    """A function of the bot's (or a file's module-level code, `<module>`): where it
+    starts and the slots of its lines."""
+
+    name: str
+    line: int
+    slots: set[int] = field(default_factory=set)
+
+
+@dataclass
+class SourceFile:
+    path: str
+    functions: list[Function]
+
+    @property
+    def slots(self) -> set[int]:
+        return set().union(*(f.slots for f in self.functions)) if self.functions else set()
+
+
+def compiled(path: str, size: int = MAP_SIZE) -> SourceFile | None:
+    """The file's functions and their lines' slots; None when it cannot be read or compiled."""
+    try:
+        with open(path, "rb") as fh:
+            source = fh.read()
+        code = compile(source, path, "exec", dont_inherit=True)
+    except (OSError, SyntaxError, ValueError):
+        return None
+    functions: list[Function] = []
+    _walk(code, path, size, None, functions)
+    return SourceFile(path, functions)
+
+
+def _walk(code: CodeType, path: str, size: int, into: Function | None, functions: list[Function]) -> None:
+    if into is None or code.co_name not in _INNER:
+        into = Function(getattr(code, "co_qualname", code.co_name), code.co_firstlineno)
+        functions.append(into)
+    into.slots.update(slot(path, line, size) for line in lines(code))
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            _walk(const, path, size, into, functions)
+
+
+def lines(code: CodeType) -> set[int]:
+    """The lines of a code object a tracer sees run: co_lines, less a function's first
+    line when only its prologue (RESUME ...) is there."""
+    seen: set[int] = set()
+    raw = code.co_code
+    for start, end, line in code.co_lines():
+        if line is None or line <= 0:  # a module's RESUME is on line 0
+            continue
+        if code.co_name != "<module>" and line == code.co_firstlineno and all(
+                raw[i] in _PROLOGUE for i in range(start, end, 2)):
+            continue
+        seen.add(line)
+    return seen
