@@ -189,6 +189,7 @@ def fuzz_command(
     config_path: Optional[Path] = typer.Option(None, "--config", help="Read this config file (default: prototest.toml or pyproject.toml's [tool.prototest], from here upwards)."),
     no_config: bool = typer.Option(False, "--no-config", help="Read no config file."),
     shard: Optional[str] = typer.Option(None, "--shard", help=SHARD_HELP.format(what="seed streams (each shard fuzzes its own examples, for the whole budget)")),
+    coverage: str = typer.Option("auto", "--coverage", metavar="auto|on|off", help="Steer the search by the bot's own code coverage: auto (default) where the bot gives it (a Python bot; a native bot built with `prototest coverage-runtime`), on: required (an error where it cannot be had), off: never."),
 ) -> None:
     """Play whole games against BOT with swarm opponents drawn by Hypothesis; shrink any failure to a minimal reproducer."""
     from .commands import fuzz
@@ -198,7 +199,17 @@ def fuzz_command(
                  no_database=no_database, json_path=json_path, junit_path=junit_path,
                  shrink_examples=shrink_examples, time_scale=time_scale, start_delay=start_delay,
                  overrides=_platform(platform, overrides), env_pairs=env_pairs, quiet=quiet,
-                 config_path=config_path, no_config=no_config, shard=shard, html_path=html_path)
+                 config_path=config_path, no_config=no_config, shard=shard, html_path=html_path,
+                 coverage=coverage)
+
+
+@app.command("coverage-runtime")
+def coverage_runtime_command() -> None:
+    """Print the path of the C runtime a native bot links to give fuzz its coverage:
+    gcc -O1 -fsanitize-coverage=trace-pc bot.c $(prototest coverage-runtime) -o bot"""
+    from .sandbox.coverage import runtime_path
+
+    typer.echo(str(runtime_path()))
 
 
 @app.command("games")

@@ -14,6 +14,7 @@ from ..judge import detect
 from ..play import exampledb, fixtures, pool
 from ..reports import fuzzsummary, jsonreport, junit, live
 from ..sandbox import process
+from ..sandbox.coverage import injection
 from . import settings
 from ..play.fuzz import Campaign, choose_mode
 from ..play.fuzzrun import FuzzRun, Options, Target
@@ -29,7 +30,7 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, budget:
             database: str, no_database: bool, json_path: Path | None, junit_path: Path | None,
             shrink_examples: int, time_scale: float | None, start_delay: int, overrides: list[str],
             env_pairs: list[str], quiet: bool, config_path: Path | None, no_config: bool,
-            shard: str | None = None, html_path: Path | None = None) -> None:
+            shard: str | None = None, html_path: Path | None = None, coverage: str = "auto") -> None:
     """Play whole games against BOT with swarm opponents drawn by Hypothesis; shrink any failure to a minimal reproducer."""
     bots_ahead()
     s = resolve_settings(bot, game, spec_path, 0, seed, time_scale, overrides, env_pairs, config_path, no_config)
@@ -51,6 +52,7 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, budget:
         if path is not None:
             check_output(option, path, folder=True)
     _reachable(where)
+    _coverage_possible(coverage, argv, env, s.bot_cwd)
     # Nobody chose the game: a bot idle in a read of its input at its first answer is given
     # up on early, and the failure names the game it looks like (as check does).
     target = Target(spec, rules, module, argv, env, s.time_scale, start_delay, cwd=s.bot_cwd,
@@ -58,7 +60,7 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, budget:
                     overrides_given=list(s.overrides[s.config_overrides:]))
     options = Options(mode=mode, examples=examples, budget_s=budget_s, seed=s.seed,
                       jobs=jobs or pool.default_jobs(), max_plies=max_plies,
-                      database=where, shrink_examples=shrink_examples, shard=part)
+                      database=where, shrink_examples=shrink_examples, shard=part, coverage=coverage)
     ticker = _Ticker(quiet)
     run = _execute(target, options, ticker)
     run.config = s.config.where if s.config else None
@@ -66,6 +68,8 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, budget:
     if not s.game_chosen:
         run.hints = list(dict.fromkeys(h for f in run.failures if (h := detect.hint(f.example.report))))
     ticker.done(run)
+    if coverage == "on" and run.coverage_off is not None:
+        raise UsageProblem(f"--coverage on: coverage off: {run.coverage_off}")
     signals.armed = False  # the verdict is complete: a late signal is ignored
     if save is not None:
         _save_reproducers(run, save)
@@ -79,6 +83,17 @@ def _execute(target: Target, options: Options, progress: Callable[[FuzzRun], Non
     if options.jobs <= 1:
         return Campaign(target, options, progress).execute()
     return run_workers(target, options, progress)
+
+
+def _coverage_possible(coverage: str, argv: list[str], env: dict[str, str], cwd: str | None) -> None:
+    """--coverage: auto, on or off; `on` for a Python bot the collector cannot serve is an
+    error before any game (a native bot shows whether it gives coverage in its first game)."""
+    if coverage not in ("auto", "on", "off"):
+        raise UsageProblem(f"--coverage {coverage!r}: expected auto, on or off")
+    if coverage == "on":
+        off = injection(argv, env, cwd).off
+        if off is not None:
+            raise UsageProblem(f"--coverage on: coverage off: {off}")
 
 
 def _database(text: str) -> exampledb.Location:

@@ -174,6 +174,8 @@ class Dialogue:
             r = self._read_or_idle(t_sent + limit_ns)
         else:
             r = self._read_fair(t_sent, limit_ns, before)
+        if self.cfg.coverage is not None:  # the bot's code this answer reached (a copy of a small map)
+            self.report.coverage.append((self.position.ply(), self.cfg.coverage.take()))
         # A first answer written before the bot read a byte of what the judge sent: early
         # output (as before the first line), whenever the judge's first line went out.
         unread = unread_bytes(self.bot) if r.kind == "line" and self.bot_turns == 1 else 0

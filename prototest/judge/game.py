@@ -12,6 +12,7 @@ import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
+from typing import Any
 
 from .findings import Finding
 from ..games.base import Position, Rules
@@ -95,6 +96,9 @@ class GameConfig:
     opponent_argv: Sequence[str] | None = None
     opponent_cwd: str | None = None
     opponent_label: str = "opponent"
+    #: The bot's coverage map (prototest.sandbox.coverage.CoverageMap), read after each
+    #: answer into GameReport.coverage; the bot's environment names it (None: no coverage).
+    coverage: Any = None
 
 
 @dataclass(frozen=True)
@@ -176,6 +180,9 @@ class GameReport:
     opponent_forfeited: str | None = None
     opponent_answer_ms: list[float] = field(default_factory=list)
     opponent_startup_ms: float | None = None
+    #: With GameConfig.coverage: (the ply the bot answered at, the map's slots its code
+    #: set since the answer before), after each answer; the last, after its exit.
+    coverage: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
 
     @property
     def failed(self) -> bool:

@@ -51,6 +51,7 @@ def played_alone(campaign: "Campaign", example: Example, fail: Finding) -> tuple
     found = first_fail(again)
     back = timing(found)
     limit = limit_ms(fail)
+    # played without the coverage collector: its cost is never a timing fault
     run.rechecked.append({
         "example": run.examples, "worker": options.worker + 1 if options.jobs > 1 else None,
         "jobs": options.jobs, "kind": fail.kind, "message": fail.message, "turn": fail.turn,
@@ -58,8 +59,11 @@ def played_alone(campaign: "Campaign", example: Example, fail: Finding) -> tuple
         "alone": "the same" if back else "not again",
         "alone_kind": found.kind if found is not None else None,
         "alone_elapsed_ms": found.elapsed_ms if back and found is not None else None,
+        "coverage": example.coverage,
     })
-    if not back:
+    if not back and example.coverage:
+        campaign.coverage.timing_not_back()  # the collector's cost, or the machine: no warning of the bot's
+    elif not back:
         campaign.observer.keep_warning(busy_machine(fail, limit, load, options.jobs))
     return again, found
 

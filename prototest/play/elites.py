@@ -40,6 +40,9 @@ class Elite:
     #: how many of the opponent's moves were played before the position of the best value
     reached_after: int
     value: float
+    #: how many opponent moves before that point a branch may go back (fewer for the
+    #: coverage corpus: prototest.play.corpus)
+    back: int = BRANCH_BACK
 
 
 class Elites:
@@ -56,9 +59,18 @@ class Elites:
         bot, the same game) up to a few opponent moves before that point, then played on
         with the plan's own choices. Games near a boundary are where its faults are."""
         c = self.campaign
-        if plan.branch < BRANCH_CHOICES - BRANCHING or not self.kept:
+        corpus = c.coverage.corpus
+        # with a coverage corpus, one example more in eight branches, and half of the
+        # branches continue an example that reached new code (prototest.play.corpus)
+        if plan.branch < BRANCH_CHOICES - BRANCHING - (1 if corpus else 0) or not (self.kept or corpus):
             return None
         cold_ok = not c.positions_off.is_set() and c.state_verdict() in (False, CANNOT_TELL)
+        if corpus:
+            rng = random.Random(f"corpus:{plan.config}:{plan.script[:4]}")
+            if not self.kept or plan.branch == BRANCH_CHOICES - BRANCHING - 1 or rng.random() < 0.5:
+                chosen = c.coverage.pick(rng, cold_ok)
+                if chosen is not None or not self.kept:
+                    return chosen
         labels = sorted(label for label, kept in self.kept.items()
                         if any(cold_ok or not e.start_moves for e in kept))
         if not labels:
@@ -72,7 +84,7 @@ class Elites:
         """How many of the kept game's opponent moves a branch replays: up to BRANCH_BACK
         before its best point."""
         rng = random.Random(f"branch:{plan.config}:{plan.script[:4]}")
-        return max(0, elite.reached_after - rng.randrange(BRANCH_BACK))
+        return max(0, elite.reached_after - rng.randrange(elite.back + 1 if elite.back < BRANCH_BACK else BRANCH_BACK))
 
     def keep(self, example: Example, best_at: dict[str, tuple[float, int]]) -> None:
         """Keep the games with the best values of each measure (ELITES a measure)."""

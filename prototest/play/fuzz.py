@@ -94,6 +94,7 @@ from .forced import ForcedOpponent, game_seed
 from ..judge.spec import Spec
 from .alone import Alone, played_alone
 from .cold import COLD_TRIES, ColdRetry
+from .corpus import Coverage, summarize
 from .elites import BRANCH_BACK, ELITES, Elite, Elites
 from .evidence import CANNOT_TELL, CRASH_KINDS, first_fail, interrupt, replayed, request_of
 from .evidence import Stop as _Stop
@@ -166,6 +167,7 @@ class Campaign:
         self.prober = StateProber(self)
         self.cold = ColdRetry(self)
         self.shrinker = Shrinker(self)
+        self.coverage = Coverage(self)
         #: Whether this campaign runs the state probe (one worker of several does), and
         #: how it learns the verdict when another does (see prototest.play.workers)
         self.may_probe = True
@@ -200,6 +202,8 @@ class Campaign:
         """The run as data: the reproducers described, the warnings folded."""
         self.run.elapsed_s = time.monotonic() - self.run.started
         self.run.warnings = fold(self.run.warnings)
+        self.coverage.close()
+        self.run.coverage = summarize(self.run)
         for problem in exampledb.problems(self._database):
             if problem not in self.run.write_errors:
                 self.run.write_errors.append(problem)
@@ -238,6 +242,10 @@ class Campaign:
             reject()
         plan = self.planner.varied(plan, modes)
         example = self.play_plan(plan)
+        if example.coverage:
+            if self.options.coverage == "on" and self.coverage.off is not None:
+                self.stop("coverage")  # required, and the bot gives none: the command says so
+            self.coverage.recheck_warnings(example)
         for label, value in example.measures.items():
             target(value, label=label)
         fail = first_fail(example)
@@ -310,12 +318,13 @@ class Campaign:
             self.run.branches += 1
             example = self.play(elite.seat, start_moves=elite.start_moves, plan=plan,
                                 mode="position" if elite.start_moves else "game",
-                                opponent=ForcedOpponent(elite.opponent_moves[:cut], scripted, soft=True))
+                                opponent=ForcedOpponent(elite.opponent_moves[:cut], scripted, soft=True),
+                                coverage=True)
             example.branched = True
             return example
         cold = plan.mode == "position" and not self.positions_off.is_set() and self._stateless()
         return self.play(plan.seat, start_moves=plan.path if cold else (), mode="position" if cold else "game",
-                         plan=plan, opponent=scripted)
+                         plan=plan, opponent=scripted, coverage=True)
 
     def _stateless(self) -> bool:
         """Whether position examples start the bot cold: the probe found no state kept, or
@@ -333,7 +342,7 @@ class Campaign:
 
     def play(self, seat: int, *, start_moves: Sequence[str] = (), mode: str = "game",
              opponent: Callable[[Position], str] | None = None, max_turns: int | None = None,
-             plan: Plan | None = None, memo: bool = False, alone: bool = False) -> Example:
+             plan: Plan | None = None, memo: bool = False, alone: bool = False, coverage: bool = False) -> Example:
         """One run of the bot: a game from the position after `start_moves` (the bot
         starts cold there when there are any) against `opponent`, until the game ends, the
         bot has answered `max_turns` times, or the budget runs out.
@@ -344,7 +353,10 @@ class Campaign:
         With `memo`, a cold start in a position an earlier run already showed the bot is
         answered from memory: shortening reaches the same position by many paths, and a
         deterministic bot answers it the same way (the reproducer is run again for real at
-        the end, which checks that)."""
+        the end, which checks that).
+
+        With `coverage`, the bot runs with its coverage collected, where it gives it (only
+        the search's examples do: see prototest.play.corpus)."""
         spec, rules = self.target.spec, self.target.rules
         key = None
         if memo and start_moves and max_turns == 1:
@@ -353,19 +365,23 @@ class Campaign:
             if key in self._memo:
                 return self._memo[key]
         cap = self.options.max_plies
+        covered = self.coverage.setup() if coverage else None
         cfg = GameConfig(
             spec=spec, rules=rules, rules_module=self.target.module, argv=self.target.argv,
             seat=seat, seed=game_seed(self.options.seed, 1), index=self.run.runs + 1,
             time_scale=self.target.time_scale, start_delay_ms=self.target.start_delay_ms,
-            env=self.target.env, cwd=self.target.cwd, start_moves=list(start_moves),
+            env=covered[0] if covered else self.target.env, cwd=self.target.cwd, start_moves=list(start_moves),
             opponent=opponent or ForcedOpponent(()), max_plies=cap + len(start_moves) if cap else None,
             max_bot_turns=max_turns, log_exchanges=True, deadline=None if alone else self.deadline,
-            stop_when_idle=self.target.stop_when_idle,
+            stop_when_idle=self.target.stop_when_idle, coverage=covered[1] if covered else None,
         )
         with self.gate.alone() if alone else self.gate.running():
             report = Referee(cfg).run()
         self.run.runs += 1
-        example = Example(self.run.runs, mode, seat, list(start_moves), report, plan, max_turns)
+        example = Example(self.run.runs, mode, seat, list(start_moves), report, plan, max_turns,
+                          coverage=covered is not None)
+        if covered is not None:
+            self.coverage.after(example)
         if report.interrupted is not None:
             self._tick()
             raise interrupt(report.interrupted)

@@ -73,6 +73,8 @@ class Options:
     worker: int = 0
     #: `fuzz --shard I/N`: this machine runs shard I of N of the seed streams
     shard: tuple[int, int] | None = None
+    #: `fuzz --coverage`: "auto" (where the bot gives it), "on" (required), "off"
+    coverage: str = "auto"
 
     @property
     def stream(self) -> int:
@@ -122,6 +124,9 @@ class Example:
     opponent_moves: list[str] = field(default_factory=list)
     #: it continued a kept game (see prototest.play.elites)
     branched: bool = False
+    #: the bot ran with coverage (prototest.play.corpus), and the slots it reached first
+    coverage: bool = False
+    coverage_new: int = 0
 
     def __post_init__(self) -> None:
         report, start = self.report, len(self.start_moves)
@@ -261,6 +266,20 @@ class FuzzRun:
     config: str | None = None
     game_source: str = "--game"
     hints: list[str] = field(default_factory=list)
+    #: the bot's coverage (prototest.play.corpus): the map's slots reached, the bot's files
+    #: the collector named, runs with coverage, examples that reached new code, timing
+    #: findings seen with coverage that did not come back without it; how it was had
+    #: ("python", "native") or why not; the corpus; and the summary the reports show
+    coverage_reached: set[int] = field(default_factory=set)
+    coverage_files: list[str] = field(default_factory=list)
+    coverage_runs: int = 0
+    coverage_new: int = 0
+    coverage_timing_rechecked: int = 0
+    coverage_kind: str | None = None
+    coverage_root: str | None = None
+    coverage_off: str | None = None
+    coverage_corpus: int = 0
+    coverage: dict[str, Any] = field(default_factory=dict)
 
     @property
     def failed(self) -> bool:

@@ -44,7 +44,7 @@ class Observer:
         _tally_resources(run, report)
         self._check_determinism(example)
         for f in report.findings:
-            if f.severity == "warn":
+            if f.severity == "warn" and self.campaign.coverage.keeps(example, f):
                 self.keep_warning(f)
         seen, best_at = self._walk(example)
         example.measures = {label: value for label, (value, _) in best_at.items()}

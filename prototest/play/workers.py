@@ -33,6 +33,7 @@ from typing import Any, Callable
 from ..sandbox import keeper, process
 from . import pool
 from ..judge.findings import Finding
+from .corpus import summarize
 from .fuzz import CANNOT_TELL, Campaign
 from .fuzzrun import FuzzRun, Options, Target
 
@@ -236,6 +237,19 @@ def _merge(main: Campaign, results: dict[int, Any]) -> FuzzRun:
     run.branches = sum(p.branches for p in parts)
     run.drawn = sum(p.drawn for p in parts)
     run.rechecked = [r for p in parts for r in p.rechecked]
+    for p in parts:  # the bot's coverage: what any worker reached (prototest.play.corpus)
+        run.coverage_reached |= p.coverage_reached
+        run.coverage_files.extend(f for f in p.coverage_files if f not in run.coverage_files)
+        run.coverage_runs += p.coverage_runs
+        run.coverage_new += p.coverage_new
+        run.coverage_timing_rechecked += p.coverage_timing_rechecked
+        run.coverage_corpus += p.coverage_corpus
+    on = [p for p in parts if p.coverage_off is None and p.coverage_kind]
+    first = on[0] if on else (parts[0] if parts else None)
+    if first is not None:
+        run.coverage_kind, run.coverage_root = first.coverage_kind, first.coverage_root
+        run.coverage_off = None if on else first.coverage_off
+    run.coverage = summarize(run)
     for p in parts:
         run.situations.update(p.situations)
         run.styles.update(p.styles)

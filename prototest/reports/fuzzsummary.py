@@ -83,6 +83,35 @@ def fuzz_context_lines(run: FuzzRun, pytest: bool = False) -> list[str]:
     return lines
 
 
+def coverage_lines(cov: dict) -> list[str]:
+    """What the run reached of the bot's own code (prototest.play.corpus.summarize): none
+    when the user turned coverage off."""
+    if not cov or cov.get("reason") == "--coverage off":
+        return []
+    if cov["state"] != "on":
+        return [f"  coverage off: {cov['reason']}"]
+    if cov["kind"] == "python":
+        total = cov["lines_total"]
+        share = f" ({100 * cov['lines'] / total:.0f}%)" if total else ""
+        files = len(cov["files"])
+        head = (f"  coverage: {cov['lines']} of {total} lines{share} of the bot's own code in {files} "
+                f"file{'s' if files != 1 else ''}")
+    else:
+        head = f"  coverage (native): {cov['slots']} slots of the map reached (edges; no total is known)"
+    head += (f"; {cov['new_examples']} of {cov['runs']} runs with it reached new code "
+             f"({cov['corpus']} kept to go on from)")
+    lines = [head]
+    if cov.get("unreached_count"):
+        shown = cov["unreached_functions"]
+        more = cov["unreached_count"] - len(shown)
+        lines.append(f"  never reached: {cov['unreached_count']} function{'s' if cov['unreached_count'] != 1 else ''}: "
+                     + ", ".join(shown) + (f" and {more} more (the JSON report lists {len(shown)})" if more else ""))
+    if cov.get("timing_rechecked"):
+        lines.append(f"  coverage's cost: {cov['timing_rechecked']} timing finding(s) seen with coverage on did not "
+                     f"come back without it: not counted against the bot")
+    return lines
+
+
 def fuzz_summary(run: FuzzRun) -> str:
     spec, opts = run.target.spec, run.options
     lines = [f"prototest fuzz: {spec.game.title or spec.name}, bot {' '.join(run.target.argv)}, "
@@ -108,6 +137,7 @@ def fuzz_summary(run: FuzzRun) -> str:
                      + (f"; {run.drawn} drawn as check draws its games" if run.drawn else "")
                      + (f"; {run.branches} examples went on from games that came near a boundary" if run.branches else ""))
     lines.extend(_situation_lines(run))
+    lines.extend(coverage_lines(run.coverage))
     if run.probe is not None:
         lines.append(f"  state probe: {run.probe.message}")
     lines.extend(_recheck_line(r) for r in run.rechecked[:SHOWN_RECHECKS])

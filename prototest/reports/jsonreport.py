@@ -197,6 +197,7 @@ def fuzz_to_json(run: FuzzRun) -> dict[str, Any]:
         "resources": fuzz_resources(run),
         "situations": dict(run.situations),
         "styles": dict(run.styles),
+        "coverage": run.coverage or None,
         "state_probe": None if run.probe is None else {"stateful": run.probe.stateful, "message": run.probe.message},
         "findings": findings,
         "nondeterministic": [

@@ -1,0 +1,221 @@
+"""Coverage steers a fuzz campaign: the bot's own code that each example reached (see
+prototest.sandbox.coverage), a corpus of the examples that reached new code, and what the
+run reached of the bot's code in the end.
+
+An example whose answers set slots of the map that no earlier example of the campaign set
+joins the corpus, libFuzzer style: kept are its start and the opponent moves up to the answer
+that reached the last new slot. A branch plan (see prototest.play.elites) then replays one
+of them to that answer, give or take COVERAGE_BACK opponent moves, and plays on with its own
+draws: the search spends its time past the code it has just reached. Entries that brought
+much new code and were picked little are picked first. (Hypothesis's own `target()` and
+its mutation of draws would not replay a game's prefix once the bot answers otherwise.)
+
+The collector never changes a verdict: only the search's examples run with it; everything
+that decides a verdict (a timing failure played again alone, shortening, the printed
+replay) runs the bot without it, and a timing warning seen with it is kept only when the
+example played again without it shows it too.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..judge.findings import TIMING_KINDS, Finding
+from ..sandbox.coverage import CoverageMap, injection
+from ..sandbox.coverage.pysource import compiled
+from .elites import Elite
+from .forced import ForcedOpponent
+from .fuzzrun import Example, FuzzRun
+
+if TYPE_CHECKING:
+    from .fuzz import Campaign
+
+#: Entries kept at most (the least promising dropped first); opponent moves a branch goes
+#: back at most before the answer that reached new code; timing warnings played again
+#: without the collector, at most, in a campaign.
+CORPUS_MAX, COVERAGE_BACK, WARNING_RECHECKS = 256, 3, 3
+#: Functions never reached that the report names, at most.
+UNREACHED_SHOWN = 30
+
+
+@dataclass
+class Entry:
+    elite: Elite
+    new: int
+    picked: int = 0
+
+    @property
+    def weight(self) -> float:
+        return self.new / (1 + self.picked)
+
+
+class Coverage:
+    """A campaign's coverage: whether the bot gives it, the map, what was reached, the corpus."""
+
+    def __init__(self, campaign: "Campaign") -> None:
+        self.campaign = campaign
+        t, mode = campaign.target, campaign.options.coverage
+        self.injection = None if mode == "off" else injection(t.argv, t.env, t.cwd)
+        #: why coverage is off (None: on, or not known yet for a native bot)
+        self.off: str | None = "--coverage off" if mode == "off" else self.injection.off  # type: ignore[union-attr]
+        self.map: CoverageMap | None = None
+        self.corpus: list[Entry] = []
+        self._warnings: dict[tuple, bool] = {}
+        self._rechecks = 0
+
+    @property
+    def active(self) -> bool:
+        return self.off is None and self.injection is not None and self.injection.kind is not None
+
+    def setup(self) -> tuple[dict[str, str], CoverageMap] | None:
+        """Before a run of the bot with coverage: its environment and the map, zeroed."""
+        if not self.active:
+            return None
+        if self.map is None:
+            try:
+                self.map = CoverageMap()
+            except OSError as exc:
+                self.off = f"no map could be made ({exc})"
+                return None
+        self.map.reset()
+        assert self.injection is not None
+        return {**self.campaign.target.env, **self.injection.env(self.map)}, self.map
+
+    def after(self, example: Example) -> None:
+        """After a run with coverage: the rest of what it reached (its exit), the names the
+        collector gave, and the example kept in the corpus if it reached new code."""
+        cmap, run = self.map, self.campaign.run
+        if cmap is None:
+            return
+        report = example.report
+        report.coverage.append((report.plies, cmap.take()))
+        cmap.read_index()
+        run.coverage_runs += 1
+        if cmap.off is not None:
+            self.off = cmap.off
+            return
+        start = len(example.start_moves)
+        new, last = 0, None
+        for ply, slots in report.coverage:
+            fresh = [s for s in slots if s not in run.coverage_reached]
+            if fresh:
+                run.coverage_reached.update(fresh)
+                new += len(fresh)
+                last = ply
+        for path in cmap.files:
+            if path not in run.coverage_files:
+                run.coverage_files.append(path)
+        if not run.coverage_reached and run.coverage_runs >= 1 and (report.answer_ms or report.startup_ms):
+            self.off = _nothing(self.injection.kind if self.injection else None, self.injection.root if self.injection else "")
+            return
+        if not new:
+            return
+        run.coverage_new += 1
+        example.coverage_new = new
+        if example.mode not in ("game", "position") or example.max_turns is not None or last is None:
+            return
+        reached = sum(1 for i in range(start, min(last, len(report.moves)))
+                      if report.positions[i].turn() != example.seat)
+        elite = Elite(example.seat, tuple(example.start_moves), tuple(example.opponent_moves), reached, float(new),
+                      back=COVERAGE_BACK)
+        self.corpus.append(Entry(elite, new))
+        if len(self.corpus) > CORPUS_MAX:
+            self.corpus.remove(min(self.corpus, key=lambda e: e.weight))
+
+    def pick(self, rng: random.Random, cold_ok: bool) -> Elite | None:
+        """An entry to branch from: weighted by the new code it brought, less each time picked."""
+        entries = [e for e in self.corpus if cold_ok or not e.elite.start_moves]
+        if not entries:
+            return None
+        entry = rng.choices(entries, weights=[e.weight for e in entries])[0]
+        entry.picked += 1
+        return entry.elite
+
+    def held(self, example: Example, finding: Finding) -> bool:
+        """Whether a warning of an example run with coverage is held back: a timing
+        warning, which the collector's cost may have made (see recheck_warnings)."""
+        return example.coverage and finding.kind in TIMING_KINDS
+
+    def keeps(self, example: Example, finding: Finding) -> bool:
+        """Whether a warning counts: any, but a held one not yet seen without the collector."""
+        return not self.held(example, finding) or self._warnings.get(finding.key(), False)
+
+    def recheck_warnings(self, example: Example) -> None:
+        """The timing warnings of an example run with coverage, not seen before: the
+        example played again without the collector, and only what comes back is kept."""
+        c = self.campaign
+        held = [f for f in example.report.findings
+                if f.severity == "warn" and self.held(example, f) and f.key() not in self._warnings]
+        if not held:
+            return
+        if self._rechecks >= WARNING_RECHECKS or c.out_of_time():
+            c.run.coverage_timing_rechecked += len(held)
+            return
+        self._rechecks += 1
+        again = c.play(example.seat, start_moves=example.start_moves, mode=example.mode,
+                       opponent=ForcedOpponent(example.opponent_moves), max_turns=example.max_turns,
+                       plan=example.plan)  # without coverage: its warnings are kept as any others
+        back = {f.key() for f in again.report.findings if f.severity == "warn"}
+        for f in held:
+            self._warnings[f.key()] = f.key() in back
+            if f.key() not in back:
+                c.run.coverage_timing_rechecked += 1
+
+    def timing_not_back(self) -> None:
+        """A timing failure seen with coverage that did not come back without it."""
+        self.campaign.run.coverage_timing_rechecked += 1
+
+    def close(self) -> None:
+        run = self.campaign.run
+        run.coverage_kind = self.injection.kind if self.injection is not None else None
+        run.coverage_root = self.injection.root if self.injection is not None else None
+        if self.off is None and self.injection is not None and self.injection.kind and not run.coverage_runs:
+            self.off = "no example ran the bot with coverage"
+        run.coverage_off = self.off
+        run.coverage_corpus = len(self.corpus)
+        if self.map is not None:
+            self.map.close()
+            self.map = None
+
+
+def _nothing(kind: str | None, root: str) -> str:
+    if kind == "python":
+        return f"the collector recorded no line of the bot's own files (under {root})"
+    return ("the bot reported no coverage: a native bot gives it when built with the compiler's coverage "
+            "instrumentation and prototest's runtime (see `prototest coverage-runtime`)")
+
+
+def summarize(run: FuzzRun) -> dict[str, Any]:
+    """What the run reached of the bot's code, as the reports show it (the JSON's `coverage`):
+    for a Python bot, lines reached of the lines of the files it ran and the functions never
+    reached (its files compiled here); for a native bot, the map's slots reached."""
+    if run.coverage_off is not None or not run.coverage_kind:
+        return {"state": "off", "reason": run.coverage_off or "not asked for"}
+    reached = run.coverage_reached
+    out: dict[str, Any] = {"state": "on", "kind": run.coverage_kind, "slots": len(reached),
+                           "runs": run.coverage_runs, "new_examples": run.coverage_new,
+                           "corpus": run.coverage_corpus, "timing_rechecked": run.coverage_timing_rechecked}
+    if run.coverage_kind != "python":
+        return out
+    files, unreached, lines, total = [], [], 0, 0
+    root = run.coverage_root or ""
+    for path in sorted(run.coverage_files):
+        source = compiled(path)
+        if source is None:
+            continue
+        shown = os.path.relpath(path, root) if root and path.startswith(root.rstrip(os.sep) + os.sep) else path
+        file_total = len(source.slots)
+        file_lines = len(source.slots & reached)
+        missed = [f"{shown}:{f.line} {f.name}" for f in source.functions
+                  if f.slots and f.name != "<module>" and not f.slots & reached]
+        files.append({"path": shown, "lines": file_lines, "total": file_total,
+                      "unreached_functions": len(missed)})
+        unreached.extend(missed)
+        lines += file_lines
+        total += file_total
+    out.update(lines=lines, lines_total=total, files=files, unreached_functions=unreached[:UNREACHED_SHOWN],
+               unreached_count=len(unreached))
+    return out
