@@ -1,0 +1,155 @@
+"""`prototest fuzz` steered by the bot's own code coverage (prototest.sandbox.coverage,
+prototest.play.corpus), through the real CLI against real bot processes.
+
+A Python bot's lines are collected by the sitecustomize prototest injects; the report says
+how much of the bot's code the run reached and names the functions it never reached; a bot
+with a sitecustomize of its own, or `--coverage off`, runs as before with the same verdict;
+a native bot built with gcc's trace-pc and prototest's runtime fills the same map; and the
+collector never changes a verdict: a timing failure seen with it is played again without it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import BOTS, run_cli
+from prototest.sandbox.coverage import CoverageMap, injection, runtime_path
+
+SEEDED = ("--jobs", "1", "--budget", "0", "--no-database", "--seed", "1")
+BRANCHES = str(BOTS / "impasse" / "coverage_branches.py")
+
+
+def test_report_names_the_functions_never_reached(tmp_path):
+    result = run_cli("fuzz", "--game", "impasse", "--examples", "4", *SEEDED, BRANCHES, tmp_path=tmp_path)
+    assert result.code == 0, result.stdout + result.stderr
+    cov = result.report["coverage"]
+    assert cov["state"] == "on" and cov["kind"] == "python"
+    assert 0 < cov["lines"] < cov["lines_total"]
+    assert any(name.endswith(" never_called") for name in cov["unreached_functions"])
+    assert "coverage: " in result.stdout and " lines (" in result.stdout
+    assert "never reached:" in result.stdout and "coverage_branches.py:" in result.stdout
+    assert "never_called" in result.stdout
+    # the bot's own helper module counts; prototest's collector and the standard library do not
+    assert {f["path"] for f in cov["files"]} == {"coverage_branches.py", "_common.py"}
+
+
+def test_coverage_off_gives_the_same_verdict_without_coverage_lines(tmp_path):
+    on = run_cli("fuzz", "--game", "impasse", "--examples", "3", *SEEDED, str(BOTS / "impasse" / "echoes_input.py"),
+                 tmp_path=tmp_path / "on")
+    off = run_cli("fuzz", "--game", "impasse", "--examples", "3", "--coverage", "off", *SEEDED,
+                  str(BOTS / "impasse" / "echoes_input.py"), tmp_path=tmp_path / "off")
+    assert on.code == off.code == 1, on.stdout + off.stdout
+    kinds = [[f["kind"] for f in r.report["findings"] if f["severity"] == "fail"] for r in (on, off)]
+    assert kinds[0] == kinds[1] and kinds[0]
+    assert on.report["coverage"]["state"] == "on"
+    assert off.report["coverage"] == {"state": "off", "reason": "--coverage off"}
+    assert not _coverage_lines(off.stdout)
+    passing = run_cli("fuzz", "--game", "impasse", "--examples", "2", "--coverage", "off", *SEEDED, BRANCHES,
+                      tmp_path=tmp_path / "pass")
+    assert passing.code == 0 and not _coverage_lines(passing.stdout)
+
+
+def _coverage_lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith(("  coverage", "  never reached"))]
+
+
+def test_a_bot_with_its_own_sitecustomize_runs_without_coverage(tmp_path):
+    own = BOTS / "impasse" / "own_site"
+    result = run_cli("fuzz", "--game", "impasse", "--examples", "2", *SEEDED, "--env", f"PYTHONPATH={own}",
+                     BRANCHES, tmp_path=tmp_path)
+    assert result.code == 0, result.stdout + result.stderr
+    assert "coverage off: the bot has a sitecustomize of its own" in result.stdout
+    assert result.report["coverage"]["state"] == "off"
+    required = run_cli("fuzz", "--game", "impasse", "--examples", "2", "--coverage", "on", *SEEDED,
+                       "--env", f"PYTHONPATH={own}", BRANCHES, tmp_path=tmp_path / "on")
+    assert required.code == 2
+    assert "--coverage on: coverage off: the bot has a sitecustomize of its own" in required.stderr + required.stdout
+
+
+def test_the_collector_runs_a_sitecustomize_found_on_the_path_instead_of_itself(tmp_path):
+    """A sitecustomize prototest could not see beforehand (a virtual environment's): the
+    collector finds it at the bot's start, runs it as before, records nothing and says why."""
+    cmap = CoverageMap()
+    try:
+        env = injection([sys.executable, BRANCHES], {}, str(tmp_path)).env(cmap)
+        env["PYTHONPATH"] += os.pathsep + str(BOTS / "impasse" / "own_site")
+        env["PATH"] = os.environ["PATH"]
+        cmap.reset()
+        out = subprocess.run([sys.executable, "-c", "import os; print(os.environ.get('OWN_SITECUSTOMIZE_RAN'))"],
+                             env=env, capture_output=True, text=True, timeout=60, check=True)
+        assert out.stdout == "1\n" and out.stderr == ""
+        cmap.read_index()
+        assert cmap.off is not None and "sitecustomize of its own" in cmap.off
+        assert cmap.take() == ()
+    finally:
+        cmap.close()
+
+
+@pytest.mark.parametrize("argv, off", [
+    (["python3", "-I", "bot.py"], "-I (isolated mode)"),
+    (["python3", "-uS", "bot.py"], "-S"),
+    (["/usr/bin/env", "python3", "-E", "bot.py"], "-E"),
+    (["python3", "bot.py"], None),
+    (["python3", "-m", "bot"], None),
+])
+def test_which_python_bots_the_collector_can_serve(argv, off):
+    found = injection(argv, {}, "/tmp")
+    if off is None:
+        assert found.kind == "python" and found.off is None
+    else:
+        assert found.kind is None and off in found.off
+
+
+def test_a_timing_failure_seen_with_coverage_is_checked_again_without_it(tmp_path):
+    """The bot is late only when the coverage map is named in its environment (a stand-in
+    for the collector's cost): played again alone without the collector, the failure does
+    not come back, so it is no failure and no busy-machine warning either."""
+    bot = str(BOTS / "impasse" / "slow_under_coverage.py")
+    result = run_cli("fuzz", "--game", "impasse", "--examples", "2", *SEEDED, bot, tmp_path=tmp_path)
+    assert result.code == 0, result.stdout + result.stderr
+    report = result.report
+    assert report["passed"] and not [f for f in report["findings"] if f["kind"] in ("timeout", "busy_machine")]
+    assert report["rechecked_alone"] and all(r["coverage"] and r["alone"] == "not again" for r in report["rechecked_alone"])
+    assert report["coverage"]["timing_rechecked"] >= 1
+    assert "did not come back without it: not counted against the bot" in result.stdout
+    off = run_cli("fuzz", "--game", "impasse", "--examples", "2", "--coverage", "off", *SEEDED, bot,
+                  tmp_path=tmp_path / "off")
+    assert off.code == 0 and not off.report["rechecked_alone"]
+
+
+def _compiler() -> str | None:
+    cc = shutil.which("gcc") or shutil.which("cc")
+    if cc is None and os.environ.get("PROTOTEST_REQUIRE_CC") == "1":
+        pytest.fail("PROTOTEST_REQUIRE_CC=1 and no gcc on PATH")
+    return cc
+
+
+def test_a_native_bot_built_with_the_runtime_is_fuzzed_with_coverage(tmp_path):
+    cc = _compiler()
+    if cc is None:
+        pytest.skip("no gcc (PROTOTEST_REQUIRE_CC=1 makes this a failure)")
+    printed = run_cli("coverage-runtime")
+    assert printed.code == 0 and printed.stdout.strip() == str(runtime_path())
+    bot = tmp_path / "first_move"
+    subprocess.run([cc, "-O1", "-fsanitize-coverage=trace-pc", str(BOTS / "impasse" / "first_move.c"),
+                    printed.stdout.strip(), "-o", str(bot)], check=True, timeout=120)
+    result = run_cli("fuzz", "--game", "impasse", "--examples", "3", "--coverage", "on", *SEEDED, str(bot),
+                     tmp_path=tmp_path / "run")
+    assert result.code == 0, result.stdout + result.stderr
+    cov = result.report["coverage"]
+    assert cov["state"] == "on" and cov["kind"] == "native" and cov["slots"] > 5
+    assert "coverage (native): " in result.stdout
+    # the same bot built without the runtime gives none, and says how to have it
+    plain = tmp_path / "plain"
+    subprocess.run([cc, "-O1", str(BOTS / "impasse" / "first_move.c"), "-o", str(plain)], check=True, timeout=120)
+    none = run_cli("fuzz", "--game", "impasse", "--examples", "2", *SEEDED, str(plain), tmp_path=tmp_path / "plain-run")
+    assert none.code == 0 and "coverage off: the bot reported no coverage" in none.stdout
+    required = run_cli("fuzz", "--game", "impasse", "--examples", "2", "--coverage", "on", *SEEDED, str(plain),
+                       tmp_path=tmp_path / "plain-on")
+    assert required.code == 2 and "--coverage on: coverage off: the bot reported no coverage" in (
+        required.stdout + required.stderr)
