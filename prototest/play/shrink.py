@@ -10,6 +10,7 @@ does). Only sequences that can still be played cost a run of the bot.
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Sequence
 
@@ -31,6 +32,11 @@ if TYPE_CHECKING:
 #: Shorter versions of a failure tried (played or found unplayable), per run of the
 #: shrink budget: unplayable ones cost no run but still take time.
 SHRINK_TRIES = 20
+#: Shortening a failure takes at most as long as the search took to find it (from the
+#: run's start to the first failure), and at least SHRINK_FLOOR_S seconds: the verdict
+#: comes about as soon as the failure was found (the cold reproducer, one exchange, is
+#: tried first, and shortening its path is the rest). Under a time budget only.
+SHRINK_FLOOR_S = 5.0
 
 
 class Shrinker:
@@ -45,6 +51,9 @@ class Shrinker:
         #: the failure being shortened, as it was confirmed when played alone (a timing
         #: failure whose shortened version does not come back falls back to it)
         self._confirmed_alone: Failure | None = None
+        #: when shortening the current failure began, and the seconds it may take
+        self._t0 = 0.0
+        self._allowed: float | None = None
 
     def budget_left(self, share: float = 1.0) -> bool:
         """Whether shortening this failure may run the bot again (`share`: of its runs;
@@ -54,6 +63,7 @@ class Shrinker:
         return (self._from is not None
                 and c.run.runs - self._from < (c.options.shrink_examples - 1) * share
                 and self.tries < SHRINK_TRIES * c.options.shrink_examples
+                and (self._allowed is None or time.monotonic() - self._t0 < self._allowed * share)
                 and not c.out_of_time())
 
     def shrink(self, failure: Failure) -> Failure:
@@ -62,6 +72,12 @@ class Shrinker:
         c = self.campaign
         self._from = c.run.runs
         self.tries = 0
+        self._t0 = time.monotonic()
+        found = c.run.first_failure_s
+        # under a time budget only: with none (--budget 0), runs alone bound it, and the same
+        # seed gives the same reproducer on any machine
+        timed = c.options.budget_s is not None and found is not None
+        self._allowed = max(SHRINK_FLOOR_S, found) if timed else None
         self._confirmed_alone = failure
         if c.target.spec.sends_position and failure.example.mode != "probe":
             failure = c.cold.retry(failure)
