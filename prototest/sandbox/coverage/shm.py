@@ -18,7 +18,8 @@ import zlib
 MAP_SIZE = 1 << 16
 ENV_MAP, ENV_INDEX, ENV_ROOT = "PROTOTEST_COVERAGE_MAP", "PROTOTEST_COVERAGE_INDEX", "PROTOTEST_COVERAGE_ROOT"
 SHM = "/dev/shm"
-_CHUNK = 512
+#: The map is compared in chunks of these sizes, each level only where the one above differs.
+_CHUNKS = (2048, 64)
 
 
 def slot(path: str, line: int, size: int = MAP_SIZE) -> int:
@@ -72,11 +73,8 @@ class CoverageMap:
         last = self._last
         if now == last:
             return ()
-        new = []
-        for start in range(0, self.size, _CHUNK):
-            end = start + _CHUNK
-            if now[start:end] != last[start:end]:
-                new.extend(i for i in range(start, end) if now[i] and not last[i])
+        new: list[int] = []
+        _differing(now, last, 0, self.size, _CHUNKS, new)
         self._last = now
         return tuple(new)
 
@@ -105,3 +103,15 @@ class CoverageMap:
                 pass
             self._mm = None
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _differing(now: bytes, last: bytes, start: int, end: int, chunks: tuple[int, ...], out: list[int]) -> None:
+    """The slots set in `now` and not in `last`, between start and end."""
+    if not chunks:
+        out.extend(i for i in range(start, end) if now[i] and not last[i])
+        return
+    step = chunks[0]
+    for lo in range(start, end, step):
+        hi = min(end, lo + step)
+        if now[lo:hi] != last[lo:hi]:
+            _differing(now, last, lo, hi, chunks[1:], out)
