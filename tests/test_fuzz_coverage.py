@@ -153,3 +153,56 @@ def test_a_native_bot_built_with_the_runtime_is_fuzzed_with_coverage(tmp_path):
                        tmp_path=tmp_path / "plain-on")
     assert required.code == 2 and "--coverage on: coverage off: the bot reported no coverage" in (
         required.stdout + required.stderr)
+
+
+def _monitored() -> list[str]:
+    """An interpreter with sys.monitoring (3.12+) on this machine, if one runs (a pyenv shim
+    may name a version it will not run)."""
+    for name in ("python3.14", "python3.13", "python3.12"):
+        path = shutil.which(name)
+        if path is None:
+            continue
+        try:
+            subprocess.run([path, "-c", "import sys; sys.monitoring"], capture_output=True, timeout=30, check=True)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        return [path]
+    return []
+
+
+MONITORED = _monitored()
+
+
+@pytest.mark.parametrize("python", [sys.executable, *MONITORED[:1]])
+def test_the_collector_records_each_line_of_the_bots_own_code_once(tmp_path, python):
+    """With settrace (this interpreter, before 3.12) or sys.monitoring (3.12 and later):
+    the slots each answer reached, then none again for the same input, and only slots
+    that prototest's side names as the bot's lines."""
+    bot = tmp_path / "bot.py"
+    bot.write_text("import sys\n\ndef rare(x):\n    return x * 2\n\ndef main():\n    for line in sys.stdin:\n"
+                   "        if line.strip() == 'rare':\n            print(rare(3), flush=True)\n"
+                   "        else:\n            print('ok', flush=True)\n\nmain()\n")
+    from prototest.sandbox.coverage.pysource import compiled
+
+    cmap = CoverageMap()
+    try:
+        env = {"PATH": os.environ["PATH"], **injection([python, str(bot)], {}, str(tmp_path)).env(cmap)}
+        cmap.reset()
+        proc = subprocess.Popen([python, str(bot)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, env=env, text=True)
+        new = []
+        for line in ("a", "a", "rare"):
+            proc.stdin.write(line + "\n")
+            proc.stdin.flush()
+            assert proc.stdout.readline().strip() in ("ok", "6")
+            new.append(set(cmap.take()))
+        proc.stdin.close()
+        assert proc.wait(timeout=30) == 0 and proc.stderr.read() == ""
+        cmap.read_index()
+        assert cmap.files == [str(bot)]
+        source = compiled(str(bot))
+        rare = next(f for f in source.functions if f.name == "rare")
+        assert new[0] and not new[1] and rare.slots <= new[2]
+        assert set().union(*new) <= source.slots
+    finally:
+        cmap.close()
