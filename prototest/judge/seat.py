@@ -48,7 +48,7 @@ class BotSeat:
         seat_cfg = dataclasses.replace(
             cfg, argv=list(cfg.opponent_argv), seat=1 - cfg.seat, cwd=cfg.opponent_cwd or cfg.cwd,
             opponent=None, opponent_argv=None, max_plies=None, max_bot_turns=None, stop_when_idle=False,
-            log_exchanges=False, deadline=None)
+            log_exchanges=False, deadline=None, coverage=None)
         #: the candidate's referee, which owns the seat: held weakly, so that a finished game
         #: (its positions, boards and transcript) is freed at once, not by the cycle collector
         self.main = weakref.proxy(referee)
