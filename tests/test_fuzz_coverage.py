@@ -108,15 +108,18 @@ def test_which_python_bots_the_collector_can_serve(argv, off):
 def test_a_timing_failure_seen_with_coverage_is_checked_again_without_it(tmp_path):
     """The bot is late only when the coverage map is named in its environment (a stand-in
     for the collector's cost): played again alone without the collector, the failure does
-    not come back, so it is no failure and no busy-machine warning either."""
+    not come back, and alone with it, it does: so it is the collector's cost, no failure and
+    no busy-machine warning either."""
     bot = str(BOTS / "impasse" / "slow_under_coverage.py")
     result = run_cli("fuzz", "--game", "impasse", "--examples", "2", *SEEDED, bot, tmp_path=tmp_path)
     assert result.code == 0, result.stdout + result.stderr
     report = result.report
     assert report["passed"] and not [f for f in report["findings"] if f["kind"] in ("timeout", "busy_machine")]
-    assert report["rechecked_alone"] and all(r["coverage"] and r["alone"] == "not again" for r in report["rechecked_alone"])
+    assert report["rechecked_alone"] and all(r["coverage"] and r["alone"] == "not without coverage"
+                                             for r in report["rechecked_alone"])
     assert report["coverage"]["timing_rechecked"] >= 1
     assert "did not come back without it: not counted against the bot" in result.stdout
+    assert "again with coverage, not without it: the collector's cost" in result.stdout
     off = run_cli("fuzz", "--game", "impasse", "--examples", "2", "--coverage", "off", *SEEDED, bot,
                   tmp_path=tmp_path / "off")
     assert off.code == 0 and not off.report["rechecked_alone"]

@@ -52,7 +52,7 @@ def played_alone(campaign: "Campaign", example: Example, fail: Finding) -> tuple
     back = timing(found)
     limit = limit_ms(fail)
     # played without the coverage collector: its cost is never a timing fault
-    run.rechecked.append({
+    record = {
         "example": run.examples, "worker": options.worker + 1 if options.jobs > 1 else None,
         "jobs": options.jobs, "kind": fail.kind, "message": fail.message, "turn": fail.turn,
         "elapsed_ms": fail.elapsed_ms, "limit_ms": limit, "load_average": [round(x, 2) for x in load],
@@ -60,12 +60,24 @@ def played_alone(campaign: "Campaign", example: Example, fail: Finding) -> tuple
         "alone_kind": found.kind if found is not None else None,
         "alone_elapsed_ms": found.elapsed_ms if back and found is not None else None,
         "coverage": example.coverage,
-    })
-    if not back and example.coverage:
-        campaign.coverage.timing_not_back()  # the collector's cost, or the machine: no warning of the bot's
+    }
+    run.rechecked.append(record)
+    if not back and example.coverage and collector_cost(campaign, example):
+        # back alone with the collector, not without it: its cost, not the bot's, nor the machine's
+        record["alone"] = "not without coverage"
+        campaign.coverage.timing_not_back()
     elif not back:
         campaign.observer.keep_warning(busy_machine(fail, limit, load, options.jobs))
     return again, found
+
+
+def collector_cost(campaign: "Campaign", example: Example) -> bool:
+    """Whether a timing failure seen with coverage, not back alone without it, comes back
+    alone with it: then the collector's cost made it (no warning); if not, the machine did."""
+    again = campaign.play(example.seat, start_moves=example.start_moves, mode=example.mode,
+                          opponent=ForcedOpponent(example.opponent_moves), max_turns=example.max_turns,
+                          plan=example.plan, alone=True, coverage=True)
+    return timing(first_fail(again))
 
 
 def busy_machine(fail: Finding, limit: float | None, load: tuple[float, float, float], jobs: int) -> Finding:

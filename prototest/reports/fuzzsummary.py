@@ -195,6 +195,9 @@ def _recheck_line(r: dict[str, Any]) -> str:
     beside = f" while {r['jobs']} jobs ran at once" if r.get("jobs", 1) > 1 else ""
     if r["alone"] == "the same":
         outcome = "the same: the bot's"
+    elif r["alone"] == "not without coverage":
+        outcome = ("again with coverage, not without it: the collector's cost, not blamed on the bot"
+                   + (f" (it failed otherwise: {r['alone_kind']})" if r.get("alone_kind") else ""))
     else:
         outcome = "not again: WARN busy_machine, not blamed on the bot"
         if r.get("alone_kind"):

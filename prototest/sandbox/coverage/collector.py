@@ -41,11 +41,12 @@ def _prototest_coverage():
     # us, and coverage is off; the interpreter's own (Debian's, in the standard library)
     # runs after us.
     import importlib.machinery
-    import importlib.util
-    import sysconfig
 
     spec = importlib.machinery.PathFinder.find_spec("sitecustomize", sys.path)
     if spec is not None and spec.origin:
+        import importlib.util
+        import sysconfig
+
         stdlib = {os.path.realpath(sysconfig.get_path(name)) for name in ("stdlib", "platstdlib")}
         own = os.path.realpath(os.path.dirname(spec.origin)) not in stdlib
         module = importlib.util.module_from_spec(spec)
