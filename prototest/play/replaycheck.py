@@ -10,7 +10,7 @@ import os
 import shlex
 from typing import TYPE_CHECKING, Any, Sequence
 
-from ..judge.findings import Finding
+from ..judge.findings import TIMING_KINDS, Finding
 from ..sandbox import interrupts
 from .evidence import CRASH_KINDS
 from .fuzzrun import Failure, Target
@@ -65,7 +65,16 @@ def replay_printed(campaign: "Campaign", failure: Failure) -> Failure:
     flaky = (campaign.nondeterministic() or failure.finding.kind in CRASH_KINDS
              or (failure.cold_tries is not None and failure.cold_tries[0] < failure.cold_tries[1]))
     outcomes: list[dict[str, Any]] = []
+    if flaky and failure.finding.kind not in TIMING_KINDS:
+        # REPLAY_MIN tries at once (never for a timing failure: the tries would slow each other)
+        at_once = run_printed_at_once(args, failure.finding, REPLAY_MIN)
+        if at_once is None:
+            return failure  # interrupted
+        outcomes.extend(at_once)
     while len(outcomes) < REPLAY_TRIES:
+        if len(outcomes) >= REPLAY_MIN and (campaign.deadline is None or campaign.out_of_time()
+                                            or campaign.shrinker.past_allowance()):
+            break
         outcome = run_printed(args, failure.finding)
         if outcome is None:
             break  # interrupted
@@ -74,9 +83,8 @@ def replay_printed(campaign: "Campaign", failure: Failure) -> Failure:
         if not flaky and same == len(outcomes):
             break
         flaky = True
-        # past REPLAY_MIN, only while a time budget lasts (none: REPLAY_MIN)
-        if len(outcomes) >= REPLAY_MIN and (campaign.deadline is None or campaign.out_of_time()):
-            break
+        # past REPLAY_MIN, only while a time budget lasts (none: REPLAY_MIN) and shortening's
+        # share of it (about the time the search took to find the failure: Shrinker)
     same = sum(1 for o in outcomes if o["same"])
     failure.replay = {"command": shlex.join(args), "tries": len(outcomes), "failed_same_way": same,
                       "outcomes": [o["said"] for o in outcomes]}
@@ -89,26 +97,54 @@ def run_printed(args: Sequence[str], finding: Finding) -> dict[str, Any] | None:
     prototest), its JSON report and transcripts in a scratch folder: whether it failed the
     same way (the same kind at the same ply), and what it did in a few words. None when
     interrupted."""
-    import json
+    done = run_printed_at_once(args, finding, 1)
+    return None if done is None else done[0]
+
+
+def run_printed_at_once(args: Sequence[str], finding: Finding, tries: int) -> list[dict[str, Any]] | None:
+    """`tries` runs of a printed replay command at once (see run_printed); None when interrupted."""
     import subprocess
     import sys
     import tempfile
+
     with tempfile.TemporaryDirectory(prefix="prototest-replay-") as folder:
-        out = os.path.join(folder, "replay.json")
-        argv = [sys.executable, "-m", "prototest", args[1], "--json", out, "--transcripts",
-                os.path.join(folder, "transcripts"), "--quiet", *args[2:]]
+        procs = []
         try:
-            done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  text=True, errors="replace", timeout=3600)
-        except subprocess.TimeoutExpired:
-            return {"same": False, "status": None, "said": "did not end within an hour"}
-        if interrupts.signals.first is not None:
-            return None
-        try:
-            with open(out, encoding="utf-8") as fh:
-                data = json.load(fh)
-        except (OSError, ValueError):
-            data = None
+            for n in range(tries):
+                out = os.path.join(folder, f"replay-{n}.json")
+                argv = [sys.executable, "-m", "prototest", args[1], "--json", out, "--transcripts",
+                        os.path.join(folder, f"transcripts-{n}"), "--quiet", *args[2:]]
+                procs.append((out, subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                                    stderr=subprocess.PIPE, text=True, errors="replace")))
+            outcomes = []
+            for out, proc in procs:
+                try:
+                    stdout, stderr = proc.communicate(timeout=3600)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.communicate()
+                    outcomes.append({"same": False, "status": None, "said": "did not end within an hour"})
+                    continue
+                if interrupts.signals.first is not None:
+                    return None
+                outcomes.append(_outcome(out, _Done(proc.returncode, stdout, stderr), finding))
+            return outcomes
+        finally:
+            for _, proc in procs:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+
+
+def _outcome(out: str, done: "_Done", finding: Finding) -> dict[str, Any]:
+    """What one run of the printed replay did, from its JSON report (`out`)."""
+    import json
+
+    try:
+        with open(out, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError):
+        data = None
     if data is None:
         last = (done.stderr.strip().splitlines() or done.stdout.strip().splitlines() or [""])[-1]
         return {"same": False, "status": done.returncode, "said": f"status {done.returncode}: {last[:200]}"}
@@ -122,3 +158,10 @@ def run_printed(args: Sequence[str], finding: Finding) -> dict[str, Any] | None:
     else:
         said = "passed" if done.returncode == 0 else f"status {done.returncode}, no failure"
     return {"same": same, "status": done.returncode, "said": said}
+
+
+class _Done:
+    """A finished run's status and output, as subprocess.run gives them."""
+
+    def __init__(self, returncode: int, stdout: str, stderr: str) -> None:
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr

@@ -66,6 +66,10 @@ class Shrinker:
                 and (self._allowed is None or time.monotonic() - self._t0 < self._allowed * share)
                 and not c.out_of_time())
 
+    def past_allowance(self) -> bool:
+        """Whether the time shortening may take (see SHRINK_FLOOR_S) is spent."""
+        return self._allowed is not None and time.monotonic() - self._t0 >= self._allowed
+
     def shrink(self, failure: Failure) -> Failure:
         """Show the failing position cold; search for a shorter path to a position that
         fails the same way; then delete what leads there; then replay it for real."""
