@@ -186,7 +186,9 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
     if sprt_options is not None and part is None:
         run.sprt = run.tally.sprt(sprt_options)
     if shared is not None:
-        run.shared = shared.snapshot()
+        from ..play.matchtally import pair_scores
+
+        run.shared = shared.snapshot([p for p in run.pairs_played() if pair_scores(run.tally, p) is None])
         run.write_errors.extend(shared.problems)
     conclude(run, [("--json", json_path, jsonreport.write_match_json), ("--junit", junit_path, junit.write_match_junit),
                   ("--pgn", pgn_path, pgn.write_pgn), ("--html", html_path, html_writer("write_match"))],

@@ -115,5 +115,5 @@ def difference(one: dict[str, Any], other: dict[str, Any]) -> str | None:
                 letters = [k for k in sorted({*one.get(key, {}), *other.get(key, {})})
                            if one.get(key, {}).get(k) != other.get(key, {}).get(k)]
                 return f"bot {' and '.join(letters)} differs (its command line or a file it names)"
-            return f"the {words} differ ({one.get(key)!r}, {other.get(key)!r})"
+            return f"its {words} {other.get(key)!r}, not {one.get(key)!r}"
     return None

@@ -18,9 +18,11 @@ totals' increments happen together or not at all, and a pair already recorded (a
 played again) is not counted again. After each of its games a shard reads the totals (the
 script returns them) and computes the SPRT on them; once it decides, the decision is kept
 in the totals (HSETNX: the first one stands) and every shard stops at its next game's end.
-A shard killed mid-run loses only its pairs in play: claimed, never recorded; the
-snapshot each shard takes at its end (`snapshot`) lists them, and `prototest merge` says
-how many were lost.
+A shard killed mid-run loses only its pairs in play: claimed, never recorded. A shard that
+ends otherwise takes back the claims of the pairs it left unfinished (the SPRT stopped it
+between a pair's two games, or a signal did; its report has those games), so the claims
+left in the snapshot each shard takes at its end (`snapshot`) are the pairs of shards that
+died, and `prototest merge` says how many were lost.
 
 A server lost during the run does not end the shard: the first failed command is said
 once (`problems`), and the shard plays on without the tally.
@@ -60,6 +62,14 @@ _CLAIM = """
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then
   redis.call('HINCRBY', KEYS[2], 'claimed', 1)
   return 1
+end
+return 0
+"""
+
+
+_RELEASE = """
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
+  return redis.call('HDEL', KEYS[1], ARGV[1])
 end
 return 0
 """
@@ -232,9 +242,14 @@ class SharedTally:
         self.totals = Totals.parse(answer[1])
         return bool(answer[0])
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self, left: list[int]) -> dict[str, Any]:
         """The tally at this shard's end, for its report: the totals, and the pairs claimed
-        and never recorded (in play in another shard, or lost with a shard that died)."""
+        and never recorded (in play in another shard, or lost with a shard that died).
+        `left`: this shard's pairs it started and did not finish (the SPRT stopped it, or a
+        signal): their claims are taken back, so only a shard that died leaves a claim."""
+        for pair in left:
+            self._try("take back a claim", lambda c: c.eval(_RELEASE, 1, self.key("claims"), pair, self.owner))
+
         def read(conn: Any) -> tuple[Any, Any, Any]:
             pipe = conn.pipeline(transaction=True)
             pipe.hgetall(self.key("claims"))
@@ -253,6 +268,7 @@ class SharedTally:
                       "claimed": t.claimed, "recorded_by": dict(t.by), "decision": t.decision,
                       "unfinished": {str(p): o for p, o in sorted(unfinished.items())},
                       "recorded_here": sorted(self.recorded), "already_recorded": sorted(self.again),
+                      "left_unfinished": sorted(left),
                       "stopped_here": self.stopped, "problems": list(self.problems)}
         return self.final
 

@@ -20,12 +20,16 @@ def head_lines(run: MatchRun) -> list[str]:
         lines.append(f"  {plural(len(m['shards']), 'shard')} merged ({', '.join(s['shard'] for s in m['shards'])}): "
                      f"pairs {game_ranges(run.pairs_played()) or 'none'} of {total}")
         for missing in m.get("missing", []):
-            lines.append(f"  shard {missing}: no report given (with the tally: a shard that died; its pairs the tally "
-                         f"recorded count in the SPRT over all shards, their games are not here)")
+            recorded = (m.get("recorded_without_report") or {}).get(missing, 0)
+            lines.append(f"  shard {missing}: no report (a shard that died?); the tally has {plural(recorded, 'pair')} "
+                         f"of it, counted in the SPRT over all shards; their games are not here")
         lost = m.get("lost_pairs") or {}
         if m.get("tally"):
             words = ", ".join(f"pair {p} (shard {o})" for p, o in sorted(lost.items(), key=lambda i: int(i[0])))
-            lines.append(f"  pairs lost: {len(lost)}" + (f", started and never finished: {words}" if lost else ""))
+            lines.append(f"  pairs lost: {len(lost)}" + (f", started by a shard that died: {words}" if lost else ""))
+        if m.get("unfinished_pairs"):
+            lines.append(f"  pairs with a game short or without a result (stopped, interrupted): "
+                         f"{game_ranges(m['unfinished_pairs'])}; their games count, the pentanomial has whole pairs only")
     elif run.shard:
         played = run.pairs_played()
         lines.append(f"  shard {run.shard}: pairs {game_ranges(run.shard_pairs) or 'none'} of {total}, "
