@@ -4,8 +4,9 @@
 writes its JSON report; read back here, the shards' games are put in game order into one
 `CheckRun`, which is reported (summary, JSON, JUnit) exactly as the unsharded run would be.
 `replay --shard` and `record --update --shard` reports join the same way (fixtures in
-their sorted order), `match --shard` reports into one match (`matchmerge`), and `fuzz --shard` reports (each shard its own seed stream) join
-into one verdict over all the examples.
+their sorted order), `match --shard` reports into one match (`matchmerge`), and
+`fuzz --shard` reports (each shard its own seed stream) join into one verdict over all
+the examples.
 
 Every problem with the reports (not JSON, shards of different runs, a shard missing or
 given twice) is a `MergeError`: one line, and no verdict.
@@ -64,6 +65,7 @@ def read(paths: list[Path]) -> tuple[str, list[dict[str, Any]]]:
         matchmerge.check(reports)
         reports.sort(key=lambda d: int(d["shard"].split("/")[0]))
         return command, reports
+    for data in reports[1:]:
         for key in SAME[command]:
             if data.get(key) != reports[0].get(key):
                 raise MergeError(f"{data['_path']}: {key} {data.get(key)!r}, but {reports[0]['_path']} has "
