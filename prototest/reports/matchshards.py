@@ -32,7 +32,12 @@ def head_lines(run: MatchRun) -> list[str]:
                          f"{game_ranges(m['unfinished_pairs'])}; their games count, the pentanomial has whole pairs only")
     elif run.shard:
         played = run.pairs_played()
-        lines.append(f"  shard {run.shard}: pairs {game_ranges(run.shard_pairs) or 'none'} of {total}, "
+        count = int(run.shard.split("/")[1])
+        pairs = game_ranges(run.shard_pairs) or "none"
+        if len(run.shard_pairs) > 6:  # one in N, from the I-th
+            first, second = run.shard_pairs[:2]
+            pairs = f"{first}, {second}, ... (one in {count}, {len(run.shard_pairs)} pairs)"
+        lines.append(f"  shard {run.shard}: pairs {pairs} of {total}, "
                      f"{len(played)} played; prototest merge joins the shards' JSON reports")
     return lines
 
