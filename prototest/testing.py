@@ -139,13 +139,16 @@ def fuzz_test(bot: str | Sequence[str] | None = None, *, game: str | None = None
               budget: float | str | None | _Unset = DEFAULT, examples: int | None = None,
               max_plies: int | None = None, spec: str | Path | None = None, overrides: Sequence[str] = (),
               env: Mapping[str, str] | None = None, time_scale: float | None = None, seed: int | None = None,
-              cwd: str | Path | None = None, config: str | Path | bool | None = None) -> Callable[[], None]:
+              cwd: str | Path | None = None, config: str | Path | bool | None = None,
+              coverage: str = "auto") -> Callable[[], None]:
     """A test that fuzzes `bot` (a command: a list, or a string split as a shell would;
     None: the config file's) on `game`'s protocol; assign it to a name starting with `test_`.
 
     `budget` is seconds (or "90s", "5m"; None or 0 for no time limit; not given:
     $PROTOTEST_FUZZ_BUDGET, else 60 s); `examples` stops after that many examples too.
     `seed` fixes the examples (default: the config file's, else Hypothesis's own seed).
+    `coverage`: "auto" (the bot's code coverage steers the search where the bot gives it),
+    "on" or "off", as `prototest fuzz --coverage`.
     `cwd` and `config` as the module docstring says."""
     home = _caller_folder()
     folder = _folder(cwd, home)
@@ -174,7 +177,7 @@ def fuzz_test(bot: str | Sequence[str] | None = None, *, game: str | None = None
                         overrides_given=list(s.overrides[s.config_overrides:]))
         run_seed = _run_seed(seed, fixed_seed)
         options = Options(mode=chosen_mode, examples=examples, budget_s=budget_s, seed=run_seed,
-                          max_plies=max_plies)
+                          max_plies=max_plies, coverage=coverage)
         if not s.game_chosen:
             warnings.warn(GameWarning(
                 f"no game chosen: fuzzing the {loaded.name} protocol, the default; choose the bot's game with "
