@@ -18,8 +18,9 @@ from typing import Any
 
 from . import answertime
 from ..sandbox import conduct, process
-from .game import Forfeit, GameConfig, GameReport
+from .game import Forfeit
 from .pipes import line_shown
+from .refereepart import RefereePart
 from .spec import Spec
 from ..sandbox.transcript import show
 
@@ -71,16 +72,9 @@ def _spec_shown(spec: Spec) -> str:
     return conduct.shown_path(os.path.abspath(spec.path), os.getcwd())
 
 
-class StartUp:
-    """The start of one game for the referee's bot, up to the judge's first lines."""
-
-    def __init__(self, referee: Any) -> None:
-        """`referee`: the prototest.judge.referee.Referee whose bot is starting."""
-        self.ref = referee
-        self.bot: process.Bot | None = referee.bot
-        self.cfg: GameConfig = referee.cfg
-        self.spec: Spec = referee.spec
-        self.report: GameReport = referee.report
+class StartUp(RefereePart):
+    """The start of one game for the referee's bot, up to the judge's first lines (made
+    with the Referee whose bot is starting)."""
 
     def __call__(self) -> None:
         """The start as the spec says: the handshake awaited, the silence kept, the judge's

@@ -16,9 +16,9 @@ from typing import Any, NoReturn
 
 from ..sandbox import conduct, process
 from .askagain import FLUSH_PROBE_MS, Again, AskAgain
-from .game import Forfeit, GameConfig, GameReport
+from .game import Forfeit
 from .pipes import unread_bytes
-from .spec import Spec
+from .refereepart import RefereePart
 from ..sandbox.transcript import show
 
 _MS = 1_000_000
@@ -28,16 +28,9 @@ _MS = 1_000_000
 ASLEEP_DEMAND_PERCENT = 5
 
 
-class TimeoutDiagnosis:
-    """Why the referee's bot gave no answer in time, as a timeout finding."""
-
-    def __init__(self, referee: Any) -> None:
-        """`referee`: the prototest.judge.referee.Referee whose bot gave no answer in time."""
-        self.ref = referee
-        self.bot: process.Bot | None = referee.bot
-        self.cfg: GameConfig = referee.cfg
-        self.spec: Spec = referee.spec
-        self.report: GameReport = referee.report
+class TimeoutDiagnosis(RefereePart):
+    """Why the referee's bot gave no answer in time, as a timeout finding (made with the
+    Referee whose bot gave no answer in time)."""
 
     def forfeit(self, partial: bytes, elapsed_ns: int, limit_ns: int, limit_what: str,
                 idle: bool = False, used: Any = None, sent: int = 0) -> NoReturn:
