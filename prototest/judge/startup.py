@@ -18,7 +18,7 @@ from typing import Any
 
 from . import answertime
 from ..sandbox import conduct, process
-from .game import Forfeit
+from .game import Forfeit, GameReport
 from .pipes import line_shown
 from .refereepart import RefereePart
 from .spec import Spec
@@ -57,6 +57,14 @@ def launch(referee: Any) -> bool:
         referee.interrupted(exc)
         return False
     return True
+
+
+def started_ahead(report: GameReport, ahead_ns: int) -> None:
+    """A bot started `ahead_ns` before its game (start.ahead: while the game before it was
+    played, runner.Ahead), in its report and transcript."""
+    report.started_ahead_ms = round(ahead_ns / _MS, 1)
+    report.transcript.note(f"the bot was started {ahead_ns / _MS:.0f} ms before its game "
+                           f"(start.ahead: while the game before it was played)")
 
 
 def _spec_shown(spec: Spec) -> str:
