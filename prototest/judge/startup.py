@@ -18,9 +18,11 @@ from typing import Any
 
 from . import answertime
 from ..sandbox import conduct, process
+from .crash import Crash
 from .game import Forfeit, GameReport
 from .pipes import line_shown
 from .refereepart import RefereePart
+from .resources import ResourceFaults
 from .spec import Spec
 from ..sandbox.transcript import show
 
@@ -135,8 +137,8 @@ class StartUp(RefereePart):
                 "early_output", "fail", f"wrote {text!r} before {expected!r}: the first line must be {expected!r}",
                 expected=expected, got=show(shown), elapsed_ms=elapsed))
         if r.kind == "eof":
-            self.ref._crashed("before its handshake")
-        fault = self.ref._envelope_fault(f"said nothing within {limit_ns / _MS:.0f} ms of start-up")
+            Crash(self.ref).output_ended("before its handshake")
+        fault = ResourceFaults(self.ref).fault(f"said nothing within {limit_ns / _MS:.0f} ms of start-up")
         if fault is not None:
             raise Forfeit(fault, bot_usable=False)
         partial = r.data.decode("utf-8", "replace")
@@ -154,7 +156,7 @@ class StartUp(RefereePart):
         if r.kind == "timeout" and not r.data:
             return
         if r.kind == "eof" and not r.data:
-            self.ref._crashed("before the judge's first line")
+            Crash(self.ref).output_ended("before the judge's first line")
         text = r.data.decode("utf-8", "replace")
         if r.kind == "line":
             self.report.transcript.received(text, r.t_ns)

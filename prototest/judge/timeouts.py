@@ -19,6 +19,7 @@ from .askagain import FLUSH_PROBE_MS, Again, AskAgain
 from .game import Forfeit
 from .pipes import unread_bytes
 from .refereepart import RefereePart
+from .resources import ResourceFaults
 from ..sandbox.transcript import show
 
 _MS = 1_000_000
@@ -69,9 +70,9 @@ class TimeoutDiagnosis(RefereePart):
         late = self.bot.drain(int(FLUSH_PROBE_MS * max(1.0, self.cfg.time_scale) * _MS))[len(partial):]
         # A bot filling memory is slow before it is killed: the platform's kill may come
         # after the limit (its timer runs out first there too), but memory is the cause.
-        late += self.ref._memory_settles(limit_ns)
-        fault = self.ref._envelope_fault(f"gave no answer within {limit_ns / _MS:.0f} ms ({limit_what})",
-                                     at_limit=True)
+        resources = ResourceFaults(self.ref)
+        late += resources.memory_settles(limit_ns)
+        fault = resources.fault(f"gave no answer within {limit_ns / _MS:.0f} ms ({limit_what})", at_limit=True)
         if fault is not None:
             raise Forfeit(fault, bot_usable=False)
         self.ref._throttled(used, elapsed_ns, limit_ns, limit_what, None)  # late by the CPU quota
@@ -133,7 +134,7 @@ class TimeoutDiagnosis(RefereePart):
             message += self._silent_wait(read, again)
         elif input_closed and self.bot.alive():
             # The same fault as when the judge finds it closed before it writes
-            # (_cannot_write): which one it is depends only on when the bot closed it.
+            # (Crash.cannot_write): which one it is depends only on when the bot closed it.
             raise Forfeit(self.ref._finding(
                 "crash", "fail", f"the bot closed its input (stdin) but still runs: {message}, and the judge "
                 f"can send it nothing more", expected=self.spec.turn.answer_help, got=got,
