@@ -17,7 +17,7 @@ from typing import Any, Mapping, Sequence
 
 import chess
 
-from . import draw
+from . import chessmoves, draw
 from .base import (IllegalMove, Judged, OptionError, Outcome, PositionError, best_scored, bundled_spec,
                    take_options)
 
@@ -79,9 +79,10 @@ class ChessPosition:
         return self._checks
 
     def generated(self) -> list[chess.Move]:
-        """Legal moves in python-chess's generation order (fixed for a position)."""
+        """Legal moves in python-chess's generation order (fixed for a position), queen
+        promotions only (see prototest.games.chessmoves)."""
         if self._generated is None:
-            self._generated = [m for m in legal_moves(self.board) if m.promotion in (None, chess.QUEEN)]
+            self._generated = chessmoves.generated(self.board)
         return self._generated
 
     # -- the Position protocol --------------------------------------------------------
@@ -663,7 +664,7 @@ def prefer(position: ChessPosition, style: str, moves: list[chess.Move]) -> list
         checks = position.checks()
         return [m for m in moves if checks(m)] or [m for m in moves if board.is_capture(m)]
     if style == "smothering":
-        return _fewest_replies(board, moves[:_SMOTHER_LIMIT], position.checks())
+        return _fewest_replies(board, moves[:_SMOTHER_LIMIT])
     if style == "passive":
         checks, pawns, theirs = position.checks(), board.pawns, board.occupied_co[not board.turn]
         return [m for m in moves if not (theirs & squares[m.to_square] or pawns & squares[m.from_square])
@@ -697,26 +698,15 @@ def _captured_value(board: chess.Board, move: chess.Move) -> int:
     return _VALUE.get(board.piece_type_at(move.to_square) or chess.PAWN, 0)
 
 
-def _fewest_replies(board: chess.Board, moves: Sequence[chess.Move], checks: Checks | None = None) -> list[chess.Move]:
-    """The moves that leave the other side the fewest legal replies, in their order (as
-    `best_scored` by minus the count): a move's replies are counted only until they
-    pass the fewest so far, which it then cannot share. Checks (`checks`) are counted
-    first: they leave few replies, so the others' counts stop early. The order changes
-    nothing in the answer: a move of the fewest replies is counted whole whenever it
-    comes, as nothing counted before it had fewer."""
-    order = range(len(moves))
-    if checks is not None:
-        given = [checks(m) for m in moves]
-        order = [i for i in order if given[i]] + [i for i in order if not given[i]]
+def _fewest_replies(board: chess.Board, moves: Sequence[chess.Move]) -> list[chess.Move]:
+    """The moves that leave the other side the fewest legal replies (every promotion
+    counted), in their order (as `best_scored` by minus the count); each move's replies
+    are counted from the masks (chessmoves.count_legal), none of them made."""
     fewest, best = None, []
-    for i in order:
-        board.push(moves[i])
+    for i, move in enumerate(moves):
+        board.push(move)
         try:
-            count = 0
-            for _ in legal_moves(board):
-                count += 1
-                if fewest is not None and count > fewest:
-                    break
+            count = chessmoves.count_legal(board)
         finally:
             board.pop()
         if fewest is None or count < fewest:
