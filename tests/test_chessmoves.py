@@ -15,6 +15,9 @@ from prototest.games import chessmoves
 #: en passant by a pinned pawn, castling through and out of attack, a king in check.
 SPECIAL = [
     "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+    "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",  # stalemate
+    "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",  # mate
+    "k7/P7/K7/8/8/8/8/8 b - - 0 1",  # stalemate by a pawn
     "4k3/8/8/KPp4r/8/8/8/8 w - c6 0 2",  # en passant would uncover the rook's check
     "4k3/8/8/1K1Pp2r/8/8/8/8 w - e6 0 2",
     "4k3/8/8/3Pp3/8/8/8/b3K3 w - e6 0 2",  # the bishop pins d5 along the diagonal
@@ -58,6 +61,7 @@ def _check(board: chess.Board) -> None:
     assert every == list(board.generate_legal_moves()), board.fen()
     assert chessmoves.generated(board) == [m for m in every if m.promotion in (None, chess.QUEEN)], board.fen()
     assert chessmoves.count_legal(board) == len(every), board.fen()
+    assert chessmoves.has_legal_move(board) == bool(every), board.fen()
 
 
 @pytest.mark.parametrize("fen", SPECIAL)

@@ -151,8 +151,7 @@ class ChessPosition:
         """The endings that need no claim, as `Board.outcome(claim_draw=False)` has them."""
         board = self.board
         winner = 1 if board.turn == chess.WHITE else 0
-        has_move = bool(self._generated) if self._generated is not None else any(
-            True for _ in board.generate_legal_moves())
+        has_move = bool(self._generated) if self._generated is not None else chessmoves.has_legal_move(board)
         if not has_move:
             return Outcome(winner, "checkmate") if board.is_check() else Outcome(None, "stalemate")
         if board.is_insufficient_material():
@@ -186,7 +185,8 @@ class ChessPosition:
         if self._options["en_passant"] != "always":
             return board.fen(en_passant="legal")
         ep = chess.SQUARE_NAMES[board.ep_square] if board.ep_square is not None else "-"
-        return (f"{fast_board_fen(board)} {'w' if board.turn else 'b'} {board.castling_xfen()} {ep} "
+        castling = board.castling_xfen() if board.castling_rights else "-"  # python-chess's answer without rights
+        return (f"{fast_board_fen(board)} {'w' if board.turn else 'b'} {castling} {ep} "
                 f"{board.halfmove_clock} {board.fullmove_number}")
 
     def board_lines(self) -> list[str]:
@@ -224,7 +224,6 @@ def legal_moves(board: chess.Board) -> Iterator[chess.Move]:
             yield move
 
 
-_PIECES = [(pt, colour, chess.Piece(pt, colour).symbol()) for pt in chess.PIECE_TYPES for colour in chess.COLORS]
 _RUNS = [("1" * n, str(n)) for n in range(8, 1, -1)]
 
 
@@ -232,15 +231,20 @@ def fast_board_fen(board: chess.Board) -> str:
     """`board.board_fen()` from the piece bitboards: the judge builds one FEN per
     exchange, and python-chess's square-by-square version was a fifth of its cost."""
     cells = ["1"] * 64
-    for piece_type, colour, symbol in _PIECES:
-        bb = board.pieces_mask(piece_type, colour)
-        while bb:
-            low = bb & -bb
-            cells[low.bit_length() - 1] = symbol
-            bb ^= low
-    text = "/".join("".join(cells[r * 8:r * 8 + 8]) for r in range(7, -1, -1))
+    white = board.occupied_co[chess.WHITE]
+    for mask, upper, lower in ((board.pawns, "P", "p"), (board.knights, "N", "n"), (board.bishops, "B", "b"),
+                               (board.rooks, "R", "r"), (board.queens, "Q", "q"), (board.kings, "K", "k")):
+        for bb, symbol in ((mask & white, upper), (mask & ~white, lower)):
+            while bb:
+                square = bb.bit_length() - 1
+                cells[square] = symbol
+                bb ^= 1 << square
+    join = "".join
+    text = "/".join([join(cells[56:64]), join(cells[48:56]), join(cells[40:48]), join(cells[32:40]),
+                     join(cells[24:32]), join(cells[16:24]), join(cells[8:16]), join(cells[0:8])])
     for run, digit in _RUNS:
-        text = text.replace(run, digit)
+        if run in text:
+            text = text.replace(run, digit)
     return text
 
 

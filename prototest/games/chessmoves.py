@@ -192,3 +192,21 @@ def count_legal(board: chess.Board) -> int:
     if board.ep_square:
         count += sum(1 for m in board.generate_pseudo_legal_ep() if board._is_safe(king, pinned, m))
     return count
+
+
+def has_legal_move(board: chess.Board) -> bool:
+    """Whether `board` has a legal move: out of check, most often a piece that is neither
+    the king nor pinned and has a square to go to (the first one looked at); otherwise
+    the moves are counted."""
+    king = _in_check_or_kingless(board)
+    if king is None:
+        return any(True for _ in board.generate_legal_moves())
+    ours, occupied = board.occupied_co[board.turn], board.occupied
+    pieces = ours & ~board.pawns & ~board.kings & ~board._slider_blockers(king)
+    while pieces:
+        frm = pieces.bit_length() - 1
+        sq = _SQUARES[frm]
+        pieces ^= sq
+        if _piece_targets(board, frm, sq, occupied) & ~ours:
+            return True
+    return count_legal(board) > 0
