@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Noise fault: picks its move by one of 24 situation classes (its singles, its doubles); the rare class of 5 singles or more beside 3 or 4 doubles crashes it (ZeroDivisionError)."""
+"""Noise fault: picks its move by one of 24 situation classes (its singles, its doubles); the rare class of 5 singles or more and no double crashes it (ZeroDivisionError)."""
 import os
 import sys
 
@@ -63,13 +63,14 @@ class Situations(Bot):
                 return max(moves, key=lambda m: (rank_gain(turn, m), m[::-1]))
             return rng.choice(moves)
         if d == 0:
-            return progress_choice(turn)
+            # 5 singles or more and no double: shares its moves out among its doubles,
+            # of which the author thought it always had one (ZeroDivisionError)
+            doubles = text.count(self.colour.upper())
+            return moves[len(moves) // doubles - 1]
         elif d == 1:
             return (crowns or moves)[0]
         elif d == 2:
-            # 5 singles or more beside 3 or 4 doubles: shares its moves out among its
-            # crowns, of which it thinks there is always one (ZeroDivisionError)
-            return moves[len(moves) // len(crowns) - 1]
+            return rng.choice(crowns or moves)
         return progress_choice(turn)
 
 
