@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Deep fault: when a piece of its own is still in its starting camp on its 50th turn it switches to rescuing it for the rest of the game, keeping the rescue's path in a buffer of 4 hops: a rescue jump of 5 hops or more crashes it (IndexError)."""
+"""Deep fault: when a piece of its own is still in its starting camp on its 50th turn it switches to rescuing it for the rest of the game, keeping the rescue's path in a buffer of 5 hops: a rescue jump of 6 hops or more crashes it (IndexError)."""
 import os
 import sys
 
@@ -9,7 +9,7 @@ from _common import CAMP, FAR_CORNER, Bot, home, king_distance, points  # noqa: 
 #: The turn from which a piece left in its starting camp is a laggard worth a rescue.
 LATE = 50
 #: Hops the rescue's path buffer holds (the author's rescues never jumped further).
-HOPS = 4
+HOPS = 5
 
 
 class LaggardRescue(Bot):
