@@ -61,6 +61,7 @@ NEW = [
     ("halma", "halma/deep_laggard_rescue.py", "crash", "deep"),
     ("loa", "loa/noise_situations.py", "crash", "noise"),
     ("impasse", "impasse/noise_situations.py", "crash", "noise"),
+    ("loa", "loa/noise_long_lines.py", "illegal_move", "noise"),
     ("loa", "native/loa_comeback.c", "crash", "deep, native"),
 ]
 OLD = [(game, name, kind, "rare") for game, name, kind in power.CORPUS]
