@@ -91,12 +91,13 @@ def main() -> None:
                         help="seconds check may take for its games (a miss counts as this)")
     parser.add_argument("--check-args", default="", help="extra arguments for check")
     parser.add_argument("--no-check", action="store_true", help="fuzz columns only")
+    parser.add_argument("--no-fuzz", action="store_true", help="the check column only")
     parser.add_argument("--cc", default=os.environ.get("CC", "gcc"))
     parser.add_argument("--native-cflags", default="-O1", help="flags for the native bots' compiler")
     parser.add_argument("--native-ldlibs", default="", help="objects or libraries the native bots link")
     args = parser.parse_args()
     variants = []
-    for text in args.variant or ["fuzz="]:
+    for text in [] if args.no_fuzz else args.variant or ["fuzz="]:
         name, sep, extra = text.partition("=")
         if not sep or not name:
             parser.error(f"--variant wants NAME=ARGS, got {text!r}")
@@ -143,7 +144,10 @@ def measure(corpus, variants, args, folder: Path, rows: list[tuple]) -> None:
                 if f.verdict_s is not None:
                     line += f", verdict {f.verdict_s:.1f} s"
             if not args.no_check:
+                t0 = time.monotonic()
                 c = power.check(game, bot, seed, args.check_cap, args.games, shlex.split(args.check_args), folder)
+                if not c.found:  # how long its games took (all of them, unless the cap came first)
+                    c.note += f", {time.monotonic() - t0:.0f} s"
                 runs["check"].append(c)
                 line += f"  check {'found' if c.found else 'MISS'} {c.seconds:.1f} s {'/'.join(c.kinds) or '-'} ({c.note})"
             print(line, file=sys.stderr, flush=True)
