@@ -122,6 +122,8 @@ def match_command(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final verdict line."),
     config_path: Optional[Path] = typer.Option(None, "--config", help="Read this config file (default: prototest.toml or pyproject.toml's [tool.prototest], from here upwards)."),
     no_config: bool = typer.Option(False, "--no-config", help="Read no config file."),
+    shard: Optional[str] = typer.Option(None, "--shard", help=SHARD_HELP.format(what="pairs of games (pair k to shard (k-1) mod N + 1, each with the unsharded match's seeds and openings)")),
+    tally: Optional[str] = typer.Option(None, "--tally", metavar="redis://HOST:PORT/N", help="With --shard and --sprt: every shard adds its finished pairs to a tally on this Redis server, and all stop once the SPRT over all of them decides."),
 ) -> None:
     """Play BOT_A against BOT_B in pairs of games, both judged; results, findings and Elo/LOS/pentanomial/SPRT."""
     from .commands import match
@@ -130,7 +132,8 @@ def match_command(
                   time_scale=time_scale, start_delay=start_delay, json_path=json_path, pgn_path=pgn_path, junit_path=junit_path, transcripts=transcripts,
                   overrides=_platform(platform, overrides), env_pairs=env_pairs, jobs=jobs,
                   opening_plies=openings_plies, sprt=sprt, quiet=quiet, config_path=config_path,
-                  no_config=no_config, gauntlet=gauntlet, openings=openings, html_path=html_path)
+                  no_config=no_config, gauntlet=gauntlet, openings=openings, html_path=html_path, shard=shard,
+                  tally=tally)
 
 
 @app.command("moves")
@@ -279,13 +282,14 @@ def merge_command(
     json_path: Optional[Path] = typer.Option(None, "--json", help="Write the merged JSON report here."),
     junit_path: Optional[Path] = typer.Option(None, "--junit", help="Write the merged JUnit XML report here."),
     html_path: Optional[Path] = typer.Option(None, "--html", help=HTML_HELP),
+    pgn_path: Optional[Path] = typer.Option(None, "--pgn", help="A chess match's shards: write every game here as PGN, as match --pgn does."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final verdict line."),
 ) -> None:
-    """Join the shards of one check, fuzz, replay or record --update run into one verdict (exit status as the command's)."""
+    """Join the shards of one check, fuzz, match, replay or record --update run into one verdict (exit status as the command's)."""
     from .commands import merge
 
     merge.execute(reports=list(reports or []), json_path=json_path, junit_path=junit_path, quiet=quiet,
-                  html_path=html_path)
+                  html_path=html_path, pgn_path=pgn_path)
 
 
 @app.command("show")

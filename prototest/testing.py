@@ -311,7 +311,7 @@ def _run(campaign: Campaign, seed: int | None = None) -> FuzzRun:
     budget or `options.examples` ends it."""
     campaign._start_clock()
     try:
-        inner = campaign.test(own_settings=False, seed=seed)
+        inner = campaign.search_test.test(campaign.search_modes, own_settings=False, seed=seed)
         try:
             inner()
         except _Stop:

@@ -11,6 +11,7 @@ replayed first from the example database; Ctrl-C keeps the report.
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import shutil
 import signal
@@ -344,9 +345,18 @@ def test_ctrl_c_keeps_the_report(tmp_path):
             "--", *REFERENCE["loa"]]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=bot_env(), cwd=tmp_path, stdin=subprocess.DEVNULL)
-    time.sleep(5)
+    # Interrupted once the workers have run the bot 10 times (the state probe's few runs and
+    # examples; a progress line every 10 s counts them), however slow a busy machine makes
+    # the first ones.
+    seen = []
+    for line in proc.stderr:
+        seen.append(line)
+        counted = re.match(r"fuzz: (\d+) runs", line)
+        if counted and int(counted.group(1)) >= 10:
+            break
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    out, rest = proc.communicate(timeout=60)
+    err = "".join(seen) + rest
     assert proc.returncode == 130, out + err
     data = json.loads(report.read_text())
     assert data["interrupted"] == "SIGINT" and data["passed"] is False and data["examples"] > 0

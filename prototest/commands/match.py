@@ -23,11 +23,12 @@ import time
 from pathlib import Path
 
 from ..reports import jsonreport, junit, live, matchview, pgn, summary
-from ..play import match as matchmod, pool, runner, stats
+from ..play import match as matchmod, matchshards, pool, runner, stats
 from ..sandbox import process
 from ..judge.game import GameConfig, GameReport
 from .check import opponent_command
-from .common import check_output, check_time_scale, html_writer, load_settings, resolve_settings
+from .common import (check_output, check_time_scale, html_writer, load_settings, parse_shard, resolve_settings,
+                     shard_text)
 from .exits import UsageProblem, bots_ahead, conclude, games_begin
 
 #: Games when --games is not given: 5 pairs.
@@ -41,7 +42,9 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
             junit_path: Path | None, transcripts: Path | None, overrides: list[str],
             env_pairs: list[str], jobs: int | None, opening_plies: int | None, sprt: str | None, quiet: bool,
             config_path: Path | None, no_config: bool, gauntlet: bool = False,
-            openings: Path | None = None, html_path: Path | None = None) -> None:
+            openings: Path | None = None, html_path: Path | None = None, shard: str | None = None,
+            tally: str | None = None) -> None:
+    part = parse_shard(shard)
     if len(bots) < 2:
         raise UsageProblem(f"match takes two bots or more, BOT_A BOT_B [BOT...], each one command line "
                            f"('python3 bot.py'), not {len(bots)}")
@@ -87,6 +90,7 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
             sprt_options = matchmod.parse_sprt(sprt)
         except ValueError as exc:
             raise UsageProblem(f"--sprt {sprt!r}: {exc}") from None
+    where = _tally_location(tally, part, sprt_options)
     for option, path in (("--json", json_path), ("--junit", junit_path), ("--html", html_path)):
         if path is not None:
             check_output(option, path)
@@ -105,6 +109,17 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
                    matchmod.pairings(len(bots), gauntlet), mode, sprt_options)
     run.book = str(openings) if openings is not None else None
     run.start_delay = start_delay
+    run.overrides, run.shard = list(s.overrides), shard_text(part)
+    run.identity = matchshards.identity(run, run.overrides)
+    indices = matchshards.shard_games(run.games_total, part)
+    run.shard_pairs = matchshards.shard_pairs(run.games_total, part) if part is not None else []
+    shared = None
+    if where is not None:
+        from ..play.matchtally import SharedTally
+
+        shared = SharedTally(where, run.identity, run.shard or "1/1")
+        if shared.start().decision is not None:
+            indices = []  # the SPRT over all shards decided before this shard began
 
     def config(index: int) -> GameConfig:
         pairing, local = run.where(index)
@@ -120,7 +135,7 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
                           start_delay_ms=start_delay, start_moves=moves, opponent_argv=argvs[second],
                           opponent_cwd=os.getcwd(), opponent_label="opponent")
 
-    tasks = [config(i) for i in range(1, run.games_total + 1)]
+    tasks = [config(i) for i in indices]
 
     rechecks = runner.Rechecks(either=True)  # a timing finding of either bot beside other games: alone again
 
@@ -140,12 +155,21 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
             live.say(summary.match_progress_line(run, game_report))
         if run.interrupted is not None:
             return True
-        if sprt_options is not None:
+        if shared is not None:  # the SPRT over every shard's pairs
+            run.stopped_by_sprt = shared.after_game(run.tallies[pairing], game_report.index)
+            return run.stopped_by_sprt
+        if sprt_options is not None and part is None:  # a shard alone sees only its part: merge decides
             run.sprt = run.tally.sprt(sprt_options)
             if run.sprt is not None and run.sprt.decision != stats.CONTINUE:
                 run.stopped_by_sprt = True
                 return True
         return False
+
+    def claiming(cfg: GameConfig) -> GameReport:
+        """A game of a pair claimed in the tally as it starts (in the worker that plays it)."""
+        assert shared is not None
+        shared.claim(matchmod.pair_of(cfg.index))
+        return play(cfg)
 
     at_once = jobs or pool.default_jobs()
     scored: list[tuple[str, str]] = matchview.score_parts(run)  # the view's running score, as of the last game's end
@@ -155,12 +179,42 @@ def execute(*, bots: list[str], game: str | None, spec_path: Path | None, games:
         with view if view is not None else contextlib.nullcontext(), \
                 runner.Ahead.for_run(spec, tasks, at_once, fresh=lambda cfg: config(cfg.index),
                                      rechecks=rechecks) as play:
-            pool.play_all(tasks, play, at_once, done, again=rechecks.wanted)
+            pool.play_all(tasks, play if shared is None else claiming, at_once, done, again=rechecks.wanted)
     except KeyboardInterrupt as exc:
         run.interrupted = signal.Signals(getattr(exc, "signum", signal.SIGINT))
     run.games.sort(key=lambda g: g.index)
-    if sprt_options is not None:
+    if sprt_options is not None and part is None:
         run.sprt = run.tally.sprt(sprt_options)
+    if shared is not None:
+        from ..play.matchtally import pair_scores
+
+        run.shared = shared.snapshot([p for p in run.pairs_played() if pair_scores(run.tally, p) is None])
+        run.write_errors.extend(shared.problems)
     conclude(run, [("--json", json_path, jsonreport.write_match_json), ("--junit", junit_path, junit.write_match_junit),
                   ("--pgn", pgn_path, pgn.write_pgn), ("--html", html_path, html_writer("write_match"))],
              summary.match_summary, quiet, f"after {len(run.games)} of {run.games_total} games")
+
+
+def _tally_location(tally: str | None, part: tuple[int, int] | None, sprt_options: dict | None):
+    """--tally redis://HOST:PORT/N, checked (the server answers) before any game; None without."""
+    if tally is None:
+        return None
+    if part is None:
+        raise UsageProblem("--tally: the shards of one match share a tally; give each its --shard I/N "
+                           "(--shard 1/1 for a match on one machine)")
+    if sprt_options is None:
+        raise UsageProblem("--tally: the shards share the SPRT's totals and stop once it decides; give --sprt")
+    from ..play import exampledb, matchtally
+
+    if not tally.strip().lower().startswith("redis://"):
+        raise UsageProblem(f"--tally {tally!r}: expected redis://HOST:PORT/N (the Redis server the shards share)")
+    try:
+        where = exampledb.parse(tally)
+    except ValueError as exc:
+        raise UsageProblem(str(exc).replace("--database", "--tally", 1)) from None
+    assert isinstance(where, exampledb.RedisLocation)
+    try:
+        matchtally.check(where)
+    except ValueError as exc:
+        raise UsageProblem(str(exc)) from None
+    return where

@@ -8,22 +8,34 @@ from pathlib import Path
 
 import typer
 
-from ..reports import jsonreport, junit, live, merge as merger, summary
+from ..reports import jsonreport, junit, live, merge as merger, pgn, summary
 from .common import check_output, html_writer, write_fixture_reports
 from .exits import EXIT_FAIL, EXIT_PASS, UsageProblem, conclude
 
 
 def execute(*, reports: list[Path], json_path: Path | None, junit_path: Path | None, quiet: bool,
-            html_path: Path | None = None) -> None:
-    for option, path in (("--json", json_path), ("--junit", junit_path), ("--html", html_path)):
+            html_path: Path | None = None, pgn_path: Path | None = None) -> None:
+    for option, path in (("--json", json_path), ("--junit", junit_path), ("--html", html_path), ("--pgn", pgn_path)):
         if path is not None:
             check_output(option, path)
     try:
         command, data = merger.read(list(reports))
         if command == "check":
             run = merger.check_run(data)
+        elif command == "match":
+            from ..reports import matchmerge
+
+            match_run = matchmerge.match_run(data)
     except merger.MergeError as exc:
         raise UsageProblem(str(exc)) from None
+    if pgn_path is not None and (command != "match" or match_run.spec.game.rules != "chess"):
+        raise UsageProblem("--pgn: PGN records a chess match's games; these are not a chess match's shards")
+    if command == "match":
+        conclude(match_run, [("--json", json_path, jsonreport.write_match_json),
+                             ("--junit", junit_path, junit.write_match_junit), ("--pgn", pgn_path, pgn.write_pgn),
+                             ("--html", html_path, html_writer("write_match"))],
+                 summary.match_summary, quiet, f"after {len(match_run.games)} of {match_run.games_total} games")
+        return
     if command == "check":
         conclude(run, [("--json", json_path, jsonreport.write_json), ("--junit", junit_path, junit.write_junit),
                        ("--html", html_path, html_writer("write_check"))],

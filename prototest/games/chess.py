@@ -79,9 +79,10 @@ class ChessPosition:
         return self._checks
 
     def generated(self) -> list[chess.Move]:
-        """Legal moves in python-chess's generation order (fixed for a position)."""
+        """Legal moves in python-chess's generation order (fixed for a position), queen
+        promotions only (see generated_moves)."""
         if self._generated is None:
-            self._generated = [m for m in legal_moves(self.board) if m.promotion in (None, chess.QUEEN)]
+            self._generated = generated_moves(self.board)
         return self._generated
 
     # -- the Position protocol --------------------------------------------------------
@@ -150,8 +151,7 @@ class ChessPosition:
         """The endings that need no claim, as `Board.outcome(claim_draw=False)` has them."""
         board = self.board
         winner = 1 if board.turn == chess.WHITE else 0
-        has_move = bool(self._generated) if self._generated is not None else any(
-            True for _ in board.generate_legal_moves())
+        has_move = bool(self._generated) if self._generated is not None else has_legal_move(board)
         if not has_move:
             return Outcome(winner, "checkmate") if board.is_check() else Outcome(None, "stalemate")
         if board.is_insufficient_material():
@@ -185,7 +185,8 @@ class ChessPosition:
         if self._options["en_passant"] != "always":
             return board.fen(en_passant="legal")
         ep = chess.SQUARE_NAMES[board.ep_square] if board.ep_square is not None else "-"
-        return (f"{fast_board_fen(board)} {'w' if board.turn else 'b'} {board.castling_xfen()} {ep} "
+        castling = board.castling_xfen() if board.castling_rights else "-"  # python-chess's answer without rights
+        return (f"{fast_board_fen(board)} {'w' if board.turn else 'b'} {castling} {ep} "
                 f"{board.halfmove_clock} {board.fullmove_number}")
 
     def board_lines(self) -> list[str]:
@@ -223,7 +224,215 @@ def legal_moves(board: chess.Board) -> Iterator[chess.Move]:
             yield move
 
 
-_PIECES = [(pt, colour, chess.Piece(pt, colour).symbol()) for pt in chess.PIECE_TYPES for colour in chess.COLORS]
+# -- the opponent's move generation, from python-chess's bitboards in one pass --------------
+#
+# The opponent draws from the legal moves in python-chess's generation order (fixed for a
+# position), and the smothering style counts the replies of each of its moves: together a
+# third of the judge's CPU time per ply, most of it python-chess's generators (a Move made,
+# yielded and tested one at a time, through several layers of calls). The functions below
+# give the same answers from the board's masks, in one function each:
+#
+# * `generated_moves(board)`: `[m for m in legal_moves(board) if m.promotion in (None,
+#   QUEEN)]`, the same moves in the same order;
+# * `count_legal(board)`: `sum(1 for _ in legal_moves(board))`, every promotion counted
+#   (four moves), without making a move; `has_legal_move(board)`: whether there is one.
+#
+# In check (or without a king) they ask python-chess's own generator, as `legal_moves`
+# does; so do en passant captures (their safety test) and castling (rare). Out of check, a
+# move is legal when it is pseudo-legal and: a king's step is onto a square the other side
+# does not attack; a piece pinned to its king moves along the pin's line; anything else
+# is. tests/test_chessmoves.py holds them to python-chess's answers over many positions.
+
+_BB_SQUARES = chess.BB_SQUARES
+_KNIGHT, _KING, _RAYS = chess.BB_KNIGHT_ATTACKS, chess.BB_KING_ATTACKS, chess.BB_RAYS
+_DIAG_ATTACKS, _DIAG_MASKS = chess.BB_DIAG_ATTACKS, chess.BB_DIAG_MASKS
+_RANK_ATTACKS, _RANK_MASKS = chess.BB_RANK_ATTACKS, chess.BB_RANK_MASKS
+_FILE_ATTACKS, _FILE_MASKS = chess.BB_FILE_ATTACKS, chess.BB_FILE_MASKS
+_PAWN_ATTACKS = chess.BB_PAWN_ATTACKS
+_BACKRANKS = chess.BB_RANKS[0] | chess.BB_RANKS[7]
+_QUEEN, _Move = chess.QUEEN, chess.Move
+
+
+def _in_check_or_kingless(board: chess.Board) -> int | None:
+    """The king of the side to move, or None when it has none or is in check (then
+    python-chess's generator answers)."""
+    turn = board.turn
+    king = board.king(turn)
+    if king is None or board.attackers_mask(not turn, king):
+        return None
+    return king
+
+
+def _piece_targets(board: chess.Board, frm: int, sq: int, occupied: int) -> int:
+    """`board.attacks_mask(frm)` for a piece that is not a pawn (`sq`: its square's bit)."""
+    if sq & board.knights:
+        return _KNIGHT[frm]
+    if sq & board.kings:
+        return _KING[frm]
+    targets = 0
+    if sq & (board.bishops | board.queens):
+        targets = _DIAG_ATTACKS[frm][_DIAG_MASKS[frm] & occupied]
+    if sq & (board.rooks | board.queens):
+        targets |= _RANK_ATTACKS[frm][_RANK_MASKS[frm] & occupied] | _FILE_ATTACKS[frm][_FILE_MASKS[frm] & occupied]
+    return targets
+
+
+def _safe_king_steps(board: chess.Board, targets: int) -> int:
+    """The squares of `targets` the side not to move does not attack."""
+    them = not board.turn
+    safe = 0
+    while targets:
+        to = targets.bit_length() - 1
+        bit = _BB_SQUARES[to]
+        targets ^= bit
+        if not board.attackers_mask(them, to):
+            safe |= bit
+    return safe
+
+
+def _pawn_pushes(board: chess.Board, pawns: int) -> tuple[int, int, int]:
+    """(single pushes' target squares, double pushes' target squares, the step) of `pawns`."""
+    empty = ~board.occupied
+    if board.turn == chess.WHITE:
+        single = pawns << 8 & empty
+        return single, single << 8 & empty & (chess.BB_RANK_3 | chess.BB_RANK_4), 8
+    single = pawns >> 8 & empty
+    return single, single >> 8 & empty & (chess.BB_RANK_6 | chess.BB_RANK_5), -8
+
+
+def generated_moves(board: chess.Board) -> list[chess.Move]:
+    """The legal moves of `board`, promotions to a queen only, in python-chess's
+    generation order (see the module's docstring)."""
+    king = _in_check_or_kingless(board)
+    if king is None:
+        return [m for m in board.generate_legal_moves() if m.promotion in (None, _QUEEN)]
+    turn = board.turn
+    ours, theirs, occupied = board.occupied_co[turn], board.occupied_co[not turn], board.occupied
+    pinned = board._slider_blockers(king)
+    moves: list[chess.Move] = []
+    append = moves.append
+    pieces = ours & ~board.pawns
+    while pieces:  # pieces, the highest square first, each one's targets the highest first
+        frm = pieces.bit_length() - 1
+        sq = _BB_SQUARES[frm]
+        pieces ^= sq
+        targets = _piece_targets(board, frm, sq, occupied) & ~ours
+        if frm == king:
+            targets = _safe_king_steps(board, targets)
+        elif sq & pinned:
+            targets &= _RAYS[king][frm]
+        while targets:
+            to = targets.bit_length() - 1
+            targets ^= _BB_SQUARES[to]
+            append(_Move(frm, to))
+    if board.castling_rights & _BACKRANKS & ours:
+        for move in board.generate_castling_moves():
+            if move.from_square == king or not pinned & _BB_SQUARES[move.from_square] \
+                    or _RAYS[move.from_square][move.to_square] & _BB_SQUARES[king]:
+                append(move)
+    pawns = board.pawns & ours
+    if not pawns:
+        return moves
+    attacks = _PAWN_ATTACKS[turn]
+    capturers = pawns
+    while capturers:
+        frm = capturers.bit_length() - 1
+        sq = _BB_SQUARES[frm]
+        capturers ^= sq
+        targets = attacks[frm] & theirs
+        if sq & pinned:
+            targets &= _RAYS[king][frm]
+        while targets:
+            to = targets.bit_length() - 1
+            targets ^= _BB_SQUARES[to]
+            append(_Move(frm, to, _QUEEN) if _BB_SQUARES[to] & _BACKRANKS else _Move(frm, to))
+    single, double, step = _pawn_pushes(board, pawns)
+    for targets, back in ((single, step), (double, 2 * step)):
+        while targets:
+            to = targets.bit_length() - 1
+            targets ^= _BB_SQUARES[to]
+            frm = to - back
+            if _BB_SQUARES[frm] & pinned and not _RAYS[king][frm] & _BB_SQUARES[to]:
+                continue
+            append(_Move(frm, to, _QUEEN) if _BB_SQUARES[to] & _BACKRANKS else _Move(frm, to))
+    if board.ep_square:
+        for move in board.generate_pseudo_legal_ep():
+            if board._is_safe(king, pinned, move):
+                append(move)
+    return moves
+
+
+def count_legal(board: chess.Board) -> int:
+    """How many legal moves `board` has, every promotion counted as four (python-chess's
+    count), worked out from the masks without making a move."""
+    king = _in_check_or_kingless(board)
+    if king is None:
+        return sum(1 for _ in board.generate_legal_moves())
+    turn = board.turn
+    ours, theirs, occupied = board.occupied_co[turn], board.occupied_co[not turn], board.occupied
+    pinned = board._slider_blockers(king)
+    count = 0
+    pieces = ours & ~board.pawns
+    while pieces:
+        frm = pieces.bit_length() - 1
+        sq = _BB_SQUARES[frm]
+        pieces ^= sq
+        targets = _piece_targets(board, frm, sq, occupied) & ~ours
+        if frm == king:
+            targets = _safe_king_steps(board, targets)
+        elif sq & pinned:
+            targets &= _RAYS[king][frm]
+        count += targets.bit_count()
+    if board.castling_rights & _BACKRANKS & ours:
+        count += sum(1 for m in board.generate_castling_moves()
+                     if m.from_square == king or not pinned & _BB_SQUARES[m.from_square]
+                     or _RAYS[m.from_square][m.to_square] & _BB_SQUARES[king])
+    pawns = board.pawns & ours
+    if not pawns:
+        return count
+    free, held = pawns & ~pinned, pawns & pinned
+    attacks = _PAWN_ATTACKS[turn]
+    while pawns:
+        frm = pawns.bit_length() - 1
+        sq = _BB_SQUARES[frm]
+        pawns ^= sq
+        targets = attacks[frm] & theirs
+        if sq & held:
+            targets &= _RAYS[king][frm]
+        count += targets.bit_count() + 3 * (targets & _BACKRANKS).bit_count()
+    single, double, step = _pawn_pushes(board, free)
+    count += single.bit_count() + 3 * (single & _BACKRANKS).bit_count() + double.bit_count()
+    if held:
+        single, double, step = _pawn_pushes(board, held)
+        for targets, back in ((single, step), (double, 2 * step)):
+            while targets:
+                to = targets.bit_length() - 1
+                targets ^= _BB_SQUARES[to]
+                if _RAYS[king][to - back] & _BB_SQUARES[to]:
+                    count += 4 if _BB_SQUARES[to] & _BACKRANKS else 1
+    if board.ep_square:
+        count += sum(1 for m in board.generate_pseudo_legal_ep() if board._is_safe(king, pinned, m))
+    return count
+
+
+def has_legal_move(board: chess.Board) -> bool:
+    """Whether `board` has a legal move: out of check, most often a piece that is neither
+    the king nor pinned and has a square to go to (the first one looked at); otherwise
+    the moves are counted."""
+    king = _in_check_or_kingless(board)
+    if king is None:
+        return any(True for _ in board.generate_legal_moves())
+    ours, occupied = board.occupied_co[board.turn], board.occupied
+    pieces = ours & ~board.pawns & ~board.kings & ~board._slider_blockers(king)
+    while pieces:
+        frm = pieces.bit_length() - 1
+        sq = _BB_SQUARES[frm]
+        pieces ^= sq
+        if _piece_targets(board, frm, sq, occupied) & ~ours:
+            return True
+    return count_legal(board) > 0
+
+
 _RUNS = [("1" * n, str(n)) for n in range(8, 1, -1)]
 
 
@@ -231,15 +440,20 @@ def fast_board_fen(board: chess.Board) -> str:
     """`board.board_fen()` from the piece bitboards: the judge builds one FEN per
     exchange, and python-chess's square-by-square version was a fifth of its cost."""
     cells = ["1"] * 64
-    for piece_type, colour, symbol in _PIECES:
-        bb = board.pieces_mask(piece_type, colour)
-        while bb:
-            low = bb & -bb
-            cells[low.bit_length() - 1] = symbol
-            bb ^= low
-    text = "/".join("".join(cells[r * 8:r * 8 + 8]) for r in range(7, -1, -1))
+    white = board.occupied_co[chess.WHITE]
+    for mask, upper, lower in ((board.pawns, "P", "p"), (board.knights, "N", "n"), (board.bishops, "B", "b"),
+                               (board.rooks, "R", "r"), (board.queens, "Q", "q"), (board.kings, "K", "k")):
+        for bb, symbol in ((mask & white, upper), (mask & ~white, lower)):
+            while bb:
+                square = bb.bit_length() - 1
+                cells[square] = symbol
+                bb ^= 1 << square
+    join = "".join
+    text = "/".join([join(cells[56:64]), join(cells[48:56]), join(cells[40:48]), join(cells[32:40]),
+                     join(cells[24:32]), join(cells[16:24]), join(cells[8:16]), join(cells[0:8])])
     for run, digit in _RUNS:
-        text = text.replace(run, digit)
+        if run in text:
+            text = text.replace(run, digit)
     return text
 
 
@@ -663,7 +877,7 @@ def prefer(position: ChessPosition, style: str, moves: list[chess.Move]) -> list
         checks = position.checks()
         return [m for m in moves if checks(m)] or [m for m in moves if board.is_capture(m)]
     if style == "smothering":
-        return _fewest_replies(board, moves[:_SMOTHER_LIMIT], position.checks())
+        return _fewest_replies(board, moves[:_SMOTHER_LIMIT])
     if style == "passive":
         checks, pawns, theirs = position.checks(), board.pawns, board.occupied_co[not board.turn]
         return [m for m in moves if not (theirs & squares[m.to_square] or pawns & squares[m.from_square])
@@ -697,26 +911,15 @@ def _captured_value(board: chess.Board, move: chess.Move) -> int:
     return _VALUE.get(board.piece_type_at(move.to_square) or chess.PAWN, 0)
 
 
-def _fewest_replies(board: chess.Board, moves: Sequence[chess.Move], checks: Checks | None = None) -> list[chess.Move]:
-    """The moves that leave the other side the fewest legal replies, in their order (as
-    `best_scored` by minus the count): a move's replies are counted only until they
-    pass the fewest so far, which it then cannot share. Checks (`checks`) are counted
-    first: they leave few replies, so the others' counts stop early. The order changes
-    nothing in the answer: a move of the fewest replies is counted whole whenever it
-    comes, as nothing counted before it had fewer."""
-    order = range(len(moves))
-    if checks is not None:
-        given = [checks(m) for m in moves]
-        order = [i for i in order if given[i]] + [i for i in order if not given[i]]
+def _fewest_replies(board: chess.Board, moves: Sequence[chess.Move]) -> list[chess.Move]:
+    """The moves that leave the other side the fewest legal replies (every promotion
+    counted), in their order (as `best_scored` by minus the count); each move's replies
+    are counted from the masks (count_legal), none of them made."""
     fewest, best = None, []
-    for i in order:
-        board.push(moves[i])
+    for i, move in enumerate(moves):
+        board.push(move)
         try:
-            count = 0
-            for _ in legal_moves(board):
-                count += 1
-                if fewest is not None and count > fewest:
-                    break
+            count = count_legal(board)
         finally:
             board.pop()
         if fewest is None or count < fewest:

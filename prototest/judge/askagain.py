@@ -111,7 +111,11 @@ class AskAgain(RefereePart):
                 return True
             if step >= deadline:
                 return True
-            if not r.data and not unread_bytes(bot) and bot.waiting_for_input():
+            if not r.data and not unread_bytes(bot) and bot.waiting_for_input() and not bot.peek():
+                # Seen waiting again, and only then nothing in its output: what it wrote
+                # before that wait is in the pipe by the time the wait is seen (on a busy
+                # machine it may have answered and gone back to reading since the read
+                # above found nothing: that is an answer, read on the next round).
                 again.waits_again = True
                 return True
 

@@ -73,7 +73,14 @@ class Dialogue:
 
     # -- what the judge sends ---------------------------------------------------------------
     def _fields(self) -> _Fields:
-        pos = self.position
+        """The template fields, each computed when a template asks for it, from the game as
+        it is then (the way to compute each is made once a game)."""
+        compute = self.__dict__.get("_field_compute")
+        if compute is None:
+            compute = self._field_compute = self._make_field_compute()
+        return _Fields(compute)
+
+    def _make_field_compute(self) -> dict[str, Any]:
         seat = self.cfg.seat
         unit = self.spec.time.clock_unit_ms * _MS
         cap = self.spec.time.clock_max or None
@@ -84,15 +91,15 @@ class Dialogue:
             units = max(0, self.clock_ns[side]) // unit
             return min(units, cap) if cap else units
 
-        return _Fields({
+        return {
             "seat": lambda: self.spec.game.seats[seat],
             "last_move": lambda: self.last_move if self.last_move is not None else self.spec.turn.no_last_move,
             "clock": lambda: clock(seat),
             "opponent_clock": lambda: clock(1 - seat),
-            "position": pos.notation,
-            "legal_count": lambda: len(pos.legal_moves()),
+            "position": lambda: self.position.notation(),
+            "legal_count": lambda: len(self.position.legal_moves()),
             "move": lambda: self.last_move or "",
-        })
+        }
 
     def _expand(self, templates: Sequence[str], fields: _Fields) -> list[str]:
         lines: list[str] = []

@@ -27,6 +27,10 @@ _MS = 1_000_000
 #: it wanted a CPU (ran, or waited for one) for at most this share of the time it was
 #: waited for.
 ASLEEP_DEMAND_PERCENT = 5
+#: How many times, and how far apart, a timed-out bot's threads are looked at for one
+#: blocked reading its input with nothing running (see TimeoutDiagnosis._waiting).
+WAIT_LOOKS = 5
+WAIT_LOOK_MS = 5
 
 
 class TimeoutDiagnosis(RefereePart):
@@ -55,7 +59,7 @@ class TimeoutDiagnosis(RefereePart):
         asleep = self._asleep(used, limit_ns)  # before anything is sent again, or its input closed
         unread = unread_bytes(self.bot)
         input_closed = self.bot.input_closed()
-        waiting = self.bot.waiting_for_input()
+        waiting = self._waiting()
         if waiting and len(self.bot.peek()) > len(partial):
             # It wrote after the limit, then went back to reading: on a busy machine the
             # judge looks late, and finds a slow bot that has answered since: too slow,
@@ -150,6 +154,23 @@ class TimeoutDiagnosis(RefereePart):
                                     got=got, elapsed_ms=elapsed_ns / _MS, limit_ms=limit_ns / _MS, rule=cause,
                                     asleep=asleep),
                       bot_usable=False)
+
+    def _waiting(self) -> bool | None:
+        """Whether the bot sleeps until more input comes (process.Bot.waiting_for_input),
+        looked at up to WAIT_LOOKS times WAIT_LOOK_MS apart while a thread is seen to run:
+        a JVM's compiler or collector thread may run a moment after its main thread
+        blocked in a read, most of all on a busy machine. One look with nothing running
+        and a thread blocked reading its input is the evidence; a bot that computes is
+        seen running at every look (and one that answered meanwhile is told apart by
+        what it wrote, below)."""
+        assert self.bot is not None
+        waiting = self.bot.waiting_for_input()
+        for _ in range(WAIT_LOOKS - 1):
+            if waiting is not False or not self.bot.alive():
+                break
+            time.sleep(WAIT_LOOK_MS / 1000)
+            waiting = self.bot.waiting_for_input()
+        return waiting
 
     def _reader_named(self) -> str:
         """When the process seen waiting for the judge's lines is not the bot's command

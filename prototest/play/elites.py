@@ -97,7 +97,7 @@ class Elites:
         a choice is the move's place in its listing), so that the next run replays it
         first as it replays any other failure."""
         c = self.campaign
-        database, t = c.database(), c.target
+        database, t = c.search_test.database(), c.target
         if database is None or example.start_moves:
             return
         script_len = script_length(t.rules)
@@ -117,4 +117,4 @@ class Elites:
         values += [0x5555] * (script_len - len(values))
         script = b"".join(v.to_bytes(2, "big") for v in values)
         choices = ((modes.index("game"),) if len(modes) > 1 else ()) + (example.seat, 0, 0, script)
-        database.save(c.database_key(modes), choices_to_bytes(choices))
+        database.save(c.search_test.key(modes), choices_to_bytes(choices))

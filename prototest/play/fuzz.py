@@ -62,6 +62,7 @@ A `Campaign` runs in this process; `prototest.play.workers` runs several at once
 is given and leaves is plain data (`prototest.play.fuzzrun`), which `prototest.reports` renders.
 
 The Campaign runs the search and plays each example; its collaborators, one concern each:
+`searchtest.SearchTest` (the Hypothesis test, its seed and the example database),
 `plans.Planner` (what an example plays), `observe.Observer` (what an example teaches),
 `elites.Elites` (the kept games and branching), `alone` (a timing failure played again
 alone), `probe.StateProber` (the state probe), `cold.ColdRetry` (the failing position shown
@@ -71,18 +72,15 @@ printed); `evidence` reads a played example the same way for all of them.
 
 from __future__ import annotations
 
-import hashlib
 import signal
 import threading
 import time
 from typing import Any, Callable, Sequence
 
-from hypothesis import HealthCheck, Phase, Verbosity, given, reject, seed as hypothesis_seed, settings, target
+from hypothesis import reject, target
 from hypothesis import strategies as st
-from hypothesis.database import ExampleDatabase
 from hypothesis.errors import Flaky
 
-from . import exampledb
 from ..sandbox import interrupts
 from ..judge.findings import TIMING_KINDS, Finding, fold
 from .fuzzrun import Example, Failure, FuzzRun, Options, Plan, Target
@@ -101,6 +99,7 @@ from .observe import SAMPLED_POSITIONS, Observer
 from .plans import (BRANCH_CHOICES, BRANCHING, DEFAULT_SCRIPT, DEFAULT_START_PLIES, DRAWN_BLOCK, DRAWN_SEEDS,
                     QUIET_SHARE, WARM_UP, Planner, worker_seed)
 from .probe import StateProber
+from .searchtest import SearchTest
 from .replaycheck import REPLAY_MIN, REPLAY_TRIES, replay_args, replay_command, replay_printed
 from .shrink import SHRINK_TRIES, PlacesOpponent, Shrinker
 
@@ -159,7 +158,7 @@ class Campaign:
         self.run.modes = self._modes(options.mode)
         #: Hypothesis's modes (position mode stays drawn for a bot that keeps state: its
         #: position examples are played as games from the start)
-        self._search_modes = self.run.modes
+        self.search_modes = self.run.modes
         self.planner = Planner(self)
         self.elites = Elites(self)
         self.observer = Observer(self)
@@ -175,7 +174,8 @@ class Campaign:
         #: all games from the start, to confirm it (shared by the workers)
         self.positions_off: Any = threading.Event()
         self._cold_found: Failure | None = None
-        self._database: ExampleDatabase | None = None
+        #: the Hypothesis test that draws the examples, and the example database
+        self.search_test = SearchTest(self)
         #: what lets a run of the bot be alone (see Alone; prototest.play.workers shares one)
         self.gate: Any = Alone()
 
@@ -184,7 +184,7 @@ class Campaign:
         """Probe, search, then shorten and confirm what was found."""
         self._start_clock()
         try:
-            self.search(self._search_modes)
+            self.search(self.search_modes)
             if self.run.interrupted is None:
                 self.finish()
         except KeyboardInterrupt as exc:
@@ -200,7 +200,7 @@ class Campaign:
         """The run as data: the reproducers described, the warnings folded."""
         self.run.elapsed_s = time.monotonic() - self.run.started
         self.run.warnings = fold(self.run.warnings)
-        for problem in exampledb.problems(self._database):
+        for problem in self.search_test.problems():
             if problem not in self.run.write_errors:
                 self.run.write_errors.append(problem)
         for failure in self.run.failures:
@@ -212,7 +212,7 @@ class Campaign:
 
     def search(self, modes: tuple[str, ...]) -> None:
         """Hypothesis's generation until a failure, the budget or the examples end it."""
-        test = self.test(modes)
+        test = self.search_test.test(modes)
         self._stopping = False
         try:
             test()
@@ -421,65 +421,6 @@ class Campaign:
         """Shorten a failure (prototest.play.shrink), then run the replay command the
         report prints, as printed (prototest.play.replaycheck)."""
         return replay_printed(self, self.shrinker.shrink(failure))
-
-    # -- Hypothesis ---------------------------------------------------------------------
-    def database(self) -> ExampleDatabase | None:
-        """The example database, made where it is first used: a Redis client belongs to
-        the process that made it (each worker makes its own, after the fork). Under
-        pytest (`test(own_settings=False)`), the active profile's."""
-        if self._database is None and self.options.database is not None:
-            self._database = exampledb.open_database(self.options.database)
-        return self._database
-
-    def settings(self, examples: int | None) -> settings:
-        database = self.database()
-        return settings(
-            max_examples=examples if examples is not None else 10**9, deadline=None, database=database,
-            phases=(Phase.explicit, Phase.reuse, Phase.generate),
-            suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
-            report_multiple_bugs=False, print_blob=False, derandomize=False,
-        )
-
-    def test(self, modes: tuple[str, ...] | None = None, *, own_settings: bool = True,
-             seed: int | None = None) -> Callable[[], None]:
-        """The Hypothesis test: with `own_settings` False it keeps the settings of the
-        active profile (its database, derandomize ...) but not its max_examples: the
-        budget ends the run, or `options.examples`; `seed` then fixes the draws as
-        `prototest fuzz --seed` does (None: Hypothesis's own seed)."""
-        modes = modes or self._search_modes
-
-        def fuzz_example(data: st.DataObject) -> None:
-            self.episode(data, modes)
-
-        test = given(st.data())(fuzz_example)
-        if own_settings:
-            left = None
-            if self.options.examples is not None:
-                left = max(1, self.options.examples - self.run.examples)
-            # The seed first: @seed turns the database off, the settings turn it back on.
-            seed = worker_seed(self.options.seed, self.options.stream) + (0 if modes == self._search_modes else 1)
-            test = self.settings(left)(hypothesis_seed(seed)(test))
-        else:
-            if seed is not None:
-                test = hypothesis_seed(seed)(test)
-            # quiet: a failure is told by prototest's reproducer and replay command, never by
-            # Hypothesis's "@seed(...)" hint, which would not replay a bot's game
-            examples = self.options.examples if self.options.examples is not None else 10**9
-            test = settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck),
-                            phases=(Phase.explicit, Phase.reuse, Phase.generate), verbosity=Verbosity.quiet,
-                            print_blob=False)(test)
-            # A failure found by a branch is saved as a fresh game in the profile's database
-            # (see Elites.save_as_fresh), as on the command line.
-            self._database = settings.default.database
-        # Stored failures are per game, modes, bot and move cap, not per this function.
-        test._hypothesis_internal_database_key = self.database_key(modes)  # type: ignore[attr-defined]
-        return test
-
-    def database_key(self, modes: tuple[str, ...] | None = None) -> bytes:
-        """Failures are stored per game, modes, bot command and move cap."""
-        t, o = self.target, self.options
-        text = "\0".join([t.spec.name, ",".join(modes or self._search_modes), str(o.max_plies), *t.argv])
-        return hashlib.sha256(text.encode()).digest()
 
     def _interrupted(self, exc: KeyboardInterrupt) -> None:
         """Ctrl-C: what was found so far stands."""

@@ -273,6 +273,18 @@ class MatchRun:
     write_errors: list[str] = field(default_factory=list)
     #: --start-delay, if given (a game's transcript says it, for its replay)
     start_delay: int | None = None
+    #: --set overrides of the spec
+    overrides: list[str] = field(default_factory=list)
+    #: --shard I/N ("2/3"), and the pairs (over the whole match, from 1) it plays
+    shard: str | None = None
+    shard_pairs: list[int] = field(default_factory=list)
+    #: what makes the match this match (prototest.play.matchshards.identity)
+    identity: dict[str, Any] | None = None
+    #: --tally: the shared tally at this shard's end (prototest.play.matchtally), or the
+    #: latest of the shards' in a merge
+    shared: dict[str, Any] | None = None
+    #: a merge of shards: which were merged, which are missing, the pairs lost
+    merged: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         if not self.tallies:
@@ -286,6 +298,10 @@ class MatchRun:
     def tally(self) -> Tally:
         """The first pairing's tally (the only one of a two-bot match)."""
         return self.tallies[0]
+
+    def pairs_played(self) -> list[int]:
+        """The pairs (over the whole match, from 1) with a game played here."""
+        return sorted({pair_of(g.index) for g in self.games})
 
     def where(self, index: int) -> tuple[int, int]:
         """(pairing, game number within it, from 1) of game `index` (from 1)."""

@@ -118,7 +118,7 @@ class Planner:
         c = self.campaign
         n = c.run.examples
         if self._saved is None:
-            self._saved = exampledb.count(c.database(), c.database_key(modes))
+            self._saved = exampledb.count(c.search_test.database(), c.search_test.key(modes))
         if n < self._saved:
             return plan
         key = (plan.mode, plan.seat, plan.script[:64])

@@ -78,16 +78,34 @@ def _opening_json(opening: tuple[str | None, list[str]] | None) -> dict[str, Any
     return None if opening is None else {"fen": opening[0], "moves": opening[1]}
 
 
+def _sprt_json(sprt_result: stats.Sprt | None, stopped: bool) -> dict[str, Any] | None:
+    return None if sprt_result is None else {
+        "llr": sprt_result.llr, "lower": sprt_result.lower, "upper": sprt_result.upper,
+        "decision": sprt_result.decision, "model": sprt_result.model, "kind": sprt_result.kind,
+        "elo0": sprt_result.elo0, "elo1": sprt_result.elo1, "alpha": sprt_result.alpha,
+        "beta": sprt_result.beta, "stopped_the_match": stopped}
+
+
 def _statistics(t: matchmod.Tally, sprt_result: stats.Sprt | None, stopped: bool) -> dict[str, Any]:
     return {
         "wdl": list(t.wdl), "pentanomial": list(t.pentanomial()), "pairs": len(t.complete_pairs()),
-        **t.figures(), "lines": t.report_lines(sprt_result),
-        "sprt": None if sprt_result is None else {
-            "llr": sprt_result.llr, "lower": sprt_result.lower, "upper": sprt_result.upper,
-            "decision": sprt_result.decision, "model": sprt_result.model, "kind": sprt_result.kind,
-            "elo0": sprt_result.elo0, "elo1": sprt_result.elo1, "alpha": sprt_result.alpha,
-            "beta": sprt_result.beta, "stopped_the_match": stopped},
+        **t.figures(), "lines": t.report_lines(sprt_result), "sprt": _sprt_json(sprt_result, stopped),
     }
+
+
+def _tally_json(run: MatchRun) -> dict[str, Any] | None:
+    """--tally: the shared tally as this shard last read it (a merge: the latest shard's), with
+    the statistics and the SPRT over every shard's recorded pairs."""
+    if run.shared is None:
+        return None
+    from ..play.matchtally import Totals
+
+    totals = Totals.of(run.shared)
+    sprt_result = totals.sprt(run.sprt_options) if run.sprt_options else None
+    return {**run.shared, "statistics": {
+        "wdl": list(totals.wdl), "pentanomial": list(totals.pentanomial), "pairs": totals.pairs,
+        **totals.figures(), "lines": totals.report_lines(sprt_result),
+        "sprt": _sprt_json(sprt_result, run.shared.get("decision") is not None)}}
 
 
 def _results(t: matchmod.Tally, first: str, second: str) -> dict[str, Any]:
@@ -111,6 +129,7 @@ def match_to_json(run: MatchRun) -> dict[str, Any]:
             "scores": None if score is None else {first: score, second: 1 - score},
             "ended": matchmod.ended(g, (first, second)), "plies": g.plies, "moves": g.moves,
             "transcript": g.transcript_path, "rechecked_alone": g.rechecked,
+            "opponent_forfeited": g.opponent_forfeited,
             "findings": {first: [f.to_json() for f in g.findings],
                          second: [f.to_json() for f in g.opponent_findings]}})
     pairings = []
@@ -131,6 +150,15 @@ def match_to_json(run: MatchRun) -> dict[str, Any]:
         "games_per_pairing": run.games_per_pairing,
         "opening_plies": run.opening_plies,
         "openings_book": run.book,
+        "overrides": run.overrides,
+        "sprt_options": run.sprt_options,
+        "identity": run.identity,
+        "shard": run.shard,
+        "pairs_total": run.games_total // 2,
+        "shard_pairs": run.shard_pairs if run.shard else None,
+        "pairs_played": run.pairs_played(),
+        "tally": _tally_json(run),
+        "merged": run.merged,
         "passed": not run.failed and run.interrupted is None,
         "failing": run.failing(),
         "interrupted": run.interrupted.name if run.interrupted is not None else None,

@@ -20,8 +20,9 @@ def live_view(run: MatchRun, jobs: int, quiet: bool, score) -> "live.View | None
     lines, as ever)."""
     if not live.wanted(quiet):
         return None
+    planned = 2 * len(run.shard_pairs) if run.shard else None
     return live.View(header_lines(run, jobs), run.games_total,
-                     [run.spec.seat_title(i) for i in range(len(run.spec.game.seats))], jobs,
+                     [run.spec.seat_title(i) for i in range(len(run.spec.game.seats))], jobs, planned,
                      game_line=lambda game, now: running_line(run, game, now), score=score)
 
 
@@ -42,6 +43,8 @@ def header_lines(run: MatchRun, jobs: int) -> list[str]:
         o = run.sprt_options
         lines.append(f"  SPRT: elo0={o['elo0']:g} elo1={o['elo1']:g} alpha={o['alpha']:g} beta={o['beta']:g} "
                      f"({o['model']} model): the match stops once it decides")
+    if run.shard:
+        lines.append(f"  shard {run.shard}: {plural(len(run.shard_pairs), 'pair')} of {run.games_total // 2}")
     return lines
 
 

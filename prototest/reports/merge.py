@@ -4,8 +4,9 @@
 writes its JSON report; read back here, the shards' games are put in game order into one
 `CheckRun`, which is reported (summary, JSON, JUnit) exactly as the unsharded run would be.
 `replay --shard` and `record --update --shard` reports join the same way (fixtures in
-their sorted order), and `fuzz --shard` reports (each shard its own seed stream) join
-into one verdict over all the examples.
+their sorted order), `match --shard` reports into one match (`matchmerge`), and
+`fuzz --shard` reports (each shard its own seed stream) join into one verdict over all
+the examples.
 
 Every problem with the reports (not JSON, shards of different runs, a shard missing or
 given twice) is a `MergeError`: one line, and no verdict.
@@ -28,6 +29,7 @@ SAME = {
     "replay": ("fixtures_total",),
     "record": ("fixtures_total",),
     "fuzz": ("game", "bot", "seed", "mode", "budget_s", "max_plies"),
+    "match": (),  # its identity is compared (prototest.reports.matchmerge)
 }
 
 
@@ -49,7 +51,7 @@ def read(paths: list[Path]) -> tuple[str, list[dict[str, Any]]]:
             raise MergeError(f"{path}: not a JSON report of prototest ({exc})") from None
         command = data.get("command") if isinstance(data, dict) else None
         if command not in SAME:
-            raise MergeError(f"{path}: not a JSON report of prototest check, fuzz, replay or record --update")
+            raise MergeError(f"{path}: not a JSON report of prototest check, fuzz, match, replay or record --update")
         data["_path"] = str(path)
         reports.append(data)
     command = reports[0]["command"]
@@ -57,6 +59,13 @@ def read(paths: list[Path]) -> tuple[str, list[dict[str, Any]]]:
         if data["command"] != command:
             raise MergeError(f"{data['_path']}: a {data['command']} report; {reports[0]['_path']} is a "
                              f"{command} report: merge the shards of one run")
+    if command == "match":
+        from . import matchmerge
+
+        matchmerge.check(reports)
+        reports.sort(key=lambda d: int(d["shard"].split("/")[0]))
+        return command, reports
+    for data in reports[1:]:
         for key in SAME[command]:
             if data.get(key) != reports[0].get(key):
                 raise MergeError(f"{data['_path']}: {key} {data.get(key)!r}, but {reports[0]['_path']} has "

@@ -9,6 +9,7 @@ from ..judge.findings import CHECK_TITLES, CHECKS, TIMING_KINDS
 from ..judge.game import CheckRun, GameReport, Stop
 from ..play import match as matchmod, stats
 from ..play.match import MatchRun, bot_name
+from . import matchshards
 from .figures import file_watch_missing, game_checks, resources, startup_label, timing
 from .text import (SHOWN_IN_FULL, data_finding_lines, envelope_line, findings_lines, game_ranges, millis, plural,
                    resources_line)
@@ -305,6 +306,7 @@ def match_summary(run: MatchRun) -> str:
              + (f"openings from {run.book}" if run.book else f"openings of {run.opening_plies} random plies")
              + (f", time scale {run.time_scale}" if run.time_scale != 1 else "")]
     lines.extend(f"  {matchmod.LETTERS[i]}: {bot_name(argv)}" for i, argv in enumerate(run.bots))
+    lines.extend(matchshards.head_lines(run))
     lines.append("")
     if len(run.games) <= GAMES_SHOWN:
         width = match_seats_width(run)
@@ -334,7 +336,8 @@ def match_summary(run: MatchRun) -> str:
                      + (f", {t.uncounted} without a result" if t.uncounted else "")
                      + f"; won by the opponent's forfeit: {x} {t.forfeits[1]} ({y} forfeited), "
                        f"{y} {t.forfeits[0]} ({x} forfeited)")
-        title = f"Results of {x} vs {y} ({played} games, {len(t.complete_pairs())} pairs"
+        whose = "this shard's " if run.shard else ""
+        title = f"Results of {x} vs {y} ({whose}{played} games, {len(t.complete_pairs())} pairs"
         sprt_result = run.sprt if run.mode == "match" else None
         if sprt_result is not None:
             title += f", SPRT {sprt_result.model} model"
@@ -346,6 +349,7 @@ def match_summary(run: MatchRun) -> str:
                         stats.CONTINUE: "undecided"}[sprt_result.decision]
             lines.append(f"  SPRT ({sprt_result.model} model, {sprt_result.kind}): {decision}"
                          + (f"; the match stopped after {len(run.games)} games" if run.stopped_by_sprt else ""))
+    lines.extend(matchshards.tally_lines(run))
     if run.mode != "match":
         lines.append("")
         lines.append(f"  {'rank':>4}  {'bot':<4} {'points':>7} {'games':>6} {'W':>5} {'D':>5} {'L':>5}")

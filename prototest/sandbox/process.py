@@ -2,7 +2,7 @@
 
 Real judges talk to bots over pipes, so this module does too: stdin, stdout and stderr
 are three separate pipes (a pty would line-buffer the bot and hide a missing flush).
-Reading stdout goes through `pexpect.fdpexpect`; one `poll` waits on stdout, stderr and
+Reading stdout is os.read on a non-blocking pipe; one `poll` waits on stdout, stderr and
 a pidfd of the bot, so the harness sleeps in the kernel (no busy polling), stderr is
 drained as it comes (a bot blocked on a full stderr pipe would look like a timeout),
 and the death of the bot is seen at once even when a child still holds its pipes.
