@@ -1,4 +1,4 @@
-"""The opponent's one-pass move generation (prototest.games.chess: generated_moves, count_legal, has_legal_move) against python-chess."""
+"""The opponent's one-pass move generation (prototest.games.chessmoves) against python-chess."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import chess
 import pytest
 
 from prototest.games import chess as judge_chess
-generated_moves, count_legal, has_legal_move = judge_chess.generated_moves, judge_chess.count_legal, judge_chess.has_legal_move
+from prototest.games import chessmoves
 
 #: Positions the random games below reach rarely: pinned pawns that push, capture or
 #: promote along the pin or not at all, en passant that uncovers a check along the rank,
@@ -59,9 +59,9 @@ def _random_boards(games: int, seed: int) -> list[chess.Board]:
 def _check(board: chess.Board) -> None:
     every = list(judge_chess.legal_moves(board))
     assert every == list(board.generate_legal_moves()), board.fen()
-    assert generated_moves(board) == [m for m in every if m.promotion in (None, chess.QUEEN)], board.fen()
-    assert count_legal(board) == len(every), board.fen()
-    assert has_legal_move(board) == bool(every), board.fen()
+    assert chessmoves.generated(board) == [m for m in every if m.promotion in (None, chess.QUEEN)], board.fen()
+    assert chessmoves.count_legal(board) == len(every), board.fen()
+    assert chessmoves.has_legal_move(board) == bool(every), board.fen()
 
 
 @pytest.mark.parametrize("fen", SPECIAL)

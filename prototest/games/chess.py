@@ -17,7 +17,7 @@ from typing import Any, Mapping, Sequence
 
 import chess
 
-from . import draw
+from . import chessmoves, draw
 from .base import (IllegalMove, Judged, OptionError, Outcome, PositionError, best_scored, bundled_spec,
                    take_options)
 
@@ -80,9 +80,9 @@ class ChessPosition:
 
     def generated(self) -> list[chess.Move]:
         """Legal moves in python-chess's generation order (fixed for a position), queen
-        promotions only (see generated_moves)."""
+        promotions only (see prototest.games.chessmoves)."""
         if self._generated is None:
-            self._generated = generated_moves(self.board)
+            self._generated = chessmoves.generated(self.board)
         return self._generated
 
     # -- the Position protocol --------------------------------------------------------
@@ -151,7 +151,7 @@ class ChessPosition:
         """The endings that need no claim, as `Board.outcome(claim_draw=False)` has them."""
         board = self.board
         winner = 1 if board.turn == chess.WHITE else 0
-        has_move = bool(self._generated) if self._generated is not None else has_legal_move(board)
+        has_move = bool(self._generated) if self._generated is not None else chessmoves.has_legal_move(board)
         if not has_move:
             return Outcome(winner, "checkmate") if board.is_check() else Outcome(None, "stalemate")
         if board.is_insufficient_material():
@@ -222,215 +222,6 @@ def legal_moves(board: chess.Board) -> Iterator[chess.Move]:
                 yield move
         elif not blockers & squares[frm] or rays[frm][move.to_square] & king_bb:
             yield move
-
-
-# -- the opponent's move generation, from python-chess's bitboards in one pass --------------
-#
-# The opponent draws from the legal moves in python-chess's generation order (fixed for a
-# position), and the smothering style counts the replies of each of its moves: together a
-# third of the judge's CPU time per ply, most of it python-chess's generators (a Move made,
-# yielded and tested one at a time, through several layers of calls). The functions below
-# give the same answers from the board's masks, in one function each:
-#
-# * `generated_moves(board)`: `[m for m in legal_moves(board) if m.promotion in (None,
-#   QUEEN)]`, the same moves in the same order;
-# * `count_legal(board)`: `sum(1 for _ in legal_moves(board))`, every promotion counted
-#   (four moves), without making a move; `has_legal_move(board)`: whether there is one.
-#
-# In check (or without a king) they ask python-chess's own generator, as `legal_moves`
-# does; so do en passant captures (their safety test) and castling (rare). Out of check, a
-# move is legal when it is pseudo-legal and: a king's step is onto a square the other side
-# does not attack; a piece pinned to its king moves along the pin's line; anything else
-# is. tests/test_chessmoves.py holds them to python-chess's answers over many positions.
-
-_BB_SQUARES = chess.BB_SQUARES
-_KNIGHT, _KING, _RAYS = chess.BB_KNIGHT_ATTACKS, chess.BB_KING_ATTACKS, chess.BB_RAYS
-_DIAG_ATTACKS, _DIAG_MASKS = chess.BB_DIAG_ATTACKS, chess.BB_DIAG_MASKS
-_RANK_ATTACKS, _RANK_MASKS = chess.BB_RANK_ATTACKS, chess.BB_RANK_MASKS
-_FILE_ATTACKS, _FILE_MASKS = chess.BB_FILE_ATTACKS, chess.BB_FILE_MASKS
-_PAWN_ATTACKS = chess.BB_PAWN_ATTACKS
-_BACKRANKS = chess.BB_RANKS[0] | chess.BB_RANKS[7]
-_QUEEN, _Move = chess.QUEEN, chess.Move
-
-
-def _in_check_or_kingless(board: chess.Board) -> int | None:
-    """The king of the side to move, or None when it has none or is in check (then
-    python-chess's generator answers)."""
-    turn = board.turn
-    king = board.king(turn)
-    if king is None or board.attackers_mask(not turn, king):
-        return None
-    return king
-
-
-def _piece_targets(board: chess.Board, frm: int, sq: int, occupied: int) -> int:
-    """`board.attacks_mask(frm)` for a piece that is not a pawn (`sq`: its square's bit)."""
-    if sq & board.knights:
-        return _KNIGHT[frm]
-    if sq & board.kings:
-        return _KING[frm]
-    targets = 0
-    if sq & (board.bishops | board.queens):
-        targets = _DIAG_ATTACKS[frm][_DIAG_MASKS[frm] & occupied]
-    if sq & (board.rooks | board.queens):
-        targets |= _RANK_ATTACKS[frm][_RANK_MASKS[frm] & occupied] | _FILE_ATTACKS[frm][_FILE_MASKS[frm] & occupied]
-    return targets
-
-
-def _safe_king_steps(board: chess.Board, targets: int) -> int:
-    """The squares of `targets` the side not to move does not attack."""
-    them = not board.turn
-    safe = 0
-    while targets:
-        to = targets.bit_length() - 1
-        bit = _BB_SQUARES[to]
-        targets ^= bit
-        if not board.attackers_mask(them, to):
-            safe |= bit
-    return safe
-
-
-def _pawn_pushes(board: chess.Board, pawns: int) -> tuple[int, int, int]:
-    """(single pushes' target squares, double pushes' target squares, the step) of `pawns`."""
-    empty = ~board.occupied
-    if board.turn == chess.WHITE:
-        single = pawns << 8 & empty
-        return single, single << 8 & empty & (chess.BB_RANK_3 | chess.BB_RANK_4), 8
-    single = pawns >> 8 & empty
-    return single, single >> 8 & empty & (chess.BB_RANK_6 | chess.BB_RANK_5), -8
-
-
-def generated_moves(board: chess.Board) -> list[chess.Move]:
-    """The legal moves of `board`, promotions to a queen only, in python-chess's
-    generation order (see the module's docstring)."""
-    king = _in_check_or_kingless(board)
-    if king is None:
-        return [m for m in board.generate_legal_moves() if m.promotion in (None, _QUEEN)]
-    turn = board.turn
-    ours, theirs, occupied = board.occupied_co[turn], board.occupied_co[not turn], board.occupied
-    pinned = board._slider_blockers(king)
-    moves: list[chess.Move] = []
-    append = moves.append
-    pieces = ours & ~board.pawns
-    while pieces:  # pieces, the highest square first, each one's targets the highest first
-        frm = pieces.bit_length() - 1
-        sq = _BB_SQUARES[frm]
-        pieces ^= sq
-        targets = _piece_targets(board, frm, sq, occupied) & ~ours
-        if frm == king:
-            targets = _safe_king_steps(board, targets)
-        elif sq & pinned:
-            targets &= _RAYS[king][frm]
-        while targets:
-            to = targets.bit_length() - 1
-            targets ^= _BB_SQUARES[to]
-            append(_Move(frm, to))
-    if board.castling_rights & _BACKRANKS & ours:
-        for move in board.generate_castling_moves():
-            if move.from_square == king or not pinned & _BB_SQUARES[move.from_square] \
-                    or _RAYS[move.from_square][move.to_square] & _BB_SQUARES[king]:
-                append(move)
-    pawns = board.pawns & ours
-    if not pawns:
-        return moves
-    attacks = _PAWN_ATTACKS[turn]
-    capturers = pawns
-    while capturers:
-        frm = capturers.bit_length() - 1
-        sq = _BB_SQUARES[frm]
-        capturers ^= sq
-        targets = attacks[frm] & theirs
-        if sq & pinned:
-            targets &= _RAYS[king][frm]
-        while targets:
-            to = targets.bit_length() - 1
-            targets ^= _BB_SQUARES[to]
-            append(_Move(frm, to, _QUEEN) if _BB_SQUARES[to] & _BACKRANKS else _Move(frm, to))
-    single, double, step = _pawn_pushes(board, pawns)
-    for targets, back in ((single, step), (double, 2 * step)):
-        while targets:
-            to = targets.bit_length() - 1
-            targets ^= _BB_SQUARES[to]
-            frm = to - back
-            if _BB_SQUARES[frm] & pinned and not _RAYS[king][frm] & _BB_SQUARES[to]:
-                continue
-            append(_Move(frm, to, _QUEEN) if _BB_SQUARES[to] & _BACKRANKS else _Move(frm, to))
-    if board.ep_square:
-        for move in board.generate_pseudo_legal_ep():
-            if board._is_safe(king, pinned, move):
-                append(move)
-    return moves
-
-
-def count_legal(board: chess.Board) -> int:
-    """How many legal moves `board` has, every promotion counted as four (python-chess's
-    count), worked out from the masks without making a move."""
-    king = _in_check_or_kingless(board)
-    if king is None:
-        return sum(1 for _ in board.generate_legal_moves())
-    turn = board.turn
-    ours, theirs, occupied = board.occupied_co[turn], board.occupied_co[not turn], board.occupied
-    pinned = board._slider_blockers(king)
-    count = 0
-    pieces = ours & ~board.pawns
-    while pieces:
-        frm = pieces.bit_length() - 1
-        sq = _BB_SQUARES[frm]
-        pieces ^= sq
-        targets = _piece_targets(board, frm, sq, occupied) & ~ours
-        if frm == king:
-            targets = _safe_king_steps(board, targets)
-        elif sq & pinned:
-            targets &= _RAYS[king][frm]
-        count += targets.bit_count()
-    if board.castling_rights & _BACKRANKS & ours:
-        count += sum(1 for m in board.generate_castling_moves()
-                     if m.from_square == king or not pinned & _BB_SQUARES[m.from_square]
-                     or _RAYS[m.from_square][m.to_square] & _BB_SQUARES[king])
-    pawns = board.pawns & ours
-    if not pawns:
-        return count
-    free, held = pawns & ~pinned, pawns & pinned
-    attacks = _PAWN_ATTACKS[turn]
-    while pawns:
-        frm = pawns.bit_length() - 1
-        sq = _BB_SQUARES[frm]
-        pawns ^= sq
-        targets = attacks[frm] & theirs
-        if sq & held:
-            targets &= _RAYS[king][frm]
-        count += targets.bit_count() + 3 * (targets & _BACKRANKS).bit_count()
-    single, double, step = _pawn_pushes(board, free)
-    count += single.bit_count() + 3 * (single & _BACKRANKS).bit_count() + double.bit_count()
-    if held:
-        single, double, step = _pawn_pushes(board, held)
-        for targets, back in ((single, step), (double, 2 * step)):
-            while targets:
-                to = targets.bit_length() - 1
-                targets ^= _BB_SQUARES[to]
-                if _RAYS[king][to - back] & _BB_SQUARES[to]:
-                    count += 4 if _BB_SQUARES[to] & _BACKRANKS else 1
-    if board.ep_square:
-        count += sum(1 for m in board.generate_pseudo_legal_ep() if board._is_safe(king, pinned, m))
-    return count
-
-
-def has_legal_move(board: chess.Board) -> bool:
-    """Whether `board` has a legal move: out of check, most often a piece that is neither
-    the king nor pinned and has a square to go to (the first one looked at); otherwise
-    the moves are counted."""
-    king = _in_check_or_kingless(board)
-    if king is None:
-        return any(True for _ in board.generate_legal_moves())
-    ours, occupied = board.occupied_co[board.turn], board.occupied
-    pieces = ours & ~board.pawns & ~board.kings & ~board._slider_blockers(king)
-    while pieces:
-        frm = pieces.bit_length() - 1
-        sq = _BB_SQUARES[frm]
-        pieces ^= sq
-        if _piece_targets(board, frm, sq, occupied) & ~ours:
-            return True
-    return count_legal(board) > 0
 
 
 _RUNS = [("1" * n, str(n)) for n in range(8, 1, -1)]
@@ -914,12 +705,12 @@ def _captured_value(board: chess.Board, move: chess.Move) -> int:
 def _fewest_replies(board: chess.Board, moves: Sequence[chess.Move]) -> list[chess.Move]:
     """The moves that leave the other side the fewest legal replies (every promotion
     counted), in their order (as `best_scored` by minus the count); each move's replies
-    are counted from the masks (count_legal), none of them made."""
+    are counted from the masks (chessmoves.count_legal), none of them made."""
     fewest, best = None, []
     for i, move in enumerate(moves):
         board.push(move)
         try:
-            count = count_legal(board)
+            count = chessmoves.count_legal(board)
         finally:
             board.pop()
         if fewest is None or count < fewest:
