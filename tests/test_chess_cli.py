@@ -156,9 +156,6 @@ def test_sigterm_ignoring_bot_and_its_child_are_killed(tmp_path):
     assert alive_with(token) == []  # gone already: prototest waited for them
 
 
-# Known to flake under heavy load (issue 29, left open): the flush diagnosis depends on what the
-# bot's threads are seen doing when the limit passes; played again once.
-@pytest.mark.flaky(reruns=1)
 def test_no_missing_flush_claimed_without_evidence(tmp_path):
     """A bot asleep in a read of its input may wait for more input than the judge sends,
     or hold its answer in a buffer: the judge sends it its request again (the turn line).
@@ -189,9 +186,6 @@ def test_no_missing_flush_claimed_without_evidence(tmp_path):
                      r"closed: the bot probably does not flush its output", buffered["message"]), buffered["message"]
 
 
-# Known to flake under heavy load (issue 29, left open): the flush diagnosis depends on what the
-# bot's threads are seen doing when the limit passes; played again once.
-@pytest.mark.flaky(reruns=1)
 def test_a_missing_flush_behind_a_wrapper_names_the_process_that_reads(tmp_path):
     """A shell wrapper runs no_flush.py: the advice to flush is for that process (the one
     seen waiting for the judge's lines), which the message names; the bot run directly
@@ -249,17 +243,24 @@ def test_an_answer_that_comes_with_an_exit_names_both_causes(tmp_path):
                      r"flush \(an exit flushes it\)$", f["message"]), f["message"]
 
 
-# Known to flake under heavy load (issue 29, left open): the flush diagnosis depends on what the
-# bot's threads are seen doing when the limit passes; played again once.
-@pytest.mark.flaky(reruns=1)
 def test_an_answer_after_one_more_line_and_the_end_of_input_names_both_causes(tmp_path):
     """Still busy when the judge stops watching what one more line does, the bot answers
-    after its input was closed: no evidence either way, both causes are named."""
+    after its input was closed: no evidence either way, both causes are named. On a busy
+    machine the judge watches longer (the time the machine kept the bot from a CPU is
+    given back) and may see the answer come: then it says what the bot does, one line
+    more; never that it does not flush."""
     bot = tmp_path / "bot.py"
     bot.write_text(MORE_THEN_THINKS)
     bot.chmod(0o755)
     [f] = [f for f in check(tmp_path, str(bot), "--time-scale", "0.1", "--seat", "white").findings()
            if f["kind"] == "timeout"]
+    assert "flush its output" not in f["message"], f["message"]
+    if "read on: it reads one line more" in f["message"]:
+        assert re.search(r"; it read all 2 lines the judge sent since the start, then waited for more input that "
+                         r"the protocol does not send: when the judge sent its request again \(one line\), it "
+                         r"answered 'e2e4' (\d+\.\d) ms later and read on: it reads one line more than the judge "
+                         r"sends$", f["message"]), f["message"]
+        return
     assert f["message"].endswith(
         "; it read all 2 lines the judge sent since the start and waited for more input; its answer 'e2e4' came "
         "only after the judge sent its request again (one line) and closed its input: either it reads more input "

@@ -116,7 +116,6 @@ def test_a_java_bot_that_computes_past_the_limit_is_too_slow(tmp_path, java_bots
 
 # Known to flake under load (issue 29, left open): whether the JVM's thread is seen in its read
 # when the limit passes decides between "does not flush" and "too slow"; played again once.
-@pytest.mark.flaky(reruns=1)
 def test_a_java_bot_that_flushes_only_at_its_exit_does_not_flush(tmp_path, java_bots):
     """The JVM's main thread is blocked reading the stdin pipe (Scanner over System.in)."""
     result = check(tmp_path, "impasse", "--seat", "w", "--time-scale", "3", *java(java_bots, "NoFlush"))

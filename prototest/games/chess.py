@@ -17,7 +17,7 @@ from typing import Any, Mapping, Sequence
 
 import chess
 
-from . import draw
+from . import chessmoves, draw
 from .base import (IllegalMove, Judged, OptionError, Outcome, PositionError, best_scored, bundled_spec,
                    take_options)
 
@@ -79,9 +79,10 @@ class ChessPosition:
         return self._checks
 
     def generated(self) -> list[chess.Move]:
-        """Legal moves in python-chess's generation order (fixed for a position)."""
+        """Legal moves in python-chess's generation order (fixed for a position), queen
+        promotions only (see prototest.games.chessmoves)."""
         if self._generated is None:
-            self._generated = [m for m in legal_moves(self.board) if m.promotion in (None, chess.QUEEN)]
+            self._generated = chessmoves.generated(self.board)
         return self._generated
 
     # -- the Position protocol --------------------------------------------------------
@@ -150,8 +151,7 @@ class ChessPosition:
         """The endings that need no claim, as `Board.outcome(claim_draw=False)` has them."""
         board = self.board
         winner = 1 if board.turn == chess.WHITE else 0
-        has_move = bool(self._generated) if self._generated is not None else any(
-            True for _ in board.generate_legal_moves())
+        has_move = bool(self._generated) if self._generated is not None else chessmoves.has_legal_move(board)
         if not has_move:
             return Outcome(winner, "checkmate") if board.is_check() else Outcome(None, "stalemate")
         if board.is_insufficient_material():
@@ -185,7 +185,8 @@ class ChessPosition:
         if self._options["en_passant"] != "always":
             return board.fen(en_passant="legal")
         ep = chess.SQUARE_NAMES[board.ep_square] if board.ep_square is not None else "-"
-        return (f"{fast_board_fen(board)} {'w' if board.turn else 'b'} {board.castling_xfen()} {ep} "
+        castling = board.castling_xfen() if board.castling_rights else "-"  # python-chess's answer without rights
+        return (f"{fast_board_fen(board)} {'w' if board.turn else 'b'} {castling} {ep} "
                 f"{board.halfmove_clock} {board.fullmove_number}")
 
     def board_lines(self) -> list[str]:
@@ -223,7 +224,6 @@ def legal_moves(board: chess.Board) -> Iterator[chess.Move]:
             yield move
 
 
-_PIECES = [(pt, colour, chess.Piece(pt, colour).symbol()) for pt in chess.PIECE_TYPES for colour in chess.COLORS]
 _RUNS = [("1" * n, str(n)) for n in range(8, 1, -1)]
 
 
@@ -231,15 +231,20 @@ def fast_board_fen(board: chess.Board) -> str:
     """`board.board_fen()` from the piece bitboards: the judge builds one FEN per
     exchange, and python-chess's square-by-square version was a fifth of its cost."""
     cells = ["1"] * 64
-    for piece_type, colour, symbol in _PIECES:
-        bb = board.pieces_mask(piece_type, colour)
-        while bb:
-            low = bb & -bb
-            cells[low.bit_length() - 1] = symbol
-            bb ^= low
-    text = "/".join("".join(cells[r * 8:r * 8 + 8]) for r in range(7, -1, -1))
+    white = board.occupied_co[chess.WHITE]
+    for mask, upper, lower in ((board.pawns, "P", "p"), (board.knights, "N", "n"), (board.bishops, "B", "b"),
+                               (board.rooks, "R", "r"), (board.queens, "Q", "q"), (board.kings, "K", "k")):
+        for bb, symbol in ((mask & white, upper), (mask & ~white, lower)):
+            while bb:
+                square = bb.bit_length() - 1
+                cells[square] = symbol
+                bb ^= 1 << square
+    join = "".join
+    text = "/".join([join(cells[56:64]), join(cells[48:56]), join(cells[40:48]), join(cells[32:40]),
+                     join(cells[24:32]), join(cells[16:24]), join(cells[8:16]), join(cells[0:8])])
     for run, digit in _RUNS:
-        text = text.replace(run, digit)
+        if run in text:
+            text = text.replace(run, digit)
     return text
 
 
@@ -663,7 +668,7 @@ def prefer(position: ChessPosition, style: str, moves: list[chess.Move]) -> list
         checks = position.checks()
         return [m for m in moves if checks(m)] or [m for m in moves if board.is_capture(m)]
     if style == "smothering":
-        return _fewest_replies(board, moves[:_SMOTHER_LIMIT], position.checks())
+        return _fewest_replies(board, moves[:_SMOTHER_LIMIT])
     if style == "passive":
         checks, pawns, theirs = position.checks(), board.pawns, board.occupied_co[not board.turn]
         return [m for m in moves if not (theirs & squares[m.to_square] or pawns & squares[m.from_square])
@@ -697,26 +702,15 @@ def _captured_value(board: chess.Board, move: chess.Move) -> int:
     return _VALUE.get(board.piece_type_at(move.to_square) or chess.PAWN, 0)
 
 
-def _fewest_replies(board: chess.Board, moves: Sequence[chess.Move], checks: Checks | None = None) -> list[chess.Move]:
-    """The moves that leave the other side the fewest legal replies, in their order (as
-    `best_scored` by minus the count): a move's replies are counted only until they
-    pass the fewest so far, which it then cannot share. Checks (`checks`) are counted
-    first: they leave few replies, so the others' counts stop early. The order changes
-    nothing in the answer: a move of the fewest replies is counted whole whenever it
-    comes, as nothing counted before it had fewer."""
-    order = range(len(moves))
-    if checks is not None:
-        given = [checks(m) for m in moves]
-        order = [i for i in order if given[i]] + [i for i in order if not given[i]]
+def _fewest_replies(board: chess.Board, moves: Sequence[chess.Move]) -> list[chess.Move]:
+    """The moves that leave the other side the fewest legal replies (every promotion
+    counted), in their order (as `best_scored` by minus the count); each move's replies
+    are counted from the masks (chessmoves.count_legal), none of them made."""
     fewest, best = None, []
-    for i in order:
-        board.push(moves[i])
+    for i, move in enumerate(moves):
+        board.push(move)
         try:
-            count = 0
-            for _ in legal_moves(board):
-                count += 1
-                if fewest is not None and count > fewest:
-                    break
+            count = chessmoves.count_legal(board)
         finally:
             board.pop()
         if fewest is None or count < fewest:

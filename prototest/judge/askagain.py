@@ -8,12 +8,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
 
-from ..sandbox import process
-from .game import GameConfig, GameReport
 from .pipes import line_shown, machine_took, unread_bytes
-from .spec import Spec
+from .refereepart import RefereePart
 
 _MS = 1_000_000
 #: How long to wait, after a timeout, for an answer stuck in an unflushed buffer (or a
@@ -47,17 +44,10 @@ class Again:
 
 
 
-class AskAgain:
+class AskAgain(RefereePart):
     """The request sent again to a bot that timed out asleep in a read of its input, and
-    what it did then (an `Again`); no part of the protocol."""
-
-    def __init__(self, referee: Any) -> None:
-        """`referee`: the prototest.judge.referee.Referee whose bot timed out."""
-        self.ref = referee
-        self.bot: process.Bot | None = referee.bot
-        self.cfg: GameConfig = referee.cfg
-        self.spec: Spec = referee.spec
-        self.report: GameReport = referee.report
+    what it did then (an `Again`); no part of the protocol. Made with the Referee whose
+    bot timed out."""
 
     def __call__(self) -> Again | None:
         """Send a bot asleep in a read of its input (the whole request read, nothing
@@ -121,7 +111,11 @@ class AskAgain:
                 return True
             if step >= deadline:
                 return True
-            if not r.data and not unread_bytes(bot) and bot.waiting_for_input():
+            if not r.data and not unread_bytes(bot) and bot.waiting_for_input() and not bot.peek():
+                # Seen waiting again, and only then nothing in its output: what it wrote
+                # before that wait is in the pipe by the time the wait is seen (on a busy
+                # machine it may have answered and gone back to reading since the read
+                # above found nothing: that is an answer, read on the next round).
                 again.waits_again = True
                 return True
 

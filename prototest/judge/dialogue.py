@@ -1,8 +1,8 @@
 """The referee's side of the pipes: the judge's lines filled in from the spec's templates
 and written (clock values masked for comparing runs), the answer read against its
 deadline, and every way a bot fails to answer told apart: a timeout (its cause told by
-`prototest.judge.timeouts`), a crash, output out of turn, a line too long, and at the end,
-the bot's exit (`prototest.judge.botexit`).
+`prototest.judge.timeouts`), a crash (`prototest.judge.crash`), output out of turn, a line
+too long, and at the end, the bot's exit (`prototest.judge.botexit`).
 
 A mixin of `prototest.judge.referee.Referee`: it works on the referee's state and makes its
 findings through the referee's helpers (declared below for type checkers).
@@ -14,7 +14,7 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from . import answertime, traces
+from . import answertime
 from ..sandbox import process
 from .findings import Finding
 from .game import Exchange, Forfeit, GameConfig, GameReport
@@ -22,6 +22,7 @@ from ..games.base import Position
 from .pipes import line_shown, unread_bytes
 from .spec import Spec
 from .botexit import Ending
+from .crash import Crash
 from .timeouts import TimeoutDiagnosis
 from ..sandbox.transcript import show
 
@@ -72,7 +73,14 @@ class Dialogue:
 
     # -- what the judge sends ---------------------------------------------------------------
     def _fields(self) -> _Fields:
-        pos = self.position
+        """The template fields, each computed when a template asks for it, from the game as
+        it is then (the way to compute each is made once a game)."""
+        compute = self.__dict__.get("_field_compute")
+        if compute is None:
+            compute = self._field_compute = self._make_field_compute()
+        return _Fields(compute)
+
+    def _make_field_compute(self) -> dict[str, Any]:
         seat = self.cfg.seat
         unit = self.spec.time.clock_unit_ms * _MS
         cap = self.spec.time.clock_max or None
@@ -83,15 +91,15 @@ class Dialogue:
             units = max(0, self.clock_ns[side]) // unit
             return min(units, cap) if cap else units
 
-        return _Fields({
+        return {
             "seat": lambda: self.spec.game.seats[seat],
             "last_move": lambda: self.last_move if self.last_move is not None else self.spec.turn.no_last_move,
             "clock": lambda: clock(seat),
             "opponent_clock": lambda: clock(1 - seat),
-            "position": pos.notation,
-            "legal_count": lambda: len(pos.legal_moves()),
+            "position": lambda: self.position.notation(),
+            "legal_count": lambda: len(self.position.legal_moves()),
             "move": lambda: self.last_move or "",
-        })
+        }
 
     def _expand(self, templates: Sequence[str], fields: _Fields) -> list[str]:
         lines: list[str] = []
@@ -128,7 +136,7 @@ class Dialogue:
         deadline = time.perf_counter_ns() + (limit_ns if limit_ns is not None else self._scaled(1000))
         t = self.bot.send(lines, deadline)
         if t is None:
-            self._cannot_write(lines)
+            Crash(self).cannot_write(lines)
         self.last_sent = lines[-1]
         self.sent_since_answer += len(lines)
         if self._unanswered is not None:
@@ -136,29 +144,6 @@ class Dialogue:
             if masked is not None and masked is not lines:
                 self.report.transcript.mask_sent(masked)
         return t  # type: ignore[return-value]
-
-    def _cannot_write(self, lines: list[str]) -> None:
-        assert self.bot is not None
-        bot = self.bot
-        expected = f"the bot reads {lines[0]!r}"
-        if bot.input_closed_by_bot:
-            bot.wait_exit(100 * _MS)  # an exiting bot closes its input first: give it a moment
-        if not bot.alive():
-            trace = traces.find(bot.stderr_since(0))
-            raise Forfeit(self._finding(
-                "crash", "fail",
-                f"the bot {process.describe_end(bot.returncode)} before the judge could send {lines[0]!r}"
-                + (f"; stderr shows {trace.describe()}" if trace else ""),
-                expected=expected, stderr_error=trace.error if trace else None), bot_usable=False)
-        if bot.input_closed_by_bot:
-            raise Forfeit(self._finding(
-                "crash", "fail",
-                f"the bot closed its input (stdin) but still runs: the judge could not send {lines[0]!r}",
-                expected=expected), bot_usable=False)
-        raise Forfeit(self._finding(
-            "timeout", "fail",
-            f"the bot does not read its input: the judge could not write {lines[0]!r} (its stdin pipe stayed full)",
-            expected="the bot reads each line the judge sends"), bot_usable=False)
 
     # -- what the bot answers ---------------------------------------------------------------
     def _read_answer(self, t_sent: int, limit_ns: int, limit_what: str,
@@ -202,7 +187,7 @@ class Dialogue:
             TimeoutDiagnosis(self).forfeit(r.data, elapsed_ns, limit_ns, limit_what, idle=r.kind == "idle",
                                            used=used, sent=sent)
         if r.kind == "eof":
-            self._crashed(f"on its turn {self.bot_turns}, before answering", partial=r.data)
+            Crash(self).output_ended(f"on its turn {self.bot_turns}, before answering", partial=r.data)
         if r.kind == "overflow":
             self._overflow(r, elapsed_ns)
         self.report.transcript.received(shown, r.t_ns, elapsed_ns)
@@ -324,28 +309,6 @@ class Dialogue:
         finding.message = (f"answered {text!r} after {elapsed_ns / _MS:.1f} ms: over the {limit_ns / _MS:.0f} ms "
                            f"it had ({limit_what}){answertime.still_over(finding.time_figures())}")
         raise Forfeit(finding, bot_usable=True)
-
-    def _crashed(self, when: str, partial: bytes = b"") -> None:
-        assert self.bot is not None
-        code, _ = self.bot.wait_exit(500 * _MS)
-        if code is None:
-            message = f"the bot closed its output {when} but is still running"
-        else:
-            message = f"the bot {process.describe_end(code)} {when}"
-        fault = self._envelope_fault(message.removeprefix("the bot "))
-        if fault is not None:
-            trace = traces.find(self.bot.stderr_since(0))
-            if trace is not None:
-                fault.message += f"; stderr shows {trace.describe()}"
-                fault.stderr_error = trace.error
-            raise Forfeit(fault, bot_usable=False)
-        if partial:
-            message += f"; its last output was {partial.decode('utf-8', 'replace')!r} without a newline"
-        trace = traces.find(self.bot.stderr_since(0))
-        if trace is not None:
-            message += f"; stderr shows {trace.describe()}"
-        raise Forfeit(self._finding("crash", "fail", message, expected=self.spec.turn.answer_help,
-                                    stderr_error=trace.error if trace else None), bot_usable=False)
 
     def _finish(self, answer_pending: bool = False) -> None:
         """Close the bot's input and check that it exits, as the spec says. With an

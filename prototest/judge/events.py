@@ -16,6 +16,7 @@ from typing import Any
 
 from ..sandbox import conduct
 from .findings import TIME_FIELDS, Finding
+from .resources import ResourceFaults
 
 
 class EventFindings:
@@ -49,7 +50,7 @@ class EventFindings:
                 "signal", "fail", conduct.signal_message(event), expected="no signal to the judge", rule="signal",
                 got=f"{conduct.signal_name(int(event.get('sig', 0)))} from {conduct.sender(event)}")
         elif event.get("e") in ("net", "pids"):
-            finding = self.ref._envelope_event(event, mark)
+            finding = ResourceFaults(self.ref).event(event, mark)
             if finding is None:
                 return None
         elif event.get("e") == "file":

@@ -6,18 +6,18 @@ module (what is legal) and the bot process (lines and time). Every bot fault end
 the real judge would forfeit ends the game (`Forfeit`), a warning is noted and play
 goes on.
 
-This module holds the game itself (its run, the turns, the end); the bot's start is
+This module holds the game itself (its run, the turns); the bot's start is
 `prototest.judge.startup`, the dialogue on the pipes `prototest.judge.dialogue`, the judging
 of each answer line `prototest.judge.judging`, the accounting of its time and resources
-`prototest.judge.accounting`, what the bot did outside the dialogue `prototest.judge.events`,
-and the game's data (GameConfig, GameReport, Exchange, StopGame, Forfeit)
-`prototest.judge.game`, re-exported here.
+`prototest.judge.accounting`, its findings made and noted `prototest.judge.faults`, what the
+bot did outside the dialogue `prototest.judge.events`, how the game ended in its report
+`prototest.judge.gameend`, and the game's data (GameConfig, GameReport, Exchange, StopGame,
+Forfeit) `prototest.judge.game`, re-exported here.
 """
 
 from __future__ import annotations
 
 import random
-import signal
 import time
 from typing import Any, Callable
 
@@ -28,12 +28,13 @@ from .accounting import Accounting
 from .dialogue import Dialogue
 from ..sandbox.envelope import Envelope
 from .events import EventFindings
-from .findings import Finding, fold
+from .faults import Faults
+from .gameend import GameEnd
 from .game import Exchange, Forfeit, GameConfig, GameReport, StopGame
 from ..games.base import IllegalMove, Outcome, Position
 from .judging import Judging
 from .seat import BotSeat, OpponentForfeit
-from .startup import StartUp, launch
+from .startup import StartUp, launch, started_ahead
 
 __all__ = ["MAX_PLIES", "Exchange", "Forfeit", "GameConfig", "GameReport", "Referee", "StopGame"]
 
@@ -42,7 +43,7 @@ _MS = 1_000_000
 MAX_PLIES = 20_000
 
 
-class Referee(Dialogue, Judging, Accounting):
+class Referee(Dialogue, Judging, Accounting, Faults):
     def __init__(self, cfg: GameConfig) -> None:
         self.cfg = cfg
         self.spec = cfg.spec
@@ -92,43 +93,8 @@ class Referee(Dialogue, Judging, Accounting):
         if self.seat is not None:
             self.report.opponent = "bot: " + " ".join(cfg.opponent_argv or ())
 
-    # -- findings -------------------------------------------------------------------------
     def _scaled(self, ms: int | float) -> int:
         return int(ms * self.cfg.time_scale * _MS)
-
-    def _finding(self, kind: str, severity: str, message: str, **evidence: Any) -> Finding:
-        evidence.setdefault("elapsed_ms", self.answer_ms)
-        took = self.answer_time
-        if took is not None and evidence["elapsed_ms"] == took.elapsed_ms:  # about this answer's time: its parts
-            for name, value in took.figures().items():
-                evidence.setdefault(name, value)
-        f = Finding(kind=kind, severity=severity, message=message, game=self.cfg.index,
-                    turn=self.bot_turns or None, ply=self.position.ply(),
-                    position=self.position.notation(), moves=list(self.report.moves), **evidence)
-        if self.bot is not None:
-            f.stderr_tail = list(self.bot.stderr_tail)[-10:]
-        if severity == "fail" and self._diagram is not None:
-            f.diagram = self._diagram(self.position)
-        return f
-
-    def _note(self, finding: Finding) -> None:
-        if finding.severity == "ignore":
-            return
-        self.report.findings.append(finding)
-        mark = "F" if finding.severity == "fail" else "W"
-        self.report.transcript.add(mark, f"{finding.severity.upper()} {finding.kind}: {finding.message}")
-
-    def _warn(self, key: str, kind: str, message: str, *, rule: str = "", **evidence: Any) -> None:
-        """A fault whose severity the spec's [severity] table sets; `rule` (default: the
-        key) says which findings fold together."""
-        severity = self.spec.severity[key]
-        if severity == "fail":
-            raise Forfeit(self._finding(kind, "fail", message, rule=rule or key, **evidence))
-        self._note(self._finding(kind, severity, message, rule=rule or key, **evidence))
-
-    def _soft(self, key: str, kind: str, message: str, **evidence: Any) -> None:
-        severity = self.spec.severity[key]
-        self._note(self._finding(kind, severity, message, **evidence))
 
     # -- the game -------------------------------------------------------------------------
     def launch(self) -> bool:
@@ -170,9 +136,7 @@ class Referee(Dialogue, Judging, Accounting):
         bot = self.bot
         assert bot is not None
         if ahead_ns is not None:
-            report.started_ahead_ms = round(ahead_ns / _MS, 1)
-            report.transcript.note(f"the bot was started {ahead_ns / _MS:.0f} ms before its game "
-                                   f"(start.ahead: while the game before it was played)")
+            started_ahead(report, ahead_ns)
         if self.seat is not None:  # started with the bot (or ahead with it): their start-ups overlap
             self.seat.launch()
         try:
@@ -190,12 +154,7 @@ class Referee(Dialogue, Judging, Accounting):
                         # the game goes on for the bot: output now is out of turn
                         self._check_silence("when the judge stopped the game", always=True)
                 except Forfeit as forfeit:
-                    self._note(forfeit.finding)
-                    for finding in forfeit.also:
-                        self._note(finding)
-                    report.result = "forfeit"
-                    report.reason = forfeit.finding.kind
-                    usable = forfeit.bot_usable
+                    usable = GameEnd(self).forfeited(forfeit)
                 if self.seat is not None:  # both bots' inputs closed, then both exits waited for at once
                     self.seat.end_input()
                 if usable:  # an answer still coming after a forfeit or a stop mid-answer is no finding
@@ -205,17 +164,12 @@ class Referee(Dialogue, Judging, Accounting):
         except KeyboardInterrupt as exc:  # here too when it was held back during the kill
             self.interrupted(exc)
             self._conduct(final=True)
-        report.plies = self.position.ply()
-        report.findings = fold(report.findings)
-        report.transcript.note(f"result: {report.result}" + (f" ({report.reason})" if report.reason else ""))
+        GameEnd(self).close()
         return report
 
     def interrupted(self, exc: KeyboardInterrupt) -> None:
         """Ctrl-C or SIGTERM: the game stops here; the bot is killed on the way out."""
-        self.report.interrupted = getattr(exc, "signum", signal.SIGINT)
-        self.report.result = "interrupted"
-        self.report.reason = signal.Signals(self.report.interrupted).name
-        self.report.transcript.note(f"interrupted by {self.report.reason}")
+        GameEnd(self).interrupted(exc)
 
     def _start(self) -> None:
         """The bot's start-up: handshake, silence, the judge's first lines (see
@@ -230,17 +184,10 @@ class Referee(Dialogue, Judging, Accounting):
         except StopGame as stop:
             self._stopped(stop)
         except OpponentForfeit as forfeit:  # the other seat's fault: the bot wins
-            self.report.result = "win"
-            self.report.opponent_forfeited = forfeit.finding.kind
-            self.report.reason = f"the {self.cfg.opponent_label} forfeited: {forfeit.finding.kind}"
-            self.report.transcript.note(f"game over after {self.position.ply()} plies: {self.report.reason}")
+            GameEnd(self).opponent_forfeited(forfeit.finding.kind)
 
     def _stopped(self, stop: StopGame) -> None:
-        self._stopped_mid_answer = stop.mid_answer
-        self.report.result = "stopped"
-        self.report.reason = stop.reason
-        self.report.usage_error = stop.usage
-        self.report.transcript.note(f"game stopped after {self.position.ply()} plies: {stop.reason}")
+        GameEnd(self).stopped(stop)
 
     def _moves(self) -> None:
         cfg = self.cfg
@@ -249,12 +196,12 @@ class Referee(Dialogue, Judging, Accounting):
             if outcome is not None:
                 if self.seat is not None:  # the bot in the other seat told the last move, as its judge tells it
                     self.seat.observe(self.position, self.report.moves, self.clock_ns)
-                self._ended(outcome)
+                GameEnd(self).ended(outcome)
                 return
             if self._broken_read is not None:  # the referee's next read fails: so does the game
                 raise Forfeit(self._broken_read_finding())
             if self.position.ply() >= MAX_PLIES:
-                self._ended(Outcome(None, f"stopped by prototest after {MAX_PLIES} plies"))
+                GameEnd(self).ended(Outcome(None, f"stopped by prototest after {MAX_PLIES} plies"))
                 return
             if cfg.max_plies is not None and self.position.ply() >= cfg.max_plies:
                 raise StopGame(f"the judge stops at ply {cfg.max_plies}")
@@ -297,15 +244,6 @@ class Referee(Dialogue, Judging, Accounting):
         progress.played(len(self.report.moves))  # one store in shared memory when the live view is on
         if self._unanswered is not None:
             self.report.positions.append(position)
-
-    def _ended(self, outcome: Outcome) -> None:
-        self.report.result = outcome.result_for(self.cfg.seat)
-        self.report.reason = outcome.reason
-        self.report.transcript.note(f"game over after {self.position.ply()} plies: {outcome.reason}")
-        if self.cfg.seat in outcome.blamed:  # the result stands; the referee calls it the bot's error
-            self._soft("rule_loss", "rule_loss", f"{self.report.result} by {outcome.fault}", got=outcome.reason)
-        if self.seat is not None and 1 - self.cfg.seat in outcome.blamed:  # the other seat's bot's error
-            self.seat.blamed(self.position, self.report.moves, outcome)
 
     # -- one turn of the bot --------------------------------------------------------------
     def _turn_limit_ns(self) -> tuple[int, str]:

@@ -25,6 +25,7 @@ from .botexit import Ending
 from .findings import Finding, fold
 from .game import Forfeit, StopGame
 from ..games.base import Position
+from .startup import started_ahead
 
 _MS = 1_000_000
 
@@ -75,9 +76,7 @@ class BotSeat:
         if not r.launch():
             return False
         if ahead_ns is not None and r.report.started_ahead_ms is None:
-            r.report.started_ahead_ms = round(ahead_ns / _MS, 1)
-            r.report.transcript.note(f"the bot was started {ahead_ns / _MS:.0f} ms before its game "
-                                     f"(start.ahead: while the game before it was played)")
+            started_ahead(r.report, ahead_ns)
         return True
 
     def start(self) -> None:

@@ -18,8 +18,11 @@ from typing import Any
 
 from . import answertime
 from ..sandbox import conduct, process
-from .game import Forfeit, GameConfig, GameReport
+from .crash import Crash
+from .game import Forfeit, GameReport
 from .pipes import line_shown
+from .refereepart import RefereePart
+from .resources import ResourceFaults
 from .spec import Spec
 from ..sandbox.transcript import show
 
@@ -58,6 +61,14 @@ def launch(referee: Any) -> bool:
     return True
 
 
+def started_ahead(report: GameReport, ahead_ns: int) -> None:
+    """A bot started `ahead_ns` before its game (start.ahead: while the game before it was
+    played, runner.Ahead), in its report and transcript."""
+    report.started_ahead_ms = round(ahead_ns / _MS, 1)
+    report.transcript.note(f"the bot was started {ahead_ns / _MS:.0f} ms before its game "
+                           f"(start.ahead: while the game before it was played)")
+
+
 def _spec_shown(spec: Spec) -> str:
     """The spec as the transcript names it: an installed game's by its name (its path
     is the machine's), another by its path from the current folder when inside it."""
@@ -71,16 +82,9 @@ def _spec_shown(spec: Spec) -> str:
     return conduct.shown_path(os.path.abspath(spec.path), os.getcwd())
 
 
-class StartUp:
-    """The start of one game for the referee's bot, up to the judge's first lines."""
-
-    def __init__(self, referee: Any) -> None:
-        """`referee`: the prototest.judge.referee.Referee whose bot is starting."""
-        self.ref = referee
-        self.bot: process.Bot | None = referee.bot
-        self.cfg: GameConfig = referee.cfg
-        self.spec: Spec = referee.spec
-        self.report: GameReport = referee.report
+class StartUp(RefereePart):
+    """The start of one game for the referee's bot, up to the judge's first lines (made
+    with the Referee whose bot is starting)."""
 
     def __call__(self) -> None:
         """The start as the spec says: the handshake awaited, the silence kept, the judge's
@@ -133,8 +137,8 @@ class StartUp:
                 "early_output", "fail", f"wrote {text!r} before {expected!r}: the first line must be {expected!r}",
                 expected=expected, got=show(shown), elapsed_ms=elapsed))
         if r.kind == "eof":
-            self.ref._crashed("before its handshake")
-        fault = self.ref._envelope_fault(f"said nothing within {limit_ns / _MS:.0f} ms of start-up")
+            Crash(self.ref).output_ended("before its handshake")
+        fault = ResourceFaults(self.ref).fault(f"said nothing within {limit_ns / _MS:.0f} ms of start-up")
         if fault is not None:
             raise Forfeit(fault, bot_usable=False)
         partial = r.data.decode("utf-8", "replace")
@@ -152,7 +156,7 @@ class StartUp:
         if r.kind == "timeout" and not r.data:
             return
         if r.kind == "eof" and not r.data:
-            self.ref._crashed("before the judge's first line")
+            Crash(self.ref).output_ended("before the judge's first line")
         text = r.data.decode("utf-8", "replace")
         if r.kind == "line":
             self.report.transcript.received(text, r.t_ns)

@@ -16,9 +16,10 @@ from typing import Any, NoReturn
 
 from ..sandbox import conduct, process
 from .askagain import FLUSH_PROBE_MS, Again, AskAgain
-from .game import Forfeit, GameConfig, GameReport
+from .game import Forfeit
 from .pipes import unread_bytes
-from .spec import Spec
+from .refereepart import RefereePart
+from .resources import ResourceFaults
 from ..sandbox.transcript import show
 
 _MS = 1_000_000
@@ -26,18 +27,15 @@ _MS = 1_000_000
 #: it wanted a CPU (ran, or waited for one) for at most this share of the time it was
 #: waited for.
 ASLEEP_DEMAND_PERCENT = 5
+#: How many times, and how far apart, a timed-out bot's threads are looked at for one
+#: blocked reading its input with nothing running (see TimeoutDiagnosis._waiting).
+WAIT_LOOKS = 5
+WAIT_LOOK_MS = 5
 
 
-class TimeoutDiagnosis:
-    """Why the referee's bot gave no answer in time, as a timeout finding."""
-
-    def __init__(self, referee: Any) -> None:
-        """`referee`: the prototest.judge.referee.Referee whose bot gave no answer in time."""
-        self.ref = referee
-        self.bot: process.Bot | None = referee.bot
-        self.cfg: GameConfig = referee.cfg
-        self.spec: Spec = referee.spec
-        self.report: GameReport = referee.report
+class TimeoutDiagnosis(RefereePart):
+    """Why the referee's bot gave no answer in time, as a timeout finding (made with the
+    Referee whose bot gave no answer in time)."""
 
     def forfeit(self, partial: bytes, elapsed_ns: int, limit_ns: int, limit_what: str,
                 idle: bool = False, used: Any = None, sent: int = 0) -> NoReturn:
@@ -61,7 +59,7 @@ class TimeoutDiagnosis:
         asleep = self._asleep(used, limit_ns)  # before anything is sent again, or its input closed
         unread = unread_bytes(self.bot)
         input_closed = self.bot.input_closed()
-        waiting = self.bot.waiting_for_input()
+        waiting = self._waiting()
         if waiting and len(self.bot.peek()) > len(partial):
             # It wrote after the limit, then went back to reading: on a busy machine the
             # judge looks late, and finds a slow bot that has answered since: too slow,
@@ -76,9 +74,9 @@ class TimeoutDiagnosis:
         late = self.bot.drain(int(FLUSH_PROBE_MS * max(1.0, self.cfg.time_scale) * _MS))[len(partial):]
         # A bot filling memory is slow before it is killed: the platform's kill may come
         # after the limit (its timer runs out first there too), but memory is the cause.
-        late += self.ref._memory_settles(limit_ns)
-        fault = self.ref._envelope_fault(f"gave no answer within {limit_ns / _MS:.0f} ms ({limit_what})",
-                                     at_limit=True)
+        resources = ResourceFaults(self.ref)
+        late += resources.memory_settles(limit_ns)
+        fault = resources.fault(f"gave no answer within {limit_ns / _MS:.0f} ms ({limit_what})", at_limit=True)
         if fault is not None:
             raise Forfeit(fault, bot_usable=False)
         self.ref._throttled(used, elapsed_ns, limit_ns, limit_what, None)  # late by the CPU quota
@@ -140,7 +138,7 @@ class TimeoutDiagnosis:
             message += self._silent_wait(read, again)
         elif input_closed and self.bot.alive():
             # The same fault as when the judge finds it closed before it writes
-            # (_cannot_write): which one it is depends only on when the bot closed it.
+            # (Crash.cannot_write): which one it is depends only on when the bot closed it.
             raise Forfeit(self.ref._finding(
                 "crash", "fail", f"the bot closed its input (stdin) but still runs: {message}, and the judge "
                 f"can send it nothing more", expected=self.spec.turn.answer_help, got=got,
@@ -156,6 +154,23 @@ class TimeoutDiagnosis:
                                     got=got, elapsed_ms=elapsed_ns / _MS, limit_ms=limit_ns / _MS, rule=cause,
                                     asleep=asleep),
                       bot_usable=False)
+
+    def _waiting(self) -> bool | None:
+        """Whether the bot sleeps until more input comes (process.Bot.waiting_for_input),
+        looked at up to WAIT_LOOKS times WAIT_LOOK_MS apart while a thread is seen to run:
+        a JVM's compiler or collector thread may run a moment after its main thread
+        blocked in a read, most of all on a busy machine. One look with nothing running
+        and a thread blocked reading its input is the evidence; a bot that computes is
+        seen running at every look (and one that answered meanwhile is told apart by
+        what it wrote, below)."""
+        assert self.bot is not None
+        waiting = self.bot.waiting_for_input()
+        for _ in range(WAIT_LOOKS - 1):
+            if waiting is not False or not self.bot.alive():
+                break
+            time.sleep(WAIT_LOOK_MS / 1000)
+            waiting = self.bot.waiting_for_input()
+        return waiting
 
     def _reader_named(self) -> str:
         """When the process seen waiting for the judge's lines is not the bot's command

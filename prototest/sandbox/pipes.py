@@ -15,9 +15,6 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Callable
 
-import pexpect
-from pexpect import fdpexpect
-
 from .transcript import Transcript, show
 
 READ_CHUNK = 65536
@@ -37,7 +34,8 @@ class Read:
 
 
 class AnswerReader:
-    """The bot's stdout, read through `pexpect.fdpexpect` into a buffer and cut into lines."""
+    """The bot's stdout, read into a buffer and cut into lines (a non-blocking descriptor,
+    read once the bot's poll says it holds something)."""
 
     def __init__(self, max_line: int, cr_ends_line: bool) -> None:
         #: The most bytes of one line, its line end included: no line end within them
@@ -52,7 +50,7 @@ class AnswerReader:
     def attach(self, fd: int, poller: select.poll, pump: Callable[[int], bool]) -> None:
         """Read `fd`, registered with `poller`, which `pump` waits on (the bot's poll)."""
         self.fd = fd
-        self._out = fdpexpect.fdspawn(fd, timeout=None, use_poll=True)
+        os.set_blocking(fd, False)  # our end of the pipe: a read never waits
         self.open = True
         self.watched = True  # False while the line buffer is full: the bot then blocks
         self._poller = poller
@@ -117,10 +115,12 @@ class AnswerReader:
         """Take what stdout holds, up to the room left in the line buffer."""
         size = min(READ_CHUNK, max(1, self.max_line - len(self.buf)))
         try:
-            chunk = self._out.read_nonblocking(size, timeout=0)
-        except pexpect.TIMEOUT:
+            chunk = os.read(self.fd, size)
+        except BlockingIOError:  # nothing there after all
             return
-        except (pexpect.EOF, OSError):
+        except OSError:
+            chunk = b""
+        if not chunk:  # the end of the bot's output
             self.open = False
             self.watch(False)
             return

@@ -2,7 +2,7 @@
 
 Real judges talk to bots over pipes, so this module does too: stdin, stdout and stderr
 are three separate pipes (a pty would line-buffer the bot and hide a missing flush).
-Reading stdout goes through `pexpect.fdpexpect`; one `poll` waits on stdout, stderr and
+Reading stdout is os.read on a non-blocking pipe; one `poll` waits on stdout, stderr and
 a pidfd of the bot, so the harness sleeps in the kernel (no busy polling), stderr is
 drained as it comes (a bot blocked on a full stderr pipe would look like a timeout),
 and the death of the bot is seen at once even when a child still holds its pipes.
@@ -22,7 +22,7 @@ Bot composes the collaborators that do each part, one module each:
 limits and reads its use, `stdinwriter` writes the judge's lines to it, `pipes` reads
 its answer lines and its stderr, `sidechannels` reads the keeper's reports and the
 signalfd (`signalguard`), `waits` reads in /proc what its threads are doing, `reaping`
-kills what is left of it, `exitstatus` says how it ended.
+kills it, to the last of its processes, `exitstatus` says how it ended.
 The names other layers use are all importable from here; the collaborators are Bot's
 attributes `stdin`, `reader`, `stderr`, `channels` and `hold`.
 """
@@ -307,10 +307,7 @@ class Bot:
         blocked = interrupts.sigmask(signal.SIG_BLOCK, _INTERRUPTS)
         outside: list[int] = []
         try:
-            if self.keeper_pid is not None:
-                self._kill_kept()
-            else:
-                self._kill()
+            self._close_up(reaping.kill_kept(self) if self.keeper_pid is not None else reaping.kill_group(self))
         finally:
             if self._held:
                 infos = _guard.read()
@@ -325,37 +322,9 @@ class Bot:
         for signum in outside:
             _outside_signal(signum)
 
-    def _kill_kept(self) -> None:
-        """The keeper's way: SIGTERM to the bot's group, a moment, SIGKILL; then the keeper
-        kills whatever is left of the bot's processes (it is their subreaper, wherever
-        they went), reports them, and ends as the bot ended."""
-        if self.pid > 1:  # never killpg(0): that is our own group
-            reaping.term_then_kill_group(self.proc, self.pid)
-        if self.proc.poll() is None:
-            reaping.end_keeper(self.proc)  # type: ignore[arg-type]
-        if self.returncode is None:
-            self.returncode = self.proc.wait()
-            self.transcript.note(f"killed: {describe_status(self.returncode)}")
-        self.channels.read_reports()
-        escaped = [e["pid"] for e in self.channels.killed if e.get("pgid") != self.pid]
-        dropped = self.channels.dropped
-        escaped += reaping.kill_keepers_orphans(self.pid, self.proc.pid)
-        if dropped:
-            self.transcript.note(f"{dropped} report(s) of the bot's file operations or signals were lost "
-                                 f"(too many at once)")
-        self._close_up(escaped)
-
-    def _kill(self) -> None:
-        escaped = reaping.escaped_from(self.pid, self.proc.pid)
-        reaping.term_then_kill_group(self.proc, self.pid)
-        if self.returncode is None:  # before any reaping below, which must not take the bot's status
-            self.returncode = self.proc.wait()
-            self.transcript.note(f"killed: {describe_status(self.returncode)}")
-        self._close_up(reaping.kill_escaped(self.pid, self.proc.pid, escaped))
-
     def _close_up(self, escaped: list[int]) -> None:
-        """After the kill: note what had left the bot's group, close the pipes and the
-        pidfd, reap what is left."""
+        """After the kill (reaping.kill_kept, with a keeper, or reaping.kill_group): note
+        what had left the bot's group, close the pipes and the pidfd, reap what is left."""
         if escaped:
             self.transcript.note(f"killed {len(escaped)} process(es) that had left the bot's group: "
                                  + " ".join(str(pid) for pid in escaped))

@@ -1,7 +1,8 @@
 """Killing a bot's processes to the last, and reaping what they leave.
 
-A bot's process group is ended with SIGTERM, a moment, then SIGKILL; its processes that
-left the group (setsid) are found by their parent links in /proc and killed too. As the
+A bot's process group is ended with SIGTERM, a moment, then SIGKILL (`kill_kept`, with
+its keeper; `kill_group`, without one); its processes that left the group (setsid) are
+found by their parent links in /proc and killed too. As the
 subreaper (the command line only), prototest also collects the dead orphans handed to it,
 past the live bots' own processes (`_live`), so no zombie piles up over a long run.
 """
@@ -15,8 +16,10 @@ import signal
 import subprocess
 import time
 from collections.abc import Set as AbstractSet
+from typing import Any
 
 from . import keeper
+from .exitstatus import describe_status
 
 PR_SET_CHILD_SUBREAPER = 36
 
@@ -212,3 +215,40 @@ def kill_escaped(group: int, proc_pid: int, escaped: list[tuple[int, int]]) -> l
         reap_orphans(1.0)  # so the dead are not found again
         escaped = _descendants(os.getpid(), group, _live - {proc_pid}) if _subreaper else []
     return killed
+
+
+def kill_kept(bot: Any) -> list[int]:
+    """A process.Bot's kill (Bot.kill), the keeper's way: SIGTERM to the bot's group, a
+    moment, SIGKILL; then the keeper kills whatever is left of the bot's processes (it is
+    their subreaper, wherever they went), reports them, and ends as the bot ended. The
+    pids of those that had left the bot's group."""
+    if bot.pid > 1:  # never killpg(0): that is our own group
+        term_then_kill_group(bot.proc, bot.pid)
+    if bot.proc.poll() is None:
+        end_keeper(bot.proc)
+    _killed_status(bot)
+    bot.channels.read_reports()
+    escaped = [e["pid"] for e in bot.channels.killed if e.get("pgid") != bot.pid]
+    dropped = bot.channels.dropped
+    escaped += kill_keepers_orphans(bot.pid, bot.proc.pid)
+    if dropped:
+        bot.transcript.note(f"{dropped} report(s) of the bot's file operations or signals were lost "
+                            f"(too many at once)")
+    return escaped
+
+
+def kill_group(bot: Any) -> list[int]:
+    """A process.Bot's kill without a keeper: its group ended, then its processes that had
+    left the group (found before) killed; their pids."""
+    escaped = escaped_from(bot.pid, bot.proc.pid)
+    term_then_kill_group(bot.proc, bot.pid)
+    _killed_status(bot)  # before any reaping below, which must not take the bot's status
+    return kill_escaped(bot.pid, bot.proc.pid, escaped)
+
+
+def _killed_status(bot: Any) -> None:
+    """The killed bot's exit status (`returncode`, unless its end was seen already), in
+    its transcript."""
+    if bot.returncode is None:
+        bot.returncode = bot.proc.wait()
+        bot.transcript.note(f"killed: {describe_status(bot.returncode)}")

@@ -162,19 +162,28 @@ def _task_state(task: str) -> str:
     return stat[end + 2: end + 3] if end >= 0 else ""
 
 
+def _syscall(fields: list[str], kinds: dict[str, dict[str, str]]) -> tuple[str, list[int]] | None:
+    """A thread's system call from its /proc syscall line (`fields`, split): the kind
+    `kinds` (_WAIT_SYSCALLS, _ASLEEP_SYSCALLS) gives its number on this machine, and its
+    six arguments; None when it is none of those, or the line is not whole."""
+    kind = kinds.get(platform.machine(), {}).get(fields[0]) if fields else None
+    if kind is None or len(fields) < 7:
+        return None
+    try:
+        return kind, [int(a, 16) for a in fields[1:7]]
+    except ValueError:
+        return None
+
+
 def _task_asleep(task: str, min_left_ns: int, alive_ns: int) -> bool:
     """A sleeping thread (state S) whose system call is one it sleeps in by its own doing
     (_ASLEEP_SYSCALLS): a read only of a pipe, a futex only a private one with no timeout,
     a sleep only if at least `min_left_ns` of it is left (a relative sleep's request, less
     `alive_ns`, the longest it can have slept; an absolute one's deadline, less now)."""
-    fields = _read_proc(f"{task}/syscall").split()
-    kind = _ASLEEP_SYSCALLS.get(platform.machine(), {}).get(fields[0]) if fields else None
-    if kind is None or len(fields) < 7:
+    call = _syscall(_read_proc(f"{task}/syscall").split(), _ASLEEP_SYSCALLS)
+    if call is None:
         return False
-    try:
-        args = [int(a, 16) for a in fields[1:7]]
-    except ValueError:
-        return False
+    kind, args = call
     if kind == "read":
         try:
             return os.readlink(f"{task}/fd/{args[0]}").startswith("pipe:")
@@ -234,13 +243,10 @@ def _task_waits_for_input(task: str, pipe: tuple[int, int]) -> bool | None:
     fields = _read_proc(f"{task}/syscall").split()
     if not fields:
         return None
-    kind = _WAIT_SYSCALLS.get(platform.machine(), {}).get(fields[0])
-    if kind is None or len(fields) < 7:
+    call = _syscall(fields, _WAIT_SYSCALLS)
+    if call is None:
         return False
-    try:
-        args = [int(a, 16) for a in fields[1:7]]
-    except ValueError:
-        return False
+    kind, args = call
     if kind == "read":
         return _is_pipe(task, args[0], pipe)
     if kind == "epoll":
