@@ -209,3 +209,18 @@ def test_the_collector_records_each_line_of_the_bots_own_code_once(tmp_path, pyt
         assert set().union(*new) <= source.slots
     finally:
         cmap.close()
+
+
+def test_a_map_left_by_a_process_killed_outright_is_removed_by_the_next(tmp_path):
+    """A prototest killed with SIGKILL cannot remove its map's folder under /dev/shm: the
+    next map made anywhere removes the folders of every pid that is gone."""
+    made = subprocess.run([sys.executable, "-c", "import os, sys; from prototest.sandbox.coverage import "
+                           "CoverageMap; sys.stdout.write(CoverageMap().folder); sys.stdout.flush(); os._exit(0)"],
+                          capture_output=True, text=True, check=True).stdout
+    assert os.path.isdir(made)
+    live = CoverageMap()
+    try:
+        assert not os.path.exists(made) and os.path.isdir(live.folder)
+    finally:
+        live.close()
+    assert not os.path.exists(live.folder)

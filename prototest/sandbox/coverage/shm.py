@@ -18,8 +18,29 @@ import zlib
 MAP_SIZE = 1 << 16
 ENV_MAP, ENV_INDEX, ENV_ROOT = "PROTOTEST_COVERAGE_MAP", "PROTOTEST_COVERAGE_INDEX", "PROTOTEST_COVERAGE_ROOT"
 SHM = "/dev/shm"
+#: A map's folder: PREFIX, the pid of the prototest process that made it, a random tail.
+PREFIX = "prototest-cov-"
 #: The map is compared in chunks of these sizes, each level only where the one above differs.
 _CHUNKS = (2048, 64)
+
+
+def sweep() -> None:
+    """Remove the maps of prototest processes that are gone (one killed outright, SIGKILL,
+    could not remove its own): each folder is named by the pid of the process that made it."""
+    try:
+        names = os.listdir(SHM)
+    except OSError:
+        return
+    for name in names:
+        pid = name[len(PREFIX):].split("-", 1)[0]
+        if not name.startswith(PREFIX) or not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(os.path.join(SHM, name), ignore_errors=True)
+        except OSError:  # another user's process: alive, and not ours to touch
+            pass
 
 
 def slot(path: str, line: int, size: int = MAP_SIZE) -> int:
@@ -35,7 +56,8 @@ class CoverageMap:
         if folder is None:
             if not os.path.isdir(SHM) or not os.access(SHM, os.W_OK):
                 raise OSError(f"no writable {SHM} on this machine")
-            folder = tempfile.mkdtemp(prefix="prototest-cov-", dir=SHM)
+            sweep()
+            folder = tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-", dir=SHM)
         self.folder = folder
         self.size = size
         self.map_path = os.path.join(folder, "map")
