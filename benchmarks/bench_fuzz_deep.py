@@ -63,6 +63,11 @@ NEW = [
     ("impasse", "impasse/noise_situations.py", "crash", "noise"),
     ("loa", "loa/noise_long_lines.py", "illegal_move", "noise"),
     ("loa", "native/loa_comeback.c", "crash", "deep, native"),
+    # written after fuzz_deep_before.txt showed that a mode entered on a board situation is
+    # reached by position mode: these modes are entered through the bot's own turns only
+    ("impasse", "impasse/deep_history_both_stuck.py", "crash", "deep (history)"),
+    ("halma", "halma/deep_history_long_jumps.py", "crash", "deep (history)"),
+    ("chess", "chess/deep_history_en_passant_log.py", "crash", "deep (history)"),
 ]
 OLD = [(game, name, kind, "rare") for game, name, kind in power.CORPUS]
 
