@@ -224,3 +224,38 @@ def test_a_map_left_by_a_process_killed_outright_is_removed_by_the_next(tmp_path
     finally:
         live.close()
     assert not os.path.exists(live.folder)
+
+
+def test_corpus_energy_goes_to_the_entry_whose_new_code_few_examples_reach():
+    """The first game brings many new lines that every game reaches; an entry that first
+    reached a rare line (a bot's mode entered after another rare branch) gets more energy,
+    and less each time it is picked."""
+    from collections import Counter
+
+    from prototest.play.corpus import Entry
+    from prototest.play.elites import Elite
+
+    elite = Elite(0, (), (), 3, 1.0)
+    first = Entry(elite, 300, frozenset(range(300)))
+    deep = Entry(elite, 1, frozenset({1000}))
+    hits = Counter({s: 50 for s in range(300)})
+    hits[1000] = 2
+    assert deep.weight(hits) > 10 * first.weight(hits)
+    picked = Entry(elite, 1, frozenset({1000}), picked=3)
+    assert picked.weight(hits) < deep.weight(hits)
+
+
+def test_merged_shards_keep_the_union_of_the_lines_reached():
+    from prototest.reports.merge import merged_coverage
+
+    def shard(reached, unreached):
+        return {"state": "on", "kind": "python", "slots": len(reached), "runs": 3, "new_examples": 1, "corpus": 1,
+                "timing_rechecked": 0, "lines": len(reached), "lines_total": 10,
+                "files": [{"path": "bot.py", "lines": len(reached), "total": 10,
+                           "unreached_functions": len(unreached), "reached": reached}],
+                "unreached_functions": unreached, "unreached_count": len(unreached)}
+
+    out = merged_coverage([shard([1, 2, 3], ["bot.py:7 rare", "bot.py:9 rarer"]), shard([2, 5], ["bot.py:9 rarer"])])
+    assert out["files"][0]["reached"] == [1, 2, 3, 5] and out["lines"] == 4 and out["runs"] == 6
+    assert out["unreached_functions"] == ["bot.py:9 rarer"] and out["unreached_count"] == 1
+    assert merged_coverage([{"state": "off", "reason": "--coverage off"}] * 2)["state"] == "off"

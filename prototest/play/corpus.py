@@ -6,9 +6,14 @@ An example whose answers set slots of the map that no earlier example of the cam
 joins the corpus, libFuzzer style: kept are its start and the opponent moves up to the answer
 that reached the last new slot. A branch plan (see prototest.play.elites) then replays one
 of them to that answer, give or take COVERAGE_BACK opponent moves, and plays on with its own
-draws: the search spends its time past the code it has just reached. Entries that brought
-much new code and were picked little are picked first. (Hypothesis's own `target()` and
-its mutation of draws would not replay a game's prefix once the bot answers otherwise.)
+draws: the search spends its time past the code it has just reached. An entry's energy is
+the rarity of the code it reached first (FairFuzz's rare branches, AFL's power schedules):
+1 / the number of examples that reached its rarest new slot, so an entry whose new code few
+examples reach (a mode of the bot's, entered after another rare branch ran on an earlier
+turn) is picked far more often than the first game, whose hundreds of new lines every game
+reaches; less each time it is picked. Its branches that reach that code again make it less
+rare, so the energy moves on to what they reach next. (Hypothesis's own `target()` and its
+mutation of draws would not replay a game's prefix once the bot answers otherwise.)
 
 The collector never changes a verdict: only the search's examples run with it; everything
 that decides a verdict (a timing failure played again alone, shortening, the printed
@@ -18,9 +23,12 @@ example played again without it shows it too.
 
 from __future__ import annotations
 
+import json
 import os
 import random
+from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..judge.findings import TIMING_KINDS, Finding
@@ -45,11 +53,62 @@ UNREACHED_SHOWN = 30
 class Entry:
     elite: Elite
     new: int
+    #: the slots this example reached first (its new code)
+    slots: frozenset[int] = frozenset()
     picked: int = 0
 
-    @property
-    def weight(self) -> float:
-        return self.new / (1 + self.picked)
+    def weight(self, hits: Counter[int]) -> float:
+        """Its energy: the rarity of its rarest new slot (1 / the examples that reached it),
+        less each time it was picked."""
+        rarest = min((hits[s] for s in self.slots), default=0)
+        return (1.0 / max(1, rarest)) / (1 + self.picked) ** 0.5
+
+
+class SharedCorpus:
+    """The corpus entries of a campaign's workers (`fuzz --jobs`), shared as libFuzzer's
+    `-jobs` share a corpus folder: each worker appends the entries it keeps to its own file
+    in a folder (one JSON line each), and takes the others' new lines before it picks. A
+    slot names a file's line whatever the map (prototest.sandbox.coverage), so one worker's
+    entries mean the same to another; what another worker reached counts as reached."""
+
+    def __init__(self, folder: str | os.PathLike[str], worker: int) -> None:
+        self.folder = Path(folder)
+        self.worker = worker
+        self._read: dict[str, int] = {}
+
+    def publish(self, elite: Elite, slots: frozenset[int]) -> None:
+        line = json.dumps({"seat": elite.seat, "start": list(elite.start_moves), "opponent": list(elite.opponent_moves),
+                           "reached": elite.reached_after, "value": elite.value, "slots": sorted(slots)})
+        try:
+            with open(self.folder / f"{self.worker}.jsonl", "a", encoding="utf-8") as fh:
+                fh.write(line + "\n")
+        except OSError:
+            pass  # sharing is a help, never a condition
+
+    def take(self) -> list[tuple[Elite, frozenset[int]]]:
+        """The entries the other workers kept since the last call."""
+        out = []
+        try:
+            paths = sorted(self.folder.glob("*.jsonl"))
+        except OSError:
+            return out
+        for path in paths:
+            if path.stem == str(self.worker):
+                continue
+            try:
+                with open(path, "rb") as fh:
+                    fh.seek(self._read.get(path.name, 0))
+                    data = fh.read()
+            except OSError:
+                continue
+            complete = data[:data.rfind(b"\n") + 1]  # a line being written waits for the next call
+            self._read[path.name] = self._read.get(path.name, 0) + len(complete)
+            for line in complete.splitlines():
+                d = json.loads(line)
+                elite = Elite(d["seat"], tuple(d["start"]), tuple(d["opponent"]), d["reached"], d["value"],
+                              back=COVERAGE_BACK)
+                out.append((elite, frozenset(d["slots"])))
+        return out
 
 
 class Coverage:
@@ -63,6 +122,10 @@ class Coverage:
         self.off: str | None = "--coverage off" if mode == "off" else self.injection.off  # type: ignore[union-attr]
         self.map: CoverageMap | None = None
         self.corpus: list[Entry] = []
+        #: slot -> how many examples run with coverage reached it
+        self.hits: Counter[int] = Counter()
+        #: the other workers' entries (set by prototest.play.workers), or None
+        self.shared: SharedCorpus | None = None
         self._warnings: dict[tuple, bool] = {}
         self._rechecks = 0
 
@@ -98,13 +161,17 @@ class Coverage:
             self.off = cmap.off
             return
         start = len(example.start_moves)
-        new, last = 0, None
+        new, last, first = 0, None, set()
+        reached: set[int] = set()
         for ply, slots in report.coverage:
+            reached.update(slots)
             fresh = [s for s in slots if s not in run.coverage_reached]
             if fresh:
                 run.coverage_reached.update(fresh)
+                first.update(fresh)
                 new += len(fresh)
                 last = ply
+        self.hits.update(reached)
         for path in cmap.files:
             if path not in run.coverage_files:
                 run.coverage_files.append(path)
@@ -121,16 +188,31 @@ class Coverage:
                       if report.positions[i].turn() != example.seat)
         elite = Elite(example.seat, tuple(example.start_moves), tuple(example.opponent_moves), reached, float(new),
                       back=COVERAGE_BACK)
-        self.corpus.append(Entry(elite, new))
+        self.keep(Entry(elite, new, frozenset(first)))
+        if self.shared is not None:
+            self.shared.publish(elite, frozenset(first))
+
+    def keep(self, entry: Entry) -> None:
+        self.corpus.append(entry)
         if len(self.corpus) > CORPUS_MAX:
-            self.corpus.remove(min(self.corpus, key=lambda e: e.weight))
+            self.corpus.remove(min(self.corpus, key=lambda e: e.weight(self.hits)))
+
+    def take_shared(self) -> None:
+        """The other workers' new entries joined to this corpus; their code counts as reached."""
+        if self.shared is None:
+            return
+        run = self.campaign.run
+        for elite, slots in self.shared.take():
+            run.coverage_reached.update(slots)
+            self.keep(Entry(elite, len(slots), slots))
 
     def pick(self, rng: random.Random, cold_ok: bool) -> Elite | None:
-        """An entry to branch from: weighted by the new code it brought, less each time picked."""
+        """An entry to branch from: weighted by its energy (Entry.weight)."""
+        self.take_shared()
         entries = [e for e in self.corpus if cold_ok or not e.elite.start_moves]
         if not entries:
             return None
-        entry = rng.choices(entries, weights=[e.weight for e in entries])[0]
+        entry = rng.choices(entries, weights=[e.weight(self.hits) for e in entries])[0]
         entry.picked += 1
         return entry.elite
 
@@ -212,7 +294,8 @@ def summarize(run: FuzzRun) -> dict[str, Any]:
         missed = [f"{shown}:{f.line} {f.name}" for f in source.functions
                   if f.slots and f.name != "<module>" and not f.slots & reached]
         files.append({"path": shown, "lines": file_lines, "total": file_total,
-                      "unreached_functions": len(missed)})
+                      "unreached_functions": len(missed),
+                      "reached": sorted(line for line, s in source.lines.items() if s in reached)})
         unreached.extend(missed)
         lines += file_lines
         total += file_total

@@ -23,7 +23,9 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import shutil
 import signal
+import tempfile
 import time
 import traceback
 from collections.abc import Iterator
@@ -33,7 +35,7 @@ from typing import Any, Callable
 from ..sandbox import keeper, process
 from . import pool
 from ..judge.findings import Finding
-from .corpus import summarize
+from .corpus import SharedCorpus, summarize
 from .fuzz import CANNOT_TELL, Campaign
 from .fuzzrun import FuzzRun, Options, Target
 
@@ -119,18 +121,22 @@ def run_workers(target: Target, options: Options, progress: Callable[[FuzzRun], 
     state = ctx.Value("i", -1)  # the state probe's verdict: -1 not known yet, 0 no state, 1 keeps state
     positions_off = ctx.Event()  # a failure after a cold start: from now on, games from the start
     gate = Gate(ctx, jobs)  # a timing failure is played again alone
+    shared = tempfile.mkdtemp(prefix="prototest-corpus-")  # the workers' coverage corpus (see SharedCorpus)
     children = []
     for worker in range(jobs):
         if options.examples is not None and not share(options.examples, jobs, worker):
             continue
         opts = replace(options, worker=worker, examples=share(options.examples, jobs, worker))
         recv, send = ctx.Pipe(duplex=False)
-        child = ctx.Process(target=_worker, args=(target, opts, main.deadline, send, runs, owner, state, positions_off, gate, worker),
-                            daemon=True)
+        child = ctx.Process(target=_worker, args=(target, opts, main.deadline, send, runs, owner, state, positions_off, gate, worker,
+                                                  shared), daemon=True)
         child.start()
         send.close()
         children.append((worker, child, recv))
-    results = _gather(children, main, runs, owner, gate)
+    try:
+        results = _gather(children, main, runs, owner, gate)
+    finally:
+        shutil.rmtree(shared, ignore_errors=True)
     return _merge(main, results)
 
 
@@ -174,7 +180,7 @@ def _gather(children, main: Campaign, runs, owner, gate: Gate) -> dict[int, Any]
 
 
 def _worker(target: Target, options: Options, deadline, conn, runs, owner, state, positions_off, gate: Gate,
-            worker: int) -> None:
+            worker: int, shared: str | None = None) -> None:
     """A worker process: one campaign, its run sent back as data, then a quick exit.
     Worker 0 runs the state probe (when a position example first comes up) and publishes
     its verdict; until then the others play their position examples as whole games."""
@@ -200,6 +206,8 @@ def _worker(target: Target, options: Options, deadline, conn, runs, owner, state
         campaign.positions_off = positions_off
         gate.worker = worker
         campaign.gate = gate
+        if shared is not None:
+            campaign.coverage.shared = SharedCorpus(shared, worker)
         run = campaign.execute()
         run.target = None  # type: ignore[assignment]  # the parent has it (and a module does not pickle)
         for failure in run.failures:
