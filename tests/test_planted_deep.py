@@ -31,6 +31,15 @@ FORCED = {
         "g7d4,f8e7,h2g3,b8a7,a7c5,d4e3,c5b4,c7b6,e7d6,d6e5,e5d4,b6a5,g3h4,h4g5,e3f2,d2f4,f2g1,g1f2,g5f6,"
         "e1d2,f2g3,f4g5,f6g7,d2e3,e3f4,f4d6,g3e5,g5f6,d4f2,b4d2,a5b4,f2g1,g1d4,a1b2,d2c1,c1e3,e3f4,d6c7,"
         "f6e7,f4g5,e7d8c7,d8c7,c7b6,g5f6,b2a3,b4a3", "crash", 46),
+    # found by an opponent that, once the bot watches (its 2nd impasse), plays into an impasse
+    # of its own, then keeps the bot crowded
+    "impasse/deep_history_both_stuck.py": (
+        "impasse", "b",
+        "c7d6,g7f6,d2c3,f8g7,f6g5,d6c5,g7h6,h2g3,b8a7,c3h8g3,c5d4,g5f4,h6g5,a7b6,b6a5,e1f2,a5b4,h8g7,g7f6"
+        ",f6e5,f4,g5f4,f2g3,g5f6,f6d8g3,d8e7,e7f6,f6h4,d4,d4c5,c5a7,a7b8a1,b4d2,b8a7,a7c5,d2c1,c1a3,a3b4,"
+        "b4a5,c5a3,a5d8,a3b2,b2a1a1,d8g5,e5d4,d4a1,h4,a1d4,d4c5,c5b6,g5h4,g5e7,b6c7,f4e3,e3f2,h4g3,f2e1,g"
+        "3h2,e1d2,d2c3,h2g1,c3e5,e5g7,g1b6,g7h8b6,h8d4,d4g1,g1d4,d4f6,c7b8f6,e7d8",
+        "crash", 71),
     "loa/deep_mopup_long_path.py": (
         "loa", "b",
         "h2h8,h4f4,a5c5,f4f5,a2b2,h8f6,h5f7,b2c1,a4a1,f7c7,c7f7,f7c7,c7f7,f7h5,h7f5,h5h3,h3h5,f5d7,d7f7,"
@@ -47,6 +56,17 @@ FORCED = {
         " 8 5 6,4 3 6 3 8 5 6 7,7 6 9 8 11 8 9 10,9 10 11 8 9 8,6 4 4 6 6 8,8 4 6 6,8 8 6 10 8 12 8 10,9 "
         "8 11 8",
         "crash", 58),
+    # Chess: the bot is white; two en passant chances, a check, then a turn with one legal move
+    "chess/deep_history_en_passant_log.py": (
+        "chess", "white",
+        "g8h6,c7c5,d7d5,d8a5,a5d2,e7d6,f7f5,g7g6,f8d6,c8e6,a8b8,e6a2,a2b1,b1c2,h8h7,h7e7,e7e2,e8f7,f7g8,b"
+        "8e8,c2d3,d3f5,f5e4,e4f3,e8e3,a7a5,b7a6,g8g7,g7f6,f6e6,e6f6,f6f7,a6a5,f7f8,f8e7,e7e8,e8f8,f8g8,g8"
+        "f7,f7g7,g7g8,g8g7,g7h7,h7h8,h8h7,a5a4,h7g8,g8f8,f8e8,e8d7,a4a3,d7c8,c8c7,c7b6,a3a2,b6a5,a5a6,a6a"
+        "5,a5b5,b5b4,a2a1,a1g7,b4c5,c5d5,g7c3,c3h8,h8b8,b8h2,h2e5,e5a1,a1h8,d5c4,h8c8,c8c7,c7g3,g3d3,d3f5"
+        ",c4b5,f5f7,f7a2,a2a4,b5c4,c4d5,a4c2,c2c6,c6c5,d5e6,c5a3,a3f3,f3a8,e6f6,a8b8,b8b3,b3b6,b6a6,a6a5,"
+        "a5f5,f5e6,e6d6,d6d5,d5a2,f6g7,a2e2,e2c2,c2d3,d3d1,d1g4,g4e2,e2g4,g4e4,e4f3,f3f6,f6g5,g5e3,e3e7,e"
+        "7f7,f7c7",
+        "crash", 118),
     "loa/noise_situations.py": (
         "loa", "b", "a6c8,h3f1,h4f4,f1d3,h7f5,h2f2,d3c4,a2d5,h5f3", "crash", 10),
     "loa/noise_long_lines.py": ("loa", "w", "g8a8,d1d3,f8f6,b8b6,d8h8", "illegal_move", 5),
