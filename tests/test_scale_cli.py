@@ -239,6 +239,12 @@ def test_fuzz_shards_take_their_own_seed_streams_and_merge_into_one_verdict(tmp_
     assert data["passed"] is False and [s["shard"] for s in data["shards"]] == ["1/2", "2/2"]
     assert data["examples"] == sum(json.loads(p.read_text())["examples"] for p in reports)
     assert "illegal_move" in (tmp_path / "m.xml").read_text()
+    # the coverage section is the shards' union: every line a shard reached, per file
+    shards = [json.loads(p.read_text())["coverage"] for p in reports]
+    assert data["coverage"]["state"] == "on" and data["coverage"]["runs"] == sum(c["runs"] for c in shards)
+    union = {(f["path"], line) for c in shards for f in c["files"] for line in f["reached"]}
+    assert {(f["path"], line) for f in data["coverage"]["files"] for line in f["reached"]} == union
+    assert data["coverage"]["lines"] == len(union) >= max(c["lines"] for c in shards)
 
 
 @pytest.mark.parametrize("command", ["replay", "check"])

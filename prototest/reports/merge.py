@@ -230,6 +230,7 @@ def fuzz_reports(reports: list[dict[str, Any]]) -> dict[str, Any]:
             situations[key] = situations.get(key, 0) + n
     merged["situations"] = situations
     merged["resources"] = merged_resources([d.get("resources") or {} for d in reports])
+    merged["coverage"] = merged_coverage([d.get("coverage") for d in reports])
     failed = [d for d in reports if not d.get("passed") and not d.get("interrupted")]
     merged["ended"] = "failure" if failed else reports[0].get("ended")
     first = [d for d in failed if d.get("first_failure_s") is not None]
@@ -238,3 +239,43 @@ def fuzz_reports(reports: list[dict[str, Any]]) -> dict[str, Any]:
         merged["first_failure_s"] = earliest["first_failure_s"]
         merged["first_failure_example"] = earliest.get("first_failure_example")
     return merged
+
+
+def merged_coverage(shards: list[dict[str, Any] | None]) -> dict[str, Any] | None:
+    """The shards' coverage as one run's (prototest.play.corpus.summarize): a Python bot's
+    lines reached are the union of the shards', file by file, and a function is never
+    reached when no shard reached it; runs and corpus entries add up. A native bot's slots
+    are not listed in a report: the most any shard reached stands for the union."""
+    on = [c for c in shards if c and c.get("state") == "on"]
+    if not on:
+        return next((c for c in shards if c), None)
+    out = dict(on[0])
+    for key in ("runs", "new_examples", "corpus", "timing_rechecked"):
+        out[key] = sum(c.get(key) or 0 for c in on)
+    if out.get("kind") != "python":
+        out["slots"] = max(c.get("slots") or 0 for c in on)
+        return out
+    files: dict[str, dict[str, Any]] = {}
+    for c in on:
+        for f in c.get("files") or []:
+            into = files.setdefault(f["path"], {**f, "reached": set()})
+            into["reached"] |= set(f.get("reached") or ())
+            into["lines"] = max(into["lines"], f["lines"])
+    for f in files.values():
+        f["lines"] = max(f["lines"], len(f["reached"]))
+        f["reached"] = sorted(f["reached"])
+    shown = [set(c.get("unreached_functions") or ()) for c in on]
+    unreached = [name for name in on[0].get("unreached_functions") or () if all(name in s for s in shown)]
+    complete = all(len(c.get("unreached_functions") or ()) == (c.get("unreached_count") or 0) for c in on)
+    out.update(files=[files[p] for p in sorted(files)], lines=sum(f["lines"] for f in files.values()),
+               lines_total=sum(f["total"] for f in files.values()), unreached_functions=unreached,
+               unreached_count=len(unreached) if complete else min(c.get("unreached_count") or 0 for c in on),
+               slots=sum(f["lines"] for f in files.values()))
+    if complete:
+        for f in out["files"]:
+            f["unreached_functions"] = sum(1 for name in unreached if name.startswith(f["path"] + ":"))
+    else:  # a shard named only some of its functions never reached: the fewest any shard counted
+        for f in out["files"]:
+            f["unreached_functions"] = min((g["unreached_functions"] for c in on for g in c.get("files") or ()
+                                            if g["path"] == f["path"]), default=0)
+    return out

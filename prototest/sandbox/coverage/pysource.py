@@ -32,6 +32,8 @@ class Function:
 class SourceFile:
     path: str
     functions: list[Function]
+    #: each line the collector can record -> its slot
+    lines: dict[int, int] = field(default_factory=dict)
 
     @property
     def slots(self) -> set[int]:
@@ -47,18 +49,22 @@ def compiled(path: str, size: int = MAP_SIZE) -> SourceFile | None:
     except (OSError, SyntaxError, ValueError):
         return None
     functions: list[Function] = []
-    _walk(code, path, size, None, functions)
-    return SourceFile(path, functions)
+    by_line: dict[int, int] = {}
+    _walk(code, path, size, None, functions, by_line)
+    return SourceFile(path, functions, by_line)
 
 
-def _walk(code: CodeType, path: str, size: int, into: Function | None, functions: list[Function]) -> None:
+def _walk(code: CodeType, path: str, size: int, into: Function | None, functions: list[Function],
+          by_line: dict[int, int]) -> None:
     if into is None or code.co_name not in _INNER:
         into = Function(getattr(code, "co_qualname", code.co_name), code.co_firstlineno)
         functions.append(into)
-    into.slots.update(slot(path, line, size) for line in lines(code))
+    for line in lines(code):
+        by_line[line] = slot(path, line, size)
+        into.slots.add(by_line[line])
     for const in code.co_consts:
         if isinstance(const, CodeType):
-            _walk(const, path, size, into, functions)
+            _walk(const, path, size, into, functions, by_line)
 
 
 def lines(code: CodeType) -> set[int]:
