@@ -264,6 +264,9 @@ def merged_coverage(shards: list[dict[str, Any] | None]) -> dict[str, Any] | Non
     for f in files.values():
         f["lines"] = max(f["lines"], len(f["reached"]))
         f["reached"] = sorted(f["reached"])
+        if "missing" in f:  # the lines every shard missed (a span's lines that cannot run included)
+            missed = [_spans(g.get("missing") or "") for c in on for g in c.get("files") or () if g["path"] == f["path"]]
+            f["missing"] = _ranges(set.intersection(*missed) if missed else set())
     shown = [set(c.get("unreached_functions") or ()) for c in on]
     unreached = [name for name in on[0].get("unreached_functions") or () if all(name in s for s in shown)]
     complete = all(len(c.get("unreached_functions") or ()) == (c.get("unreached_count") or 0) for c in on)
@@ -279,3 +282,22 @@ def merged_coverage(shards: list[dict[str, Any] | None]) -> dict[str, Any] | Non
             f["unreached_functions"] = min((g["unreached_functions"] for c in on for g in c.get("files") or ()
                                             if g["path"] == f["path"]), default=0)
     return out
+
+
+def _spans(text: str) -> set[int]:
+    """The lines a coverage report's Missing column names (`12-15, 30`)."""
+    out: set[int] = set()
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        a, _, b = part.partition("-")
+        out.update(range(int(a), int(b or a) + 1))
+    return out
+
+
+def _ranges(lines: set[int]) -> str:
+    spans: list[list[int]] = []
+    for line in sorted(lines):
+        if spans and line == spans[-1][1] + 1:
+            spans[-1][1] = line
+        else:
+            spans.append([line, line])
+    return ", ".join(f"{a}-{b}" if b > a else f"{a}" for a, b in spans)

@@ -32,8 +32,8 @@ class Function:
 class SourceFile:
     path: str
     functions: list[Function]
-    #: each line the collector can record -> its slot
-    lines: dict[int, int] = field(default_factory=dict)
+    #: every line a tracer can see run, and its slot in the map
+    line_slots: dict[int, int] = field(default_factory=dict)
 
     @property
     def slots(self) -> set[int]:
@@ -49,22 +49,38 @@ def compiled(path: str, size: int = MAP_SIZE) -> SourceFile | None:
     except (OSError, SyntaxError, ValueError):
         return None
     functions: list[Function] = []
-    by_line: dict[int, int] = {}
-    _walk(code, path, size, None, functions, by_line)
-    return SourceFile(path, functions, by_line)
+    line_slots: dict[int, int] = {}
+    _walk(code, path, size, None, functions, line_slots)
+    return SourceFile(path, functions, line_slots)
 
 
 def _walk(code: CodeType, path: str, size: int, into: Function | None, functions: list[Function],
-          by_line: dict[int, int]) -> None:
+          line_slots: dict[int, int]) -> None:
     if into is None or code.co_name not in _INNER:
         into = Function(getattr(code, "co_qualname", code.co_name), code.co_firstlineno)
         functions.append(into)
     for line in lines(code):
-        by_line[line] = slot(path, line, size)
-        into.slots.add(by_line[line])
+        line_slots[line] = slot(path, line, size)
+        into.slots.add(line_slots[line])
     for const in code.co_consts:
         if isinstance(const, CodeType):
-            _walk(const, path, size, into, functions, by_line)
+            _walk(const, path, size, into, functions, line_slots)
+
+
+def missing_ranges(source: SourceFile, reached: set[int]) -> str:
+    """The lines never reached, as a coverage report's Missing column writes them:
+    `12-15, 30` (a span runs on over lines that cannot run, such as comments)."""
+    spans: list[list[int]] = []
+    joined = False
+    for line in sorted(source.line_slots):
+        if source.line_slots[line] in reached:
+            joined = False
+        elif joined:
+            spans[-1][1] = line
+        else:
+            spans.append([line, line])
+            joined = True
+    return ", ".join(f"{a}-{b}" if b > a else f"{a}" for a, b in spans)
 
 
 def lines(code: CodeType) -> set[int]:
