@@ -27,8 +27,6 @@ if TYPE_CHECKING:
 #: Games kept per measure, and how many opponent moves before the best point at most a
 #: branch goes back.
 ELITES, BRANCH_BACK = 6, 8
-#: Examples more in eight that branch once there is a coverage corpus, all from the corpus.
-CORPUS_MORE = 2
 
 
 @dataclass(frozen=True)
@@ -62,15 +60,14 @@ class Elites:
         with the plan's own choices. Games near a boundary are where its faults are."""
         c = self.campaign
         corpus = c.coverage.corpus
-        # with a coverage corpus, CORPUS_MORE examples more in eight branch: those continue
-        # an example that reached new code (prototest.play.corpus), and so do half of the rest
-        more = CORPUS_MORE if corpus else 0
-        if plan.branch < BRANCH_CHOICES - BRANCHING - more or not (self.kept or corpus):
+        # with a coverage corpus, one example more in eight branches, and half of the
+        # branches continue an example that reached new code (prototest.play.corpus)
+        if plan.branch < BRANCH_CHOICES - BRANCHING - (1 if corpus else 0) or not (self.kept or corpus):
             return None
         cold_ok = not c.positions_off.is_set() and c.state_verdict() in (False, CANNOT_TELL)
         if corpus:
             rng = random.Random(f"corpus:{plan.config}:{plan.script[:4]}")
-            if not self.kept or plan.branch < BRANCH_CHOICES - BRANCHING or rng.random() < 0.5:
+            if not self.kept or plan.branch == BRANCH_CHOICES - BRANCHING - 1 or rng.random() < 0.5:
                 chosen = c.coverage.pick(rng, cold_ok)
                 if chosen is not None or not self.kept:
                     return chosen
