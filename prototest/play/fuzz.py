@@ -172,6 +172,10 @@ class Campaign:
         self.may_probe = True
         self.state_verdict: Callable[[], Any] = lambda: self.prober.verdict
         self.publish: Callable[[Any], None] | None = None
+        #: Whether this campaign's failure is the run's verdict to shorten and replay: with
+        #: several workers, only the first to find one (prototest.play.workers); the others
+        #: end at once and leave it the machine
+        self.owns_failure: Callable[[], bool] = lambda: True
         #: set once a failure was seen after a cold start: the examples that follow are
         #: all games from the start, to confirm it (shared by the workers)
         self.positions_off: Any = threading.Event()
@@ -373,6 +377,7 @@ class Campaign:
             env=covered[0] if covered else self.target.env, cwd=self.target.cwd, start_moves=list(start_moves),
             opponent=opponent or ForcedOpponent(()), max_plies=cap + len(start_moves) if cap else None,
             max_bot_turns=max_turns, log_exchanges=True, deadline=None if alone else self.deadline,
+            stop=None if alone else self.should_stop,
             stop_when_idle=self.target.stop_when_idle, coverage=covered[1] if covered else None,
         )
         with self.gate.alone() if alone else self.gate.running():
@@ -427,6 +432,8 @@ class Campaign:
         """Shorten and replay what was found: the failure of a game from the start, and a
         failure seen only after a cold start (a warning unless a game showed it too)."""
         self.run.shrinking = True
+        if not self.owns_failure():
+            return  # another worker's failure is the verdict: it shortens and replays it alone
         cold = self._cold_found
         if self._found is not None:
             self.run.failures.append(self._shrink(self._found))

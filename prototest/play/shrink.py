@@ -1,5 +1,6 @@
 """Shrinking a fuzz failure: each failure has `shrink_examples` runs of the bot to be made
-short and replayed once more for real (`prototest.play.fuzz`).
+short (`prototest.play.fuzz`); a timing failure's result is played once more here, any
+other's is run for real by its printed replay (`prototest.play.replaycheck`).
 
 A failure that reproduces cold (see prototest.play.cold) has its path searched for a
 shorter one by Hypothesis, then moves deleted from it; a failure that needs the bot's
@@ -36,7 +37,11 @@ SHRINK_TRIES = 20
 #: run's start to the first failure), and at least SHRINK_FLOOR_S seconds: the verdict
 #: comes about as soon as the failure was found (the cold reproducer, one exchange, is
 #: tried first, and shortening its path is the rest). Under a time budget only.
-SHRINK_FLOOR_S = 5.0
+SHRINK_FLOOR_S = 1.0
+#: A reproducer whose path to the cold start is this many plies or fewer is not
+#: shortened further: a fresh bot shown a position at most one move of each side from
+#: the start (`search_shorter` and `reduce` would spend their whole allowance for a ply)
+SHORT_PATH = 2
 
 
 class Shrinker:
@@ -85,10 +90,16 @@ class Shrinker:
         self._confirmed_alone = failure
         if c.target.spec.sends_position and failure.example.mode != "probe":
             failure = c.cold.retry(failure)
-        if failure.cold == "reproduces":
+        short = failure.cold == "reproduces" and len(failure.finding.moves) <= SHORT_PATH
+        if failure.cold == "reproduces" and not short:
             failure = self.search_shorter(failure)
-        failure = self.reduce(failure)
-        failure = self.replayed(failure)
+        if not short:
+            failure = self.reduce(failure)
+        if timing(failure.finding):
+            # the printed replay (prototest.play.replaycheck) runs the result for real
+            # after this in any case; a timing failure is played once more here, where a
+            # shortened version that no longer shows it falls back to the one played alone
+            failure = self.replayed(failure)
         c.run.shrink_runs += c.run.runs - self._from
         return failure
 

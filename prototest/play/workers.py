@@ -195,6 +195,7 @@ def _worker(target: Target, options: Options, deadline, conn, runs, owner, state
         campaign = Campaign(target, options, progress, should_stop=lambda: owner.value not in (-1, worker))
         campaign.deadline = deadline
         campaign.may_probe = worker == 0
+        campaign.owns_failure = lambda: owner.value in (-1, worker)
         campaign.publish = publish
         campaign.state_verdict = lambda: None if state.value < 0 else (False, True, CANNOT_TELL)[state.value]
         campaign.positions_off = positions_off
