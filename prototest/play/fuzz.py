@@ -97,7 +97,7 @@ from .elites import BRANCH_BACK, ELITES, Elite, Elites
 from .evidence import CANNOT_TELL, CRASH_KINDS, first_fail, interrupt, replayed, request_of
 from .evidence import Stop as _Stop
 from .observe import SAMPLED_POSITIONS, Observer
-from .plans import (BRANCH_CHOICES, BRANCHING, DEFAULT_SCRIPT, DEFAULT_START_PLIES, DRAWN_BLOCK, DRAWN_SEEDS,
+from .plans import (simplest, BRANCH_CHOICES, BRANCHING, DEFAULT_SCRIPT, DEFAULT_START_PLIES, DRAWN_BLOCK, DRAWN_SEEDS,
                     QUIET_SHARE, WARM_UP, Planner, worker_seed)
 from .probe import StateProber
 from .searchtest import SearchTest
@@ -453,10 +453,7 @@ class Campaign:
                 self.run.failures.append(found)
 
 
-def _simplest(script: Sequence[int]) -> bool:
-    """A script of mostly zero choices: Hypothesis's simplest extension of a prefix (a
-    uniform draw has one chance in 65,536 a choice of being zero)."""
-    return len(script) > 1 and script.count(0) * 2 > len(script)
+_simplest = simplest  # (its name here before)
 
 
 def describe(run: FuzzRun, failure: Failure) -> dict[str, Any]:
