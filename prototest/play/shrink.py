@@ -33,10 +33,12 @@ if TYPE_CHECKING:
 #: Shorter versions of a failure tried (played or found unplayable), per run of the
 #: shrink budget: unplayable ones cost no run but still take time.
 SHRINK_TRIES = 20
-#: Shortening a failure takes at most as long as the search took to find it (from the
-#: run's start to the first failure), and at least SHRINK_FLOOR_S seconds: the verdict
-#: comes about as soon as the failure was found (the cold reproducer, one exchange, is
-#: tried first, and shortening its path is the rest). Under a time budget only.
+#: Shortening a failure takes at most SHRINK_SHARE of the time the search took to find it
+#: (from the run's start to the first failure), and at least SHRINK_FLOOR_S seconds: the
+#: verdict comes about as soon as the failure was found, its printed replay included (the
+#: cold reproducer, one exchange, is tried first, and shortening its path is the rest).
+#: Under a time budget only.
+SHRINK_SHARE = 0.5
 SHRINK_FLOOR_S = 1.0
 #: A reproducer whose path to the cold start is this many plies or fewer is not
 #: shortened further: a fresh bot shown a position at most one move of each side from
@@ -72,7 +74,7 @@ class Shrinker:
                 and not c.out_of_time())
 
     def past_allowance(self) -> bool:
-        """Whether the time shortening may take (see SHRINK_FLOOR_S) is spent."""
+        """Whether the time shortening may take (see SHRINK_SHARE) is spent."""
         return self._allowed is not None and time.monotonic() - self._t0 >= self._allowed
 
     def shrink(self, failure: Failure) -> Failure:
@@ -86,7 +88,7 @@ class Shrinker:
         # under a time budget only: with none (--budget 0), runs alone bound it, and the same
         # seed gives the same reproducer on any machine
         timed = c.options.budget_s is not None and found is not None
-        self._allowed = max(SHRINK_FLOOR_S, found) if timed else None
+        self._allowed = max(SHRINK_FLOOR_S, SHRINK_SHARE * found) if timed else None
         self._confirmed_alone = failure
         if c.target.spec.sends_position and failure.example.mode != "probe":
             failure = c.cold.retry(failure)
