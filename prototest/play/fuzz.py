@@ -254,6 +254,8 @@ class Campaign:
             target(value, label=label)
         fail = first_fail(example)
         if fail is not None and fail.kind in TIMING_KINDS:
+            if self.should_stop is not None and self.should_stop():
+                self.stop("stopped")  # another worker's failure: not played alone, which would hold it up
             example, fail = self.played_alone(example, fail)
         verdict = self.state_verdict()
         if fail is not None and example.cold and (verdict is False or (verdict == CANNOT_TELL
