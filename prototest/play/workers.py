@@ -5,8 +5,9 @@ Each worker is a forked process running its own `fuzz.Campaign` on its own seed 
 all share the example database (a folder: Hypothesis's directory database is safe across
 processes; or a Redis server, of which each worker makes its own client after the fork)
 and the run's deadline. The state probe runs once, in worker 0, and its verdict
-is shared. The first worker to find a confirmed failure stops the others at their next
-example and shortens its failure alone; its report, the others' examples, situations,
+is shared. The first worker to find a confirmed failure stops the others (their game in
+progress between two answers, GameConfig.stop) and shortens its failure alone: a failure
+another worker found at the same moment is not shortened (Campaign.owns_failure); its report, the others' examples, situations,
 warnings and timings are merged into one `FuzzRun`.
 
 A timing failure is played again alone before it is a verdict (`prototest.play.alone`):
