@@ -10,7 +10,6 @@ worker makes its own, after the fork).
 from __future__ import annotations
 
 import hashlib
-import sys
 from typing import Any, Callable
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed as hypothesis_seed, settings
@@ -66,7 +65,6 @@ class SearchTest:
             left = None
             if options.examples is not None:
                 left = max(1, options.examples - c.run.examples)
-            _no_local_constants()
             # The seed first: @seed turns the database off, the settings turn it back on.
             seed = worker_seed(options.seed, options.stream) + (0 if modes == c.search_modes else 1)
             test = self.settings(left)(hypothesis_seed(seed)(test))
@@ -92,23 +90,3 @@ class SearchTest:
         t, o = c.target, c.options
         text = "\0".join([t.spec.name, ",".join(modes or c.search_modes), str(o.max_plies), *t.argv])
         return hashlib.sha256(text.encode()).digest()
-
-
-def _no_local_constants() -> None:
-    """Hypothesis draws now and then a constant found in the source of the "local" modules
-    loaded (not the standard library's nor site-packages'), which it parses all at the first
-    draw of a process that wants one: from a checkout of prototest, every module of
-    prototest's, ~1 s of each worker's first example on a busy machine, for numbers that
-    mean nothing to a bot's game. The modules loaded so far are marked as read (a module
-    loaded later is read as before); where this Hypothesis keeps them otherwise, nothing
-    changes."""
-    try:
-        from hypothesis.internal.conjecture import providers
-    except ImportError:  # pragma: no cover - another Hypothesis
-        return
-    seen = getattr(providers, "_seen_modules", None)
-    if not isinstance(seen, set) or not hasattr(providers, "_sys_modules_len"):
-        return  # pragma: no cover - another Hypothesis
-    modules = list(sys.modules.values())
-    seen.update(id(module) for module in modules)
-    providers._sys_modules_len = len(modules)
