@@ -36,6 +36,37 @@ def test_report_names_the_functions_never_reached(tmp_path):
     assert "never_called" in result.stdout
     # the bot's own helper module counts; prototest's collector and the standard library do not
     assert {f["path"] for f in cov["files"]} == {"coverage_branches.py", "_common.py"}
+    # the lines never reached, as a coverage report's Missing column: never_called's body among them
+    branches = next(f for f in cov["files"] if f["path"] == "coverage_branches.py")
+    body = next(n for n, line in enumerate(BRANCHES_TEXT.splitlines(), 1) if line.strip() == 'return "never"')
+    assert any(_spans_hold(f["missing"], body) for f in [branches]), branches
+
+
+BRANCHES_TEXT = open(BRANCHES, encoding="utf-8").read()
+
+
+def _spans_hold(missing: str, line: int) -> bool:
+    """Whether `12-15, 30` names the line."""
+    for span in filter(None, (s.strip() for s in missing.split(","))):
+        low, _, high = span.partition("-")
+        if int(low) <= line <= int(high or low):
+            return True
+    return False
+
+
+def test_missing_lines_run_on_over_lines_that_cannot_run(tmp_path):
+    from prototest.sandbox.coverage.pysource import compiled, missing_ranges
+    from prototest.sandbox.coverage.shm import slot
+
+    bot = tmp_path / "bot.py"
+    bot.write_text("a = 1\nif a:\n    b = 2\n\n    # a comment\n    c = 3\nelse:\n    d = 4\ne = 5\n")
+    source = compiled(str(bot))
+    assert sorted(source.line_slots) == [1, 2, 3, 6, 8, 9]
+    run_lines = {1, 2, 9}
+    reached = {slot(str(bot), n) for n in run_lines}
+    assert missing_ranges(source, reached) == "3-8"
+    assert missing_ranges(source, reached | {slot(str(bot), 6)}) == "3, 8"
+    assert missing_ranges(source, set(source.line_slots.values())) == ""
 
 
 def test_coverage_off_gives_the_same_verdict_without_coverage_lines(tmp_path):

@@ -221,3 +221,49 @@ def test_the_docs_screenshot_of_a_failing_check(browser, tmp_path):
     with Image.open(shot) as image:
         assert image.size == (WIDTH, 1000)
         assert len(image.convert("RGB").getcolors(maxcolors=1 << 20) or []) > 200
+
+
+def test_the_coverage_section_of_a_fuzz_run_in_a_browser(browser, tmp_path):
+    """A fuzz run of a Python bot with coverage: the page's table gives each of the bot's
+    files with the JSON's figures, and a click on a file opens its source with each line
+    that ran in green and each line never reached in red, as many as the JSON counts."""
+    from selenium.webdriver.common.by import By
+
+    bot = str(BOTS / "impasse" / "coverage_branches.py")
+    result = run_cli("fuzz", "--game", "impasse", "--examples", "4", "--jobs", "1", "--budget", "0",
+                     "--no-database", "--seed", "1", "--html", "page.html", bot, tmp_path=tmp_path)
+    assert result.code == 0, result.stdout + result.stderr
+    cov = result.report["coverage"]
+    assert cov["state"] == "on", cov
+    viewport(browser, WIDTH, 1000)
+    try:
+        browser.get((tmp_path / "page.html").as_uri())
+        rows = browser.execute_script("""return [...document.querySelectorAll('table.cov tbody tr')].map(
+            r => [...r.querySelectorAll('td')].map(td => td.innerText.trim()));""")
+        assert [(r[0], r[1], r[3]) for r in rows] == [
+            (f["path"], f"{f['lines']} / {f['total']}", f["missing"]) for f in cov["files"]]
+        heading = browser.find_element(By.CSS_SELECTOR, "#coverage .verdict-line").text
+        assert heading.startswith(f"{cov['lines']} of {cov['lines_total']} lines")
+        number = next(i for i, f in enumerate(cov["files"], 1) if f["path"] == "coverage_branches.py")
+        browser.find_element(By.CSS_SELECTOR, f'table.cov a[href="#cov-{number}"]').click()
+        details = browser.find_element(By.ID, f"cov-{number}")
+        for _ in range(40):
+            if details.get_attribute("open") is not None:
+                break
+            time.sleep(0.05)
+        assert details.get_attribute("open") is not None
+        hit, miss = browser.execute_script(f"""const d = document.getElementById('cov-{number}');
+            return [d.querySelectorAll('.src.hit').length, d.querySelectorAll('.src.miss').length];""")
+        branches = cov["files"][number - 1]
+        assert (hit, miss) == (branches["lines"], branches["total"] - branches["lines"])
+        never = browser.execute_script(f"""return [...document.querySelectorAll('#cov-{number} .src.miss')]
+            .map(s => s.innerText).join('\\n');""")
+        assert 'return "never"' in never
+        shot = screenshots(tmp_path) / "html-fuzz-coverage.png"
+        assert browser.save_screenshot(str(shot))
+    finally:
+        viewport(browser, WIDTH, HEIGHT)
+    from PIL import Image
+
+    with Image.open(shot) as image:
+        assert len(image.convert("RGB").getcolors(maxcolors=1 << 20) or []) > 50

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..judge.findings import TIMING_KINDS, Finding
 from ..sandbox.coverage import CoverageMap, injection
-from ..sandbox.coverage.pysource import compiled
+from ..sandbox.coverage.pysource import compiled, missing_ranges
 from .elites import Elite
 from .forced import ForcedOpponent
 from .fuzzrun import Example, FuzzRun
@@ -212,7 +212,7 @@ def summarize(run: FuzzRun) -> dict[str, Any]:
         missed = [f"{shown}:{f.line} {f.name}" for f in source.functions
                   if f.slots and f.name != "<module>" and not f.slots & reached]
         files.append({"path": shown, "lines": file_lines, "total": file_total,
-                      "unreached_functions": len(missed)})
+                      "missing": missing_ranges(source, reached), "unreached_functions": len(missed)})
         unreached.extend(missed)
         lines += file_lines
         total += file_total

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from . import gameview
+from . import coverageview, gameview
 from .gameview import View
 
 #: Boards of one game above this many characters are embedded compressed.
@@ -237,25 +237,29 @@ def _json_for_script(data: Any) -> str:
 
 # -- the page -----------------------------------------------------------------------------------
 
-def page(title: str, verdict: str, report_text: str, sections: Sequence[Section]) -> str:
+def page(title: str, verdict: str, report_text: str, sections: Sequence[Section], *,
+         extra: str = "", extra_nav: str = "") -> str:
     """The whole page: the verdict, a board for every section (each with its findings),
-    then the report as the terminal printed it."""
+    `extra` (a section of the command's own, such as fuzz's coverage; `extra_nav` its link's
+    text), then the report as the terminal printed it."""
     nav = "".join(f'<a href="#game-{i}" class="{s.level}">{esc(s.heading)}</a>' for i, s in enumerate(sections, 1))
+    if extra and extra_nav:
+        nav += f'<a href="#coverage">{esc(extra_nav)}</a>'
     if report_text:
         nav += '<a href="#report" class="to-report">the report as printed ↓</a>'
     games = "".join(game_html(i, s) for i, s in enumerate(sections, 1))
     body = [f'<header class="banner {level_of(verdict) or "plain"}"><h1>{esc(verdict)}</h1>'
             f'<div class="sub">{esc(title)}</div></header>',
             f'<nav class="games">{nav}</nav>' if nav else "",
-            '<main>', games]
+            '<main>', games, extra]
     if report_text:
         body.append(f'<section class="summary" id="report"><h2>The report as printed</h2>'
                     f'{report_block(report_text)}</section>')
     body.append("</main>")
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f'<title>{esc(verdict)} · {esc(title)}</title><style>{CSS}</style></head>'
-            f'<body>{"".join(body)}<script>{JS}</script></body></html>\n')
+            f'<title>{esc(verdict)} · {esc(title)}</title><style>{CSS}{coverageview.CSS if extra else ""}</style></head>'
+            f'<body>{"".join(body)}<script>{JS}{coverageview.JS if extra else ""}</script></body></html>\n')
 
 
 def write(path: Path, text: str) -> None:
@@ -330,8 +334,14 @@ def write_fuzz(run, path: Path) -> None:
         view, note = _view_of(failure.example.report, f"reproducer {number}")
         sections.append(Section(f"Reproducer {number}: {f.severity.upper()} {f.kind}: {f.message}", view, [], note,
                                 f.severity))
+    from ..play.corpus import summarize
+
+    cov = run.coverage or summarize(run)
+    extra = coverageview.section(run, cov)
+    nav = (f"coverage: {cov['lines']} of {cov['lines_total']} lines" if cov.get("kind") == "python"
+           else "coverage") if cov.get("state") == "on" else "coverage off"
     write(path, page(f"prototest fuzz: {run.target.spec.game.title or run.target.spec.name}",
-                     text.splitlines()[-1], text, sections))
+                     text.splitlines()[-1], text, sections, extra=extra, extra_nav=nav))
 
 
 def write_match(run, path: Path) -> None:

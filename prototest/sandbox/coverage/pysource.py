@@ -32,6 +32,8 @@ class Function:
 class SourceFile:
     path: str
     functions: list[Function]
+    #: every line a tracer can see run, and its slot in the map
+    line_slots: dict[int, int] = field(default_factory=dict)
 
     @property
     def slots(self) -> set[int]:
@@ -47,18 +49,38 @@ def compiled(path: str, size: int = MAP_SIZE) -> SourceFile | None:
     except (OSError, SyntaxError, ValueError):
         return None
     functions: list[Function] = []
-    _walk(code, path, size, None, functions)
-    return SourceFile(path, functions)
+    line_slots: dict[int, int] = {}
+    _walk(code, path, size, None, functions, line_slots)
+    return SourceFile(path, functions, line_slots)
 
 
-def _walk(code: CodeType, path: str, size: int, into: Function | None, functions: list[Function]) -> None:
+def _walk(code: CodeType, path: str, size: int, into: Function | None, functions: list[Function],
+          line_slots: dict[int, int]) -> None:
     if into is None or code.co_name not in _INNER:
         into = Function(getattr(code, "co_qualname", code.co_name), code.co_firstlineno)
         functions.append(into)
-    into.slots.update(slot(path, line, size) for line in lines(code))
+    for line in lines(code):
+        line_slots[line] = slot(path, line, size)
+        into.slots.add(line_slots[line])
     for const in code.co_consts:
         if isinstance(const, CodeType):
-            _walk(const, path, size, into, functions)
+            _walk(const, path, size, into, functions, line_slots)
+
+
+def missing_ranges(source: SourceFile, reached: set[int]) -> str:
+    """The lines never reached, as a coverage report's Missing column writes them:
+    `12-15, 30` (a span runs on over lines that cannot run, such as comments)."""
+    spans: list[list[int]] = []
+    joined = False
+    for line in sorted(source.line_slots):
+        if source.line_slots[line] in reached:
+            joined = False
+        elif joined:
+            spans[-1][1] = line
+        else:
+            spans.append([line, line])
+            joined = True
+    return ", ".join(f"{a}-{b}" if b > a else f"{a}" for a, b in spans)
 
 
 def lines(code: CodeType) -> set[int]:
