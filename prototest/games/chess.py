@@ -134,7 +134,7 @@ class ChessPosition:
             return None
         piece = board.piece_type_at(frm)
         promotion = chess.QUEEN if piece == chess.PAWN and chess.square_rank(to) in (0, 7) else None
-        return chess.Move(frm, to, promotion=promotion)
+        return chessmoves.move(frm, to, promotion)
 
     def play(self, move: str) -> "ChessPosition":
         return self.judge(move).position

@@ -32,6 +32,41 @@ _BACKRANKS = chess.BB_RANKS[0] | chess.BB_RANKS[7]
 _QUEEN, _Move = chess.QUEEN, chess.Move
 
 
+def _move_tables() -> tuple[list[list[chess.Move | None]], dict[int, chess.Move]]:
+    """Every move a piece can make on an empty board (along a line, or a knight's jump),
+    made once: `_MOVES[from][to]`; and the pawns' promotions to a queen, by `from << 6 | to`.
+    A chess.Move is a dataclass whose construction cost a third of `generated`; the moves
+    are values (compared and hashed by their squares) that nothing changes, so one object
+    serves every position."""
+    table: list[list[chess.Move | None]] = []
+    for frm in range(64):
+        knight = chess.BB_KNIGHT_ATTACKS[frm]
+        table.append([_Move(frm, to) if to != frm and (_RAYS[frm][to] or knight & _SQUARES[to]) else None
+                      for to in range(64)])
+    queening = {}
+    for frm in list(range(8, 16)) + list(range(48, 56)):
+        for to in range(64):
+            if abs((to >> 3) - (frm >> 3)) == 1 and to >> 3 in (0, 7) and abs((to & 7) - (frm & 7)) <= 1:
+                queening[frm << 6 | to] = _Move(frm, to, _QUEEN)
+    return table, queening
+
+
+_MOVES, _QUEENING = _move_tables()
+
+
+def move(frm: int, to: int, promotion: int | None = None) -> chess.Move:
+    """`chess.Move(frm, to, promotion)`, the made one where there is one."""
+    if promotion is None:
+        made = _MOVES[frm][to]
+        if made is not None:
+            return made
+    elif promotion == _QUEEN:
+        made = _QUEENING.get(frm << 6 | to)
+        if made is not None:
+            return made
+    return _Move(frm, to, promotion)
+
+
 def _in_check_or_kingless(board: chess.Board) -> int | None:
     """The king of the side to move, or None when it has none or is in check (then
     python-chess's generator answers)."""
@@ -100,10 +135,11 @@ def generated(board: chess.Board) -> list[chess.Move]:
             targets = _safe_king_steps(board, targets)
         elif sq & pinned:
             targets &= _RAYS[king][frm]
+        row = _MOVES[frm]
         while targets:
             to = targets.bit_length() - 1
             targets ^= _SQUARES[to]
-            append(_Move(frm, to))
+            append(row[to])
     if board.castling_rights & _BACKRANKS & ours:
         for move in board.generate_castling_moves():
             if move.from_square == king or not pinned & _SQUARES[move.from_square] \
@@ -124,7 +160,7 @@ def generated(board: chess.Board) -> list[chess.Move]:
         while targets:
             to = targets.bit_length() - 1
             targets ^= _SQUARES[to]
-            append(_Move(frm, to, _QUEEN) if _SQUARES[to] & _BACKRANKS else _Move(frm, to))
+            append(_QUEENING[frm << 6 | to] if _SQUARES[to] & _BACKRANKS else _MOVES[frm][to])
     single, double, step = _pawn_pushes(board, pawns)
     for targets, back in ((single, step), (double, 2 * step)):
         while targets:
@@ -133,7 +169,7 @@ def generated(board: chess.Board) -> list[chess.Move]:
             frm = to - back
             if _SQUARES[frm] & pinned and not _RAYS[king][frm] & _SQUARES[to]:
                 continue
-            append(_Move(frm, to, _QUEEN) if _SQUARES[to] & _BACKRANKS else _Move(frm, to))
+            append(_QUEENING[frm << 6 | to] if _SQUARES[to] & _BACKRANKS else _MOVES[frm][to])
     if board.ep_square:
         for move in board.generate_pseudo_legal_ep():
             if board._is_safe(king, pinned, move):

@@ -231,7 +231,11 @@ class Meter:
         self._use_stat = self._machine is None
         self._status: dict[int, _Pread] = {}
         self._tids: list[int] = []
+        self._pids: list[int] = []  # the processes the last walk found
         self._walked_ns = 0
+        #: the bot's main process's stat and children files, open for the walk's quick look
+        self._main_stat: _Pread | None = None
+        self._main_children: _Pread | None = None
         self.peak_bytes = 0
         #: the most threads (of all its processes) seen at once
         self.peak_tasks = 0
@@ -257,12 +261,32 @@ class Meter:
                 pass
         now = _now()
         if fresh or now - self._walked_ns > WALK_MS * _MS or not self._tids:
-            self._tids = [tid for _, tid in self._tasks()]
+            tasks = self._tasks()
+            self._tids = [tid for _, tid in tasks]
+            self._pids = sorted({pid for pid, _ in tasks})
             self._walked_ns = now
         return self._tids
 
+    def _lone(self) -> bool:
+        """Whether the bot is one process of one thread now (no child, no other thread):
+        two reads of files kept open (its stat's thread count, its children file), where
+        the walk lists a folder and opens a file; most bots are so, at every walk."""
+        try:
+            if self._main_stat is None:
+                self._main_stat = _Pread(f"/proc/{self.pid}/stat")
+                self._main_children = _Pread(f"/proc/{self.pid}/task/{self.pid}/children")
+            stat = self._main_stat.read()
+            if stat[stat.rfind(b")") + 2:].split()[17] != b"1":  # num_threads, the 20th field
+                return False
+            assert self._main_children is not None
+            return not self._main_children.read().strip()
+        except (OSError, ValueError, IndexError):
+            return False
+
     def _tasks(self) -> list[tuple[int, int]]:
         """(pid, tid) of every thread of the bot's processes, along the children files."""
+        if self._lone():
+            return [(self.pid, self.pid)]
         out: list[tuple[int, int]] = []
         stack = [self.pid]
         seen: set[int] = set()
@@ -355,10 +379,12 @@ class Meter:
         return Usage(_now(), cpu, threads, throttled, self._machine_now(), judge)
 
     # -- memory -----------------------------------------------------------------------------
-    def memory_peak(self) -> int:
+    def memory_peak(self, recent: bool = False) -> int:
         """The most memory the bot has used so far (bytes): its cgroup's peak, or the sum
         of its processes' resident high-water marks (a process gone takes its mark with it:
-        the peak seen before it went is kept)."""
+        the peak seen before it went is kept). `recent`: the processes of the last walk
+        of the threads when it is at most WALK_MS old (the figure taken between answers),
+        else walked now."""
         if self.group is not None:
             try:
                 peak = self.group.memory_peak()
@@ -368,7 +394,10 @@ class Meter:
                 self.peak_bytes = max(self.peak_bytes, peak)
                 return self.peak_bytes
         total = 0
-        pids = self.processes()
+        if recent and self._pids and _now() - self._walked_ns <= WALK_MS * _MS:
+            pids = self._pids
+        else:
+            pids = self.processes()
         for pid in pids:
             reader = self._status.get(pid)
             if reader is None:
@@ -391,6 +420,10 @@ class Meter:
     def close(self) -> None:
         for reader in (*self._sched.values(), *self._status.values()):
             reader.close()
+        for reader in (self._main_stat, self._main_children):
+            if reader is not None:
+                reader.close()
+        self._main_stat = self._main_children = None
         self._sched.clear()
         self._status.clear()
         if self._machine is not None:

@@ -137,7 +137,7 @@ class EnvelopeHold:
             used = self.meter.usage(fresh)
             if used.t_ns >= self._memory_next_ns and not self.memory_limit:  # the peak, for the figures
                 self._memory_next_ns = used.t_ns + MEMORY_FIGURE_MS * _MS
-                self.meter.memory_peak()
+                self.meter.memory_peak(recent=True)
             return used
         except (OSError, ValueError):
             return None
