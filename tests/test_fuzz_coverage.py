@@ -257,6 +257,32 @@ def test_a_map_left_by_a_process_killed_outright_is_removed_by_the_next(tmp_path
     assert not os.path.exists(live.folder)
 
 
+@pytest.mark.skipif(hasattr(sys, "monitoring"), reason="the settrace collector (before Python 3.12)")
+def test_the_settrace_collector_imports_libraries_untraced_and_traces_the_bots_own_modules(tmp_path):
+    """A library's first import runs with the tracer off (its calls cost each bot start
+    otherwise); the bot's own module is imported traced, and the tracer is back after."""
+    from prototest.sandbox.coverage import collector
+
+    site, bot = tmp_path / "site", tmp_path / "bot"
+    site.mkdir()
+    bot.mkdir()
+    shutil.copy(collector.__file__, site / "sitecustomize.py")
+    (bot / "helper.py").write_text("X = 1\n\n\ndef f():\n    return 2\n")
+    (bot / "main.py").write_text("import sys\nimport json.decoder\nimport helper\n"
+                                 "print(helper.f(), sys.gettrace() is not None, json.decoder.__name__)\n")
+    cmap, index = tmp_path / "map", tmp_path / "index"
+    cmap.write_bytes(bytes(1 << 16))
+    index.write_text("")
+    env = dict(os.environ, PYTHONPATH=str(site), PROTOTEST_COVERAGE_MAP=str(cmap),
+               PROTOTEST_COVERAGE_INDEX=str(index), PROTOTEST_COVERAGE_ROOT=str(bot))
+    done = subprocess.run([sys.executable, str(bot / "main.py")], env=env, cwd=bot, capture_output=True,
+                          text=True, timeout=60)
+    assert done.stdout.split() == ["2", "True", "json.decoder"], done.stdout + done.stderr
+    assert sorted(index.read_text().splitlines()) == [f"F\t{bot / 'helper.py'}", f"F\t{bot / 'main.py'}"]
+    # main.py's 4 lines, helper.py's 3 (X = 1, def f, return 2): no library line among them
+    assert sum(cmap.read_bytes()) == 7
+
+
 def test_corpus_energy_goes_to_the_entry_whose_new_code_few_examples_reach():
     """The first game brings many new lines that every game reaches; an entry that first
     reached a rare line (a bot's mode entered after another rare branch) gets more energy,

@@ -90,6 +90,9 @@ class GameConfig:
     #: for when the deadline passes is still judged to its own limit (a budget never turns
     #: a failure into a pass), so a game ends at most one answer's limit after it.
     deadline: float | None = None
+    #: Asked between the bot's answers, as `deadline` is looked at: True stops the game
+    #: there (result "stopped"; fuzzing: another worker found a failure)
+    stop: Callable[[], bool] | None = None
     #: The other seat is played by this bot (see prototest.judge.seat) instead of `opponent`;
     #: it runs in `opponent_cwd` (default: cwd) and is named `opponent_label` in the
     #: transcript ("[opponent] ...").

@@ -211,6 +211,8 @@ class Referee(Dialogue, Judging, Accounting, Faults):
                 # between answers only, from the first on: an answer asked for is judged to its
                 # limit, so a budget never hides a failure in progress
                 raise StopGame("the time budget ran out")
+            if cfg.stop is not None and self.bot_turns and cfg.stop():
+                raise StopGame("stopped: another worker found a failure")
             if self.position.turn() == cfg.seat:
                 self._bot_turn()
             elif self.seat is not None:  # a bot in the other seat keeps its own clock

@@ -97,7 +97,7 @@ from .elites import BRANCH_BACK, ELITES, Elite, Elites
 from .evidence import CANNOT_TELL, CRASH_KINDS, first_fail, interrupt, replayed, request_of
 from .evidence import Stop as _Stop
 from .observe import SAMPLED_POSITIONS, Observer
-from .plans import (BRANCH_CHOICES, BRANCHING, DEFAULT_SCRIPT, DEFAULT_START_PLIES, DRAWN_BLOCK, DRAWN_SEEDS,
+from .plans import (simplest, BRANCH_CHOICES, BRANCHING, DEFAULT_SCRIPT, DEFAULT_START_PLIES, DRAWN_BLOCK, DRAWN_SEEDS,
                     QUIET_SHARE, WARM_UP, Planner, worker_seed)
 from .probe import StateProber
 from .searchtest import SearchTest
@@ -172,6 +172,10 @@ class Campaign:
         self.may_probe = True
         self.state_verdict: Callable[[], Any] = lambda: self.prober.verdict
         self.publish: Callable[[Any], None] | None = None
+        #: Whether this campaign's failure is the run's verdict to shorten and replay: with
+        #: several workers, only the first to find one (prototest.play.workers); the others
+        #: end at once and leave it the machine
+        self.owns_failure: Callable[[], bool] = lambda: True
         #: set once a failure was seen after a cold start: the examples that follow are
         #: all games from the start, to confirm it (shared by the workers)
         self.positions_off: Any = threading.Event()
@@ -250,6 +254,8 @@ class Campaign:
             target(value, label=label)
         fail = first_fail(example)
         if fail is not None and fail.kind in TIMING_KINDS:
+            if self.should_stop is not None and self.should_stop():
+                self.stop("stopped")  # another worker's failure: not played alone, which would hold it up
             example, fail = self.played_alone(example, fail)
         verdict = self.state_verdict()
         if fail is not None and example.cold and (verdict is False or (verdict == CANNOT_TELL
@@ -373,6 +379,7 @@ class Campaign:
             env=covered[0] if covered else self.target.env, cwd=self.target.cwd, start_moves=list(start_moves),
             opponent=opponent or ForcedOpponent(()), max_plies=cap + len(start_moves) if cap else None,
             max_bot_turns=max_turns, log_exchanges=True, deadline=None if alone else self.deadline,
+            stop=None if alone else self.should_stop,
             stop_when_idle=self.target.stop_when_idle, coverage=covered[1] if covered else None,
         )
         with self.gate.alone() if alone else self.gate.running():
@@ -427,6 +434,8 @@ class Campaign:
         """Shorten and replay what was found: the failure of a game from the start, and a
         failure seen only after a cold start (a warning unless a game showed it too)."""
         self.run.shrinking = True
+        if not self.owns_failure():
+            return  # another worker's failure is the verdict: it shortens and replays it alone
         cold = self._cold_found
         if self._found is not None:
             self.run.failures.append(self._shrink(self._found))
@@ -446,10 +455,7 @@ class Campaign:
                 self.run.failures.append(found)
 
 
-def _simplest(script: Sequence[int]) -> bool:
-    """A script of mostly zero choices: Hypothesis's simplest extension of a prefix (a
-    uniform draw has one chance in 65,536 a choice of being zero)."""
-    return len(script) > 1 and script.count(0) * 2 > len(script)
+_simplest = simplest  # (its name here before)
 
 
 def describe(run: FuzzRun, failure: Failure) -> dict[str, Any]:

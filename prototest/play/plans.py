@@ -7,7 +7,7 @@ Hypothesis's own would repeat (see Planner.varied).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from hypothesis import strategies as st
 
@@ -90,7 +90,9 @@ class Planner:
             style = opponents.draw_style(t.module, rng) if config else Style("random")
             path: list[str] = []
             path_style = None
-            if mode == "position":
+            # (no path for a plan refused as Hypothesis's simplest, or replaced by `varied`
+            # as a warm-up game from the start: its moves cost time, and no draw)
+            if mode == "position" and not simplest(script) and not self.warming_up(modes):
                 path_style = opponents.draw_style(t.module, rng)
                 sides = (path_style, style) if seat == 0 else (style, path_style)
                 path = opponents.path(t.rules, t.module, seat=seat, depth=rng.randrange(deepest + 1),
@@ -99,6 +101,19 @@ class Planner:
             return Plan(mode, seat, style, tuple(path), script, path_style, branch, config)
 
         return plans()
+
+    def saved(self, modes: tuple[str, ...]) -> int:
+        """How many examples the example database replays first."""
+        if self._saved is None:
+            c = self.campaign
+            self._saved = exampledb.count(c.search_test.database(), c.search_test.key(modes))
+        return self._saved
+
+    def warming_up(self, modes: tuple[str, ...]) -> bool:
+        """Whether the next example is one of the first WARM_UP past the replayed ones,
+        which `varied` replaces by a game from the start."""
+        n, saved = self.campaign.run.examples, self.saved(modes)
+        return saved <= n < saved + WARM_UP
 
     def varied(self, plan: Plan, modes: tuple[str, ...]) -> Plan:
         """The plan to play: Hypothesis's own, or one drawn as check draws its games.
@@ -117,12 +132,11 @@ class Planner:
         never replaced."""
         c = self.campaign
         n = c.run.examples
-        if self._saved is None:
-            self._saved = exampledb.count(c.search_test.database(), c.search_test.key(modes))
-        if n < self._saved:
+        saved = self.saved(modes)
+        if n < saved:
             return plan
         key = (plan.mode, plan.seat, plan.script[:64])
-        warm = n - self._saved < WARM_UP
+        warm = self.warming_up(modes)
         if not warm and key not in self._seen and plan.config != 0:
             self._seen.add(key)
             return plan
@@ -134,7 +148,7 @@ class Planner:
         script = tuple(rng.randrange(opponents.CHOICES) for _ in range(len(plan.script)))
         seats = len(t.spec.game.seats)
         if warm:
-            seat = (n - self._saved + stream) % seats
+            seat = (n - saved + stream) % seats
             return Plan("game", seat, style, (), script, None, 0, rng.getrandbits(32), drawn=True)
         mode = modes[rng.randrange(len(modes))]  # Hypothesis's own draws favour the first mode
         path: tuple[str, ...] = ()
@@ -168,3 +182,9 @@ class Planner:
         quiet = Style("random", frozenset(classes))
         return tuple(opponents.path(rules, module, seat=seat, depth=len(path) + rng.randrange(*span),
                                     styles=(quiet, quiet), rng=rng, start=path))
+
+
+def simplest(script: Sequence[int]) -> bool:
+    """A script of mostly zero choices: Hypothesis's simplest extension of a prefix (a
+    uniform draw has one chance in 65,536 a choice of being zero)."""
+    return len(script) > 1 and script.count(0) * 2 > len(script)

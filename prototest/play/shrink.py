@@ -1,5 +1,6 @@
 """Shrinking a fuzz failure: each failure has `shrink_examples` runs of the bot to be made
-short and replayed once more for real (`prototest.play.fuzz`).
+short (`prototest.play.fuzz`); a timing failure's result is played once more here, any
+other's is run for real by its printed replay (`prototest.play.replaycheck`).
 
 A failure that reproduces cold (see prototest.play.cold) has its path searched for a
 shorter one by Hypothesis, then moves deleted from it; a failure that needs the bot's
@@ -32,11 +33,17 @@ if TYPE_CHECKING:
 #: Shorter versions of a failure tried (played or found unplayable), per run of the
 #: shrink budget: unplayable ones cost no run but still take time.
 SHRINK_TRIES = 20
-#: Shortening a failure takes at most as long as the search took to find it (from the
-#: run's start to the first failure), and at least SHRINK_FLOOR_S seconds: the verdict
-#: comes about as soon as the failure was found (the cold reproducer, one exchange, is
-#: tried first, and shortening its path is the rest). Under a time budget only.
-SHRINK_FLOOR_S = 5.0
+#: Shortening a failure takes at most SHRINK_SHARE of the time the search took to find it
+#: (from the run's start to the first failure), and at least SHRINK_FLOOR_S seconds: the
+#: verdict comes about as soon as the failure was found, its printed replay included (the
+#: cold reproducer, one exchange, is tried first, and shortening its path is the rest).
+#: Under a time budget only.
+SHRINK_SHARE = 0.5
+SHRINK_FLOOR_S = 1.0
+#: A reproducer whose path to the cold start is this many plies or fewer is not
+#: shortened further: a fresh bot shown a position at most one move of each side from
+#: the start (`search_shorter` and `reduce` would spend their whole allowance for a ply)
+SHORT_PATH = 2
 
 
 class Shrinker:
@@ -67,7 +74,7 @@ class Shrinker:
                 and not c.out_of_time())
 
     def past_allowance(self) -> bool:
-        """Whether the time shortening may take (see SHRINK_FLOOR_S) is spent."""
+        """Whether the time shortening may take (see SHRINK_SHARE) is spent."""
         return self._allowed is not None and time.monotonic() - self._t0 >= self._allowed
 
     def shrink(self, failure: Failure) -> Failure:
@@ -81,14 +88,20 @@ class Shrinker:
         # under a time budget only: with none (--budget 0), runs alone bound it, and the same
         # seed gives the same reproducer on any machine
         timed = c.options.budget_s is not None and found is not None
-        self._allowed = max(SHRINK_FLOOR_S, found) if timed else None
+        self._allowed = max(SHRINK_FLOOR_S, SHRINK_SHARE * found) if timed else None
         self._confirmed_alone = failure
         if c.target.spec.sends_position and failure.example.mode != "probe":
             failure = c.cold.retry(failure)
-        if failure.cold == "reproduces":
+        short = failure.cold == "reproduces" and len(failure.finding.moves) <= SHORT_PATH
+        if failure.cold == "reproduces" and not short:
             failure = self.search_shorter(failure)
-        failure = self.reduce(failure)
-        failure = self.replayed(failure)
+        if not short:
+            failure = self.reduce(failure)
+        if timing(failure.finding):
+            # the printed replay (prototest.play.replaycheck) runs the result for real
+            # after this in any case; a timing failure is played once more here, where a
+            # shortened version that no longer shows it falls back to the one played alone
+            failure = self.replayed(failure)
         c.run.shrink_runs += c.run.runs - self._from
         return failure
 

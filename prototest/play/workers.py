@@ -5,8 +5,9 @@ Each worker is a forked process running its own `fuzz.Campaign` on its own seed 
 all share the example database (a folder: Hypothesis's directory database is safe across
 processes; or a Redis server, of which each worker makes its own client after the fork)
 and the run's deadline. The state probe runs once, in worker 0, and its verdict
-is shared. The first worker to find a confirmed failure stops the others at their next
-example and shortens its failure alone; its report, the others' examples, situations,
+is shared. The first worker to find a confirmed failure stops the others (their game in
+progress between two answers, GameConfig.stop) and shortens its failure alone: a failure
+another worker found at the same moment is not shortened (Campaign.owns_failure); its report, the others' examples, situations,
 warnings and timings are merged into one `FuzzRun`.
 
 A timing failure is played again alone before it is a verdict (`prototest.play.alone`):
@@ -201,6 +202,7 @@ def _worker(target: Target, options: Options, deadline, conn, runs, owner, state
         campaign = Campaign(target, options, progress, should_stop=lambda: owner.value not in (-1, worker))
         campaign.deadline = deadline
         campaign.may_probe = worker == 0
+        campaign.owns_failure = lambda: owner.value in (-1, worker)
         campaign.publish = publish
         campaign.state_verdict = lambda: None if state.value < 0 else (False, True, CANNOT_TELL)[state.value]
         campaign.positions_off = positions_off

@@ -16,7 +16,9 @@ sitecustomize of its own), it appends "X\\t<reason>\\n" instead and records noth
 
 With sys.monitoring (Python 3.12+) each line location calls back once and is then
 disabled; otherwise sys.settrace traces only the frames of the bot's own code, and a
-code object stops being traced once every line of it has run.
+code object stops being traced once every line of it has run; a module that is not the
+bot's is imported with the tracer off (see _untraced_imports: a frame of it shows in the
+traceback of a failed import, its only trace).
 """
 
 
@@ -75,15 +77,20 @@ def _prototest_coverage():
     getcwd, join, normpath = os.getcwd, os.path.join, os.path.normpath
     files = {}  # co_filename -> its absolute path (a file of the bot's) or None
 
-    def own(filename):
-        path = None
+    def mine(filename):
+        """The file's absolute path if it is one of the bot's own, else None."""
         if filename and filename[0] != "<":
             absolute = normpath(join(getcwd(), filename)) if filename[0] != os.sep else filename
             if (absolute.startswith(root) and not absolute.startswith(here)
                     and os.sep + "site-packages" + os.sep not in absolute
                     and os.sep + "dist-packages" + os.sep not in absolute):
-                path = absolute
-                note("F\t%s\n" % path)
+                return absolute
+        return None
+
+    def own(filename):
+        path = mine(filename)
+        if path is not None:
+            note("F\t%s\n" % path)
         files[filename] = path
         return path
 
@@ -147,6 +154,48 @@ def _prototest_coverage():
 
     threading.settrace(tracer)
     sys.settrace(tracer)
+    _untraced_imports(sys, mine)
+
+
+def _untraced_imports(sys, mine):
+    """Under sys.settrace every call of every function calls the tracer, the bot's or not:
+    importing a large library (python-chess: 0.25 s alone, 1.1 s traced) would cost each
+    bot start that much more. A module not yet loaded whose top-level package is not the
+    bot's is imported with the tracer off (in this thread, until it is loaded); the bot's
+    own modules, and everything else, are traced as before."""
+    import builtins
+    import importlib.machinery
+
+    real_import = builtins.__import__
+    modules = sys.modules
+    gettrace, settrace = sys.gettrace, sys.settrace
+    find_spec = importlib.machinery.PathFinder.find_spec
+    outside = {}  # top-level module name -> True: not the bot's
+
+    def foreign(top):
+        if top not in outside:
+            try:
+                spec = None if top in sys.builtin_module_names else find_spec(top)
+                places = [getattr(spec, "origin", None)] + list(getattr(spec, "submodule_search_locations", None)
+                                                                or ())
+                outside[top] = not any(p and mine(p) for p in places)
+            except Exception:
+                outside[top] = False
+        return outside[top]
+
+    def __import__(name, globals=None, locals=None, fromlist=(), level=0):
+        if level or name in modules:
+            return real_import(name, globals, locals, fromlist, level)
+        tracer = gettrace()
+        if tracer is None or not foreign(name.partition(".")[0]):
+            return real_import(name, globals, locals, fromlist, level)
+        settrace(None)
+        try:
+            return real_import(name, globals, locals, fromlist, level)
+        finally:
+            settrace(tracer)
+
+    builtins.__import__ = __import__
 
 
 _prototest_own = None
@@ -154,6 +203,6 @@ try:
     _prototest_own = _prototest_coverage()
 except Exception:
     pass
-del _prototest_coverage
+del _prototest_coverage, _untraced_imports
 if _prototest_own is not None:
     _prototest_own()
