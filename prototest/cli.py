@@ -181,6 +181,8 @@ def _no_hypothesis_plugins() -> Iterator[None]:
     finally:
         if given is None:
             os.environ.pop("HYPOTHESIS_NO_PLUGINS", None)
+        else:
+            os.environ["HYPOTHESIS_NO_PLUGINS"] = given
 
 
 @app.command("fuzz")

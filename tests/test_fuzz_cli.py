@@ -199,16 +199,21 @@ def test_a_failure_that_does_not_come_back_is_marked_so(tmp_path):
 
 
 def test_failures_found_once_are_replayed_first(tmp_path):
-    database = tmp_path / "db"
     bot = str(BOTS / "loa/crash_few_checkers.py")
     # A seed that finds the crash after a few examples; one shrinking run (the replay): the
-    # example database is this test's subject, not shortening.
-    options = ("--jobs", "1", "--budget", "0", "--examples", "200", "--mode", "game", "--seed", "5",
-               "--shrink-examples", "1")
-    first = fuzz(tmp_path / "first", "loa", *options, "--database", str(database), bot)
+    # example database is this test's subject, not shortening. Which seed does depends on
+    # the constants Hypothesis finds in the source of the modules loaded (prototest's own,
+    # from a checkout): the first of a few that does.
+    for seed in ("5", "1", "2", "3", "4", "6"):
+        database = tmp_path / seed / "db"
+        options = ("--jobs", "1", "--budget", "0", "--examples", "200", "--mode", "game", "--seed", seed,
+                   "--shrink-examples", "1")
+        first = fuzz(tmp_path / seed / "first", "loa", *options, "--database", str(database), bot)
+        if first.code == 1 and first.report["first_failure_example"] > 1:
+            break
     assert first.code == 1 and first.report["first_failure_example"] > 1, first.report
     assert any(database.rglob("*")), "nothing was saved in the example database"
-    second = fuzz(tmp_path / "second", "loa", *options, "--database", str(database), bot)
+    second = fuzz(tmp_path / seed / "second", "loa", *options, "--database", str(database), bot)
     assert second.code == 1
     assert second.report["first_failure_example"] == 1, second.report
     [f] = second.findings("fail")

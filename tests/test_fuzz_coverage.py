@@ -318,3 +318,21 @@ def test_merged_shards_keep_the_union_of_the_lines_reached():
     assert out["files"][0]["missing"] == "7-9"
     assert out["unreached_functions"] == ["bot.py:9 rarer"] and out["unreached_count"] == 1
     assert merged_coverage([{"state": "off", "reason": "--coverage off"}] * 2)["state"] == "off"
+
+
+def test_workers_share_their_corpus_entries_and_skip_a_line_cut_short(tmp_path):
+    """`fuzz --jobs`: an entry one worker keeps reaches the others (not itself), once; a
+    line a failed write cut short is skipped, not an error that stops the worker."""
+    from prototest.play.corpus import SharedCorpus
+    from prototest.play.elites import Elite
+
+    first, second = SharedCorpus(tmp_path, 0), SharedCorpus(tmp_path, 1)
+    elite = Elite(1, ("e2e4",), ("e7e5", "g8f6"), 2, 3.0)
+    first.publish(elite, frozenset({5, 9}))
+    assert first.take() == []
+    (tmp_path / "0.jsonl").open("a").write('{"seat": 1, "start": [\n')  # cut short, then a new line
+    first.publish(elite, frozenset({7}))
+    taken = second.take()
+    assert [(e.seat, e.start_moves, e.opponent_moves, e.reached_after, slots) for e, slots in taken] == [
+        (1, ("e2e4",), ("e7e5", "g8f6"), 2, frozenset({5, 9})), (1, ("e2e4",), ("e7e5", "g8f6"), 2, frozenset({7}))]
+    assert second.take() == []

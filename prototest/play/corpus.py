@@ -56,6 +56,8 @@ class Entry:
     #: the slots this example reached first (its new code)
     slots: frozenset[int] = frozenset()
     picked: int = 0
+    #: kept by this worker (False: taken from another's, counted there)
+    own: bool = True
 
     def weight(self, hits: Counter[int]) -> float:
         """Its energy: the rarity of its rarest new slot (1 / the examples that reached it),
@@ -79,9 +81,13 @@ class SharedCorpus:
     def publish(self, elite: Elite, slots: frozenset[int]) -> None:
         line = json.dumps({"seat": elite.seat, "start": list(elite.start_moves), "opponent": list(elite.opponent_moves),
                            "reached": elite.reached_after, "value": elite.value, "slots": sorted(slots)})
+        data = (line + "\n").encode("utf-8")
         try:
-            with open(self.folder / f"{self.worker}.jsonl", "a", encoding="utf-8") as fh:
-                fh.write(line + "\n")
+            fd = os.open(self.folder / f"{self.worker}.jsonl", os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            try:
+                os.write(fd, data)  # one write: a line is whole or, if cut short, skipped by take()
+            finally:
+                os.close(fd)
         except OSError:
             pass  # sharing is a help, never a condition
 
@@ -104,10 +110,14 @@ class SharedCorpus:
             complete = data[:data.rfind(b"\n") + 1]  # a line being written waits for the next call
             self._read[path.name] = self._read.get(path.name, 0) + len(complete)
             for line in complete.splitlines():
-                d = json.loads(line)
-                elite = Elite(d["seat"], tuple(d["start"]), tuple(d["opponent"]), d["reached"], d["value"],
-                              back=COVERAGE_BACK)
-                out.append((elite, frozenset(d["slots"])))
+                try:
+                    d = json.loads(line)
+                    elite = Elite(d["seat"], tuple(d["start"]), tuple(d["opponent"]), d["reached"], d["value"],
+                                  back=COVERAGE_BACK)
+                    slots = frozenset(d["slots"])
+                except (ValueError, KeyError, TypeError):
+                    continue  # a line a failed write cut short: sharing is a help, never a condition
+                out.append((elite, slots))
         return out
 
 
@@ -204,7 +214,7 @@ class Coverage:
         run = self.campaign.run
         for elite, slots in self.shared.take():
             run.coverage_reached.update(slots)
-            self.keep(Entry(elite, len(slots), slots))
+            self.keep(Entry(elite, len(slots), slots, own=False))
 
     def pick(self, rng: random.Random, cold_ok: bool) -> Elite | None:
         """An entry to branch from: weighted by its energy (Entry.weight)."""
@@ -257,7 +267,7 @@ class Coverage:
         if self.off is None and self.injection is not None and self.injection.kind and not run.coverage_runs:
             self.off = "no example ran the bot with coverage"
         run.coverage_off = self.off
-        run.coverage_corpus = len(self.corpus)
+        run.coverage_corpus = sum(1 for e in self.corpus if e.own)  # the workers' counts are added up
         if self.map is not None:
             self.map.close()
             self.map = None
@@ -289,8 +299,8 @@ def summarize(run: FuzzRun) -> dict[str, Any]:
         if source is None:
             continue
         shown = os.path.relpath(path, root) if root and path.startswith(root.rstrip(os.sep) + os.sep) else path
-        file_total = len(source.slots)
-        file_lines = len(source.slots & reached)
+        file_total = len(source.line_slots)  # lines, as the source view and `reached` count them
+        file_lines = sum(1 for s in source.line_slots.values() if s in reached)
         missed = [f"{shown}:{f.line} {f.name}" for f in source.functions
                   if f.slots and f.name != "<module>" and not f.slots & reached]
         files.append({"path": shown, "lines": file_lines, "total": file_total,

@@ -7,7 +7,7 @@ processes; or a Redis server, of which each worker makes its own client after th
 and the run's deadline. The state probe runs once, in worker 0, and its verdict
 is shared. The first worker to find a confirmed failure stops the others (their game in
 progress between two answers, GameConfig.stop) and shortens its failure alone: a failure
-another worker found at the same moment is not shortened (Campaign.owns_failure); its report, the others' examples, situations,
+another worker found at the same moment is left out (Campaign.owns_failure); its report, the others' examples, situations,
 warnings and timings are merged into one `FuzzRun`.
 
 A timing failure is played again alone before it is a verdict (`prototest.play.alone`):
@@ -123,18 +123,18 @@ def run_workers(target: Target, options: Options, progress: Callable[[FuzzRun], 
     positions_off = ctx.Event()  # a failure after a cold start: from now on, games from the start
     gate = Gate(ctx, jobs)  # a timing failure is played again alone
     shared = tempfile.mkdtemp(prefix="prototest-corpus-")  # the workers' coverage corpus (see SharedCorpus)
-    children = []
-    for worker in range(jobs):
-        if options.examples is not None and not share(options.examples, jobs, worker):
-            continue
-        opts = replace(options, worker=worker, examples=share(options.examples, jobs, worker))
-        recv, send = ctx.Pipe(duplex=False)
-        child = ctx.Process(target=_worker, args=(target, opts, main.deadline, send, runs, owner, state, positions_off, gate, worker,
-                                                  shared), daemon=True)
-        child.start()
-        send.close()
-        children.append((worker, child, recv))
     try:
+        children = []
+        for worker in range(jobs):
+            if options.examples is not None and not share(options.examples, jobs, worker):
+                continue
+            opts = replace(options, worker=worker, examples=share(options.examples, jobs, worker))
+            recv, send = ctx.Pipe(duplex=False)
+            child = ctx.Process(target=_worker, args=(target, opts, main.deadline, send, runs, owner, state, positions_off, gate,
+                                                      worker, shared), daemon=True)
+            child.start()
+            send.close()
+            children.append((worker, child, recv))
         results = _gather(children, main, runs, owner, gate)
     finally:
         shutil.rmtree(shared, ignore_errors=True)

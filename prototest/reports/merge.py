@@ -265,7 +265,8 @@ def merged_coverage(shards: list[dict[str, Any] | None]) -> dict[str, Any] | Non
         f["lines"] = max(f["lines"], len(f["reached"]))
         f["reached"] = sorted(f["reached"])
         if "missing" in f:  # the lines every shard missed (a span's lines that cannot run included)
-            missed = [_spans(g.get("missing") or "") for c in on for g in c.get("files") or () if g["path"] == f["path"]]
+            missed = [_spans(g["missing"]) for c in on for g in c.get("files") or ()
+                      if g["path"] == f["path"] and "missing" in g]  # a shard that does not say is left out
             f["missing"] = _ranges(set.intersection(*missed) if missed else set())
     shown = [set(c.get("unreached_functions") or ()) for c in on]
     unreached = [name for name in on[0].get("unreached_functions") or () if all(name in s for s in shown)]

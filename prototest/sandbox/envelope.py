@@ -236,6 +236,8 @@ class Meter:
         #: the bot's main process's stat and children files, open for the walk's quick look
         self._main_stat: _Pread | None = None
         self._main_children: _Pread | None = None
+        #: those files could not be opened: every walk lists the folders
+        self._no_quick_look = False
         self.peak_bytes = 0
         #: the most threads (of all its processes) seen at once
         self.peak_tasks = 0
@@ -271,14 +273,25 @@ class Meter:
         """Whether the bot is one process of one thread now (no child, no other thread):
         two reads of files kept open (its stat's thread count, its children file), where
         the walk lists a folder and opens a file; most bots are so, at every walk."""
+        if self._main_stat is None or self._main_children is None:
+            if self._no_quick_look:
+                return False
+            try:
+                stat_file = _Pread(f"/proc/{self.pid}/stat")
+            except OSError:
+                self._no_quick_look = True
+                return False
+            try:
+                children_file = _Pread(f"/proc/{self.pid}/task/{self.pid}/children")
+            except OSError:  # a kernel without the children file: the walk lists the folders
+                stat_file.close()
+                self._no_quick_look = True
+                return False
+            self._main_stat, self._main_children = stat_file, children_file
         try:
-            if self._main_stat is None:
-                self._main_stat = _Pread(f"/proc/{self.pid}/stat")
-                self._main_children = _Pread(f"/proc/{self.pid}/task/{self.pid}/children")
             stat = self._main_stat.read()
             if stat[stat.rfind(b")") + 2:].split()[17] != b"1":  # num_threads, the 20th field
                 return False
-            assert self._main_children is not None
             return not self._main_children.read().strip()
         except (OSError, ValueError, IndexError):
             return False
