@@ -166,7 +166,9 @@ def fuzz(game: str, bot: Path, seed: int, cap: float, extra: list[str], folder: 
     reproducer = fails[0].get("reproducer", {})
     plies = reproducer.get("plies")
     played = plies - len(reproducer.get("start_moves", [])) + 1 if plies is not None else None
-    return Run(min(seconds, cap), seconds < cap, kinds, f"reproducer {plies} plies, plays {played}",
+    where = (f"; run {data.get('first_failure_example')} ({data.get('first_failure_origin')}) at "
+             f"{data['first_failure_s']:.1f} s of the search" if data.get("first_failure_s") is not None else "")
+    return Run(min(seconds, cap), seconds < cap, kinds, f"reproducer {plies} plies, plays {played}{where}",
                verdict, plies, played)
 
 

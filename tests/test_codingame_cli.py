@@ -265,8 +265,11 @@ def test_the_default_games_fail_a_bot_that_fails_one_game_in_three(tmp_path):
 def test_folded_warnings_keep_their_limits_apart(tmp_path):
     """A slow first answer (2000 ms limit) and slow later ones (300 ms) are two warnings,
     and the folded one keeps every occurrence's figures."""
-    # Warned from 50 % of a limit, the bot at 55 %: 270 ms and more between its answers
-    # and their limits, for a busy machine (which only ever makes an answer later).
+    # Warned from 50 % of a limit, the bot at 65 % on its first answer and 55 % on the next
+    # three: 1400 ms and 270 ms between its answers and their limits, for a busy machine
+    # (which only ever makes an answer later); 600 ms over the warning on the first, which
+    # holds the interpreter's start: the time the machine kept from it is taken off (seen
+    # beside two CPU burners: 2,301 ms for a 2.2 s sleep, not warned).
     result = check(tmp_path, "loa", "near_limits.py", "--seat", "b", "--time-scale", "4",
                    "--set", "time.near_limit_percent=50")
     assert result.code == 0, result.stdout + result.stderr
@@ -285,7 +288,7 @@ def test_folded_warnings_keep_their_limits_apart(tmp_path):
         or (f"{low:.1f}" == f"{high:.1f}" and "of the 600 ms it had [3 times]" in result.stdout), result.stdout
     # the first answer is the slowest, and is named so (not "start-up")
     [shown] = re.findall(r"timing: first answer ([\d.]+) ms \(slowest\)", result.stdout) or [None]
-    assert shown is not None and float(shown) >= 2200 and float(shown) > high, result.stdout
+    assert shown is not None and float(shown) >= 2600 and float(shown) > high, result.stdout
 
 
 NODE = shutil.which("node")

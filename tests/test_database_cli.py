@@ -107,6 +107,8 @@ def test_a_failure_found_by_one_run_is_replayed_first_by_another(tmp_path, redis
     second = fuzz(tmp_path / "second", "--jobs", "2", "--seed", "4", "--examples", "2", "--database", url)
     assert second.code == 1, second.stdout + second.stderr
     assert second.report["first_failure_example"] == 1, second.report
+    # a saved example is Hypothesis's own plan, never replaced by a drawn one
+    assert second.report["first_failure_origin"].endswith(", hypothesis"), second.report
     [f] = second.findings("fail")
     assert f["kind"] == "crash"
     # Those two examples on their own pass: the failure came from the database.

@@ -417,6 +417,7 @@ class Campaign:
         if self.run.first_failure_example is None:
             self.run.first_failure_example = self.run.examples
             self.run.first_failure_s = time.monotonic() - self.run.started
+            self.run.first_failure_origin = origin(failure.example)
         if failure.confirmed:  # the progress line counts the failures that are verdicts
             self.run.failing_kinds.add(failure.finding.kind)
         self.run.confirmed_found = self.run.confirmed_found or failure.confirmed
@@ -456,6 +457,14 @@ class Campaign:
 
 
 _simplest = simplest  # (its name here before)
+
+
+def origin(example: Example) -> str:
+    """An example's mode and where its plan came from (see FuzzRun.first_failure_origin)."""
+    plan = example.plan
+    source = ("branch" if example.branched else "drawn" if plan is not None and plan.drawn
+              else "hypothesis" if plan is not None else "other")
+    return f"{example.mode}, {source}"
 
 
 def describe(run: FuzzRun, failure: Failure) -> dict[str, Any]:

@@ -236,6 +236,9 @@ class FuzzRun:
     #: the run (1-based) that met the first failure, and when (seconds from the start)
     first_failure_example: int | None = None
     first_failure_s: float | None = None
+    #: what that run played: its mode and where its plan came from ("drawn": prototest's
+    #: own draw, as check draws a game; "branch": a kept game continued; "hypothesis")
+    first_failure_origin: str | None = None
     #: why the run ended before its examples were all run (besides a signal)
     stopped_early: str | None = None
     #: kinds of failure met so far in games from the start (the progress line), and

@@ -283,6 +283,7 @@ def _merge(main: Campaign, results: dict[int, Any]) -> FuzzRun:
         if p.first_failure_s is not None and (run.first_failure_s is None or p.first_failure_s < run.first_failure_s):
             run.first_failure_s = p.first_failure_s
             run.first_failure_example = p.first_failure_example
+            run.first_failure_origin = p.first_failure_origin
     confirmed = [f for p in parts for f in p.failures if f.confirmed]
     kinds = {f.finding.kind for f in confirmed}
     unconfirmed = [f for p in parts for f in p.failures if not f.confirmed and f.finding.kind not in kinds]

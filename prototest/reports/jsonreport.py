@@ -212,6 +212,7 @@ def fuzz_to_json(run: FuzzRun) -> dict[str, Any]:
         "ended": run.ended,
         "first_failure_example": run.first_failure_example,
         "first_failure_s": round(run.first_failure_s, 3) if run.first_failure_s is not None else None,
+        "first_failure_origin": run.first_failure_origin,
         "elapsed_s": round(run.elapsed_s, 3),
         "examples_per_s": round(run.examples / run.elapsed_s, 2) if run.elapsed_s else 0.0,
         "answers_per_s": round((len(run.answer_ms) + len(run.first_answer_ms)) / run.elapsed_s, 1)

@@ -238,6 +238,7 @@ def fuzz_reports(reports: list[dict[str, Any]]) -> dict[str, Any]:
         earliest = min(first, key=lambda d: d["first_failure_s"])
         merged["first_failure_s"] = earliest["first_failure_s"]
         merged["first_failure_example"] = earliest.get("first_failure_example")
+        merged["first_failure_origin"] = earliest.get("first_failure_origin")
     return merged
 
 
