@@ -6,6 +6,7 @@ readings are those figures."""
 
 from __future__ import annotations
 
+import os
 import re
 from types import SimpleNamespace
 
@@ -145,6 +146,36 @@ def test_only_a_thread_seen_at_the_request_caps_the_machines_time():
     assert (used.run_max_ns, used.excused_ns) == (10 * MS, 30 * MS)
     start = envelope.spent(Usage(0, 0, {}, 0, None, 0), Usage(50 * MS, 0, {1: (20 * MS, 40 * MS)}, 0, None, 0))
     assert (start.run_max_ns, start.excused_ns) == (20 * MS, 30 * MS)  # from the bot's start: every thread is new
+
+
+def test_only_the_judges_wait_since_its_last_poll_is_the_machines():
+    """The judge waited 700 ms for a CPU at its wake-ups while the bot worked (looks at its
+    memory, its stderr), and 9 ms after its last poll, the one the answer woke it from: only
+    those 9 ms kept the answer from being read (seen beside two CPU burners: a 2.6 s sleep
+    whose answer was excused 677 ms, its thread having waited 19.7 ms)."""
+    before = Usage(0, 0, {1: (0, 0)}, 0, None, 100 * MS, 100 * MS)
+    after = Usage(2600 * MS, 0, {1: (5 * MS, 20 * MS)}, 0, None, 809 * MS, 800 * MS)
+    used = envelope.spent(before, after)
+    assert (used.judge_wait_ns, used.excused_ns) == (9 * MS, 29 * MS)
+    # a mark older than the request (the judge never slept since) leaves the whole stretch
+    stale = Usage(2600 * MS, 0, {1: (5 * MS, 20 * MS)}, 0, None, 130 * MS, 50 * MS)
+    assert envelope.spent(before, stale).judge_wait_ns == 30 * MS
+
+
+def test_the_meters_start_holds_the_judges_wait_so_far():
+    """A handshake is judged from the meter's start: the judge's wait before the bot was
+    started (its whole life in this thread) is not the handshake's."""
+    with open("/proc/thread-self/schedstat") as fh:
+        so_far = int(fh.read().split()[1])
+    meter = envelope.Meter(os.getpid())
+    try:
+        assert meter.start.judge_wait_ns >= so_far  # not 0, as if the judge had never waited
+        assert meter.start.judge_mark_ns == meter.start.judge_wait_ns
+        meter.judge_sleeps()
+        later = meter.usage()
+        assert later.judge_mark_ns >= meter.start.judge_wait_ns and later.judge_wait_ns >= later.judge_mark_ns
+    finally:
+        meter.close()
 
 
 def test_a_late_answer_by_the_quota_names_the_quotas_time():

@@ -245,7 +245,10 @@ def test_an_answer_late_only_because_the_machine_is_busy_is_a_warning(tmp_path, 
     result = run_cli("check", "--game", "halma", "--games", "1", "--jobs", "1", "--platform", "none", "--",
                      *crowded_cpu, PY, "-B", str(BOTS / "halma" / "cpu_45ms.py"), tmp_path=tmp_path)
     assert result.code == 0, result.stdout
-    [f] = result.findings(busy=True)
+    # (an answer may also be near or over the statement's 50 ms by the figures: the
+    # machine's time is counted up to what its other processes used, read from another
+    # clock than the bot's wait; seen: 54.3 ms of own time, a slow WARN beside this one)
+    [f] = [f for f in result.findings(busy=True) if f["kind"] != "slow"]
     assert f["kind"] == "busy_machine" and f["severity"] == "warn", f
     assert f["elapsed_ms"] > 100 and "is within the limit, so this is not blamed on the bot" in f["message"], f
 

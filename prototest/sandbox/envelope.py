@@ -105,6 +105,11 @@ class Usage:
     #: the judge's own run-queue delay (the thread that reads the answer): an answer that
     #: waited in the pipe while the judge waited for a CPU is the machine's doing too
     judge_wait_ns: int = 0
+    #: that delay as it was when the judge last went to sleep for the bot's output (its
+    #: last poll): only a wait since then can have kept an answer from being read; the
+    #: judge's waits at its other wake-ups while the bot worked (a look at its memory, its
+    #: stderr) kept nothing from it
+    judge_mark_ns: int = 0
 
 
 @dataclass
@@ -168,8 +173,9 @@ def spent(before: Usage, after: Usage) -> Spent:
     # The group is throttled for the rest of a period once its quota is spent, whether the
     # bot runs or sleeps then: only the time a thread of it waited meanwhile held it back.
     held = min(max(0, after.throttled_ns - before.throttled_ns), wait_max)
+    judge_since = max(before.judge_wait_ns, after.judge_mark_ns)
     return Spent(after.t_ns - before.t_ns, cpu, wait_sum, wait_max, held, others,
-                 max(0, after.judge_wait_ns - before.judge_wait_ns), run_max)
+                 max(0, after.judge_wait_ns - judge_since), run_max)
 
 
 class _Pread:
@@ -241,7 +247,22 @@ class Meter:
         self.peak_bytes = 0
         #: the most threads (of all its processes) seen at once
         self.peak_tasks = 0
-        self.start = Usage(0, 0, {}, 0, self._machine_now())
+        #: the judge's run-queue delay at its last poll for the bot's output (see Usage)
+        self._judge_mark = self._judge_wait()
+        self.start = Usage(0, 0, {}, 0, self._machine_now(), self._judge_mark, self._judge_mark)
+
+    def _judge_wait(self) -> int:
+        if self._judge is not None:
+            try:
+                return int(self._judge.read().split()[1])
+            except (OSError, ValueError, IndexError):
+                pass
+        return 0
+
+    def judge_sleeps(self) -> None:
+        """The judge is about to wait for the bot's output: what it waited for a CPU until
+        now cannot have kept an answer still to come from being read."""
+        self._judge_mark = self._judge_wait()
 
     def _machine_now(self) -> int | None:
         if self._machine is not None:
@@ -383,13 +404,7 @@ class Meter:
                 cpu, throttled = self.group.cpu_ns(), self.group.throttled_ns()
             except (OSError, ValueError):
                 cpu = throttled = 0
-        judge = 0
-        if self._judge is not None:
-            try:
-                judge = int(self._judge.read().split()[1])
-            except (OSError, ValueError, IndexError):
-                judge = 0
-        return Usage(_now(), cpu, threads, throttled, self._machine_now(), judge)
+        return Usage(_now(), cpu, threads, throttled, self._machine_now(), self._judge_wait(), self._judge_mark)
 
     # -- memory -----------------------------------------------------------------------------
     def memory_peak(self, recent: bool = False) -> int:
