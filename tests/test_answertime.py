@@ -150,14 +150,15 @@ def test_only_a_thread_seen_at_the_request_caps_the_machines_time():
 
 def test_only_the_judges_wait_since_its_last_poll_is_the_machines():
     """The judge waited 700 ms for a CPU at its wake-ups while the bot worked (looks at its
-    memory, its stderr), and 9 ms after its last poll, the one the answer woke it from: only
-    those 9 ms kept the answer from being read (seen beside two CPU burners: a 2.6 s sleep
-    whose answer was excused 677 ms, its thread having waited 19.7 ms)."""
+    memory, its stderr, looks again past a deadline), and 9 ms since its last look that found
+    no output: only those 9 ms can have kept the answer from being read (seen beside two CPU
+    burners: 980 ms of the judge's wait over a 1 s answer, the bot's thread 22 ms)."""
     before = Usage(0, 0, {1: (0, 0)}, 0, None, 100 * MS, 100 * MS)
     after = Usage(2600 * MS, 0, {1: (5 * MS, 20 * MS)}, 0, None, 809 * MS, 800 * MS)
     used = envelope.spent(before, after)
     assert (used.judge_wait_ns, used.excused_ns) == (9 * MS, 29 * MS)
-    # a mark older than the request (the judge never slept since) leaves the whole stretch
+    # a mark older than the request (every look since found the answer) leaves the whole stretch:
+    # a judge kept from a CPU right after its request kept an instant answer in the pipe
     stale = Usage(2600 * MS, 0, {1: (5 * MS, 20 * MS)}, 0, None, 130 * MS, 50 * MS)
     assert envelope.spent(before, stale).judge_wait_ns == 30 * MS
 
@@ -171,7 +172,7 @@ def test_the_meters_start_holds_the_judges_wait_so_far():
     try:
         assert meter.start.judge_wait_ns >= so_far  # not 0, as if the judge had never waited
         assert meter.start.judge_mark_ns == meter.start.judge_wait_ns
-        meter.judge_sleeps()
+        meter.judge_looked()
         later = meter.usage()
         assert later.judge_mark_ns >= meter.start.judge_wait_ns and later.judge_wait_ns >= later.judge_mark_ns
     finally:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import signal
 import sys
 import time
+import types
 import uuid
 
 import pytest
@@ -210,3 +211,25 @@ def test_nothing_readable_in_proc_is_no_evidence(monkeypatch):
         real = waits._read_proc  # where waiting_for_input reads /proc (process re-exports it)
         monkeypatch.setattr(waits, "_read_proc", lambda path: "" if path.endswith("/syscall") else real(path))
         assert bot.waiting_for_input() is None
+
+
+def test_only_a_look_that_finds_no_output_marks_the_judges_wait():
+    """The judge's wait for a CPU counts toward an answer's excuse only since its last look
+    that found nothing (prototest.sandbox.envelope.Usage.judge_mark_ns): a look ended by
+    its timeout marks it, the look that finds the answer does not (the answer may have
+    waited in the pipe while the judge waited for a CPU)."""
+    code = "import sys, time; sys.stdin.readline(); time.sleep(0.3); print('e2e4', flush=True); sys.stdin.readline()"
+    with start(code) as bot:
+        looks: list[int] = []
+        meter, bot.hold.meter = bot.hold.meter, types.SimpleNamespace(judge_looked=lambda: looks.append(1))
+        try:
+            bot.send(["white"], deadline(5))
+            assert bot.read_line(deadline(0.02)).kind == "timeout"
+            marked = len(looks)
+            assert marked >= 1
+            # the bot sleeps, writes nothing else: the next look is the one that finds it
+            r = bot.read_line(deadline(10))
+            assert (r.kind, r.data) == ("line", b"e2e4")
+            assert len(looks) == marked
+        finally:
+            bot.hold.meter = meter

@@ -7,8 +7,8 @@ that names one must not print another:
 * **elapsed**: the wall time from the request's write to the answer's read;
 * **machine** (the time excused): what the machine kept from the answer: the longest wait
   of one of the bot's threads for a CPU, less the time its CPU quota held it back
-  (`bot_wait`), plus the judge's own wait for a CPU since it last slept for the bot's output
-  (`judge_wait`: an answer waiting in the pipe while the judge waited to read it), never more than the CPU time
+  (`bot_wait`), plus the judge's own wait for a CPU since it last looked for the bot's output
+  and found none (`judge_wait`: an answer waiting in the pipe while the judge waited to read it), never more than the CPU time
   the machine's other processes used meanwhile (`others_cpu`), nor than the answer's time
   less the CPU time of the bot's busiest thread (`thread_cpu`: the two waits may overlap,
   and a thread that computed was not kept from a CPU meanwhile);

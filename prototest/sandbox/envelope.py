@@ -105,10 +105,11 @@ class Usage:
     #: the judge's own run-queue delay (the thread that reads the answer): an answer that
     #: waited in the pipe while the judge waited for a CPU is the machine's doing too
     judge_wait_ns: int = 0
-    #: that delay as it was when the judge last went to sleep for the bot's output (its
-    #: last poll): only a wait since then can have kept an answer from being read; the
-    #: judge's waits at its other wake-ups while the bot worked (a look at its memory, its
-    #: stderr) kept nothing from it
+    #: that delay as it was when the judge last looked for the bot's output and found none
+    #: (a poll that ended by its timeout, or for the bot's stderr): the answer came after,
+    #: so only a wait since then can have kept it from being read; the judge's waits at
+    #: its wake-ups while the bot worked (a look at its memory, its stderr, a look again
+    #: past a deadline) kept nothing from it
     judge_mark_ns: int = 0
 
 
@@ -247,7 +248,7 @@ class Meter:
         self.peak_bytes = 0
         #: the most threads (of all its processes) seen at once
         self.peak_tasks = 0
-        #: the judge's run-queue delay at its last poll for the bot's output (see Usage)
+        #: the judge's run-queue delay at its last look that found no output (see Usage)
         self._judge_mark = self._judge_wait()
         self.start = Usage(0, 0, {}, 0, self._machine_now(), self._judge_mark, self._judge_mark)
 
@@ -259,9 +260,10 @@ class Meter:
                 pass
         return 0
 
-    def judge_sleeps(self) -> None:
-        """The judge is about to wait for the bot's output: what it waited for a CPU until
-        now cannot have kept an answer still to come from being read."""
+    def judge_looked(self) -> None:
+        """The judge looked for the bot's output and found none: what it waited for a CPU
+        until now cannot have kept an answer still to come from being read. (A look that
+        found output marks nothing: the answer may have waited in the pipe meanwhile.)"""
         self._judge_mark = self._judge_wait()
 
     def _machine_now(self) -> int | None:

@@ -202,18 +202,20 @@ class Bot:
         if self.hold.memory_limit:
             self.hold.look_at_memory()
             timeout_ms = min(timeout_ms, MEMORY_LOOK_MS)
-        if self.hold.meter is not None:
-            self.hold.meter.judge_sleeps()
         events = self._poller.poll(min(timeout_ms, MAX_WAIT_MS))
+        output = False
         for fd, _ in events:
             if fd == self._out_fd:
                 self.reader.read_chunk()
+                output = True
             elif fd == self.stderr.fd:
                 self.stderr.drain()
             elif fd == self._pidfd:
                 self._on_exit()
             else:
                 self.channels.on_event(fd)
+        if not output and self.hold.meter is not None:
+            self.hold.meter.judge_looked()
         return bool(events)
 
     def _on_exit(self, code: int | None = None) -> None:
