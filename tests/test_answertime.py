@@ -163,6 +163,24 @@ def test_only_the_judges_wait_since_its_last_poll_is_the_machines():
     assert envelope.spent(before, stale).judge_wait_ns == 30 * MS
 
 
+def test_the_judges_wait_before_a_look_that_waited_is_not_the_machines():
+    """The judge was kept from a CPU 25 ms right after its request, then began its look and
+    waited in it (it was put on a CPU again since: slices 7 -> 8): the pipe was empty when
+    the look began, so the bot was still at work through those 25 ms, and only the 2 ms
+    the judge waited after the answer woke it count (seen beside two CPU burners: a bot
+    sleeping 70 ms, over a 50 ms statement limit, unwarned, its own time cut below 50)."""
+    before = Usage(0, 0, {1: (0, 0)}, 0, None, 100 * MS, 100 * MS, 5, 100 * MS, 5)
+    after = Usage(80 * MS, 0, {1: (1 * MS, 0)}, 0, None, 127 * MS, 100 * MS, 8, 125 * MS, 7)
+    assert envelope.spent(before, after).judge_wait_ns == 2 * MS
+    # the look found the answer at once (never off a CPU since it began: slices unchanged):
+    # the answer may have waited in the pipe through the judge's 25 ms, which count
+    at_once = Usage(30 * MS, 0, {1: (1 * MS, 0)}, 0, None, 125 * MS, 100 * MS, 7, 125 * MS, 7)
+    assert envelope.spent(before, at_once).judge_wait_ns == 25 * MS
+    # a look begun before this request (none since: the line was read already) changes nothing
+    old_look = Usage(30 * MS, 0, {1: (1 * MS, 0)}, 0, None, 125 * MS, 90 * MS, 9, 90 * MS, 4)
+    assert envelope.spent(before, old_look).judge_wait_ns == 25 * MS
+
+
 def test_the_meters_start_holds_the_judges_wait_so_far():
     """A handshake is judged from the meter's start: the judge's wait before the bot was
     started (its whole life in this thread) is not the handshake's."""

@@ -11,7 +11,7 @@ import uuid
 import pytest
 
 from conftest import RUN_TOKEN, alive_with, none_alive_with
-from prototest.sandbox import process, waits
+from prototest.sandbox import envelope, process, waits
 from prototest.sandbox.transcript import STDERR_KEEP_BYTES, Transcript
 
 SECOND = 1_000_000_000
@@ -221,7 +221,8 @@ def test_only_a_look_that_finds_no_output_marks_the_judges_wait():
     code = "import sys, time; sys.stdin.readline(); time.sleep(0.3); print('e2e4', flush=True); sys.stdin.readline()"
     with start(code) as bot:
         looks: list[int] = []
-        meter, bot.hold.meter = bot.hold.meter, types.SimpleNamespace(judge_looked=lambda: looks.append(1))
+        meter, bot.hold.meter = bot.hold.meter, types.SimpleNamespace(judge_looked=lambda: looks.append(1),
+                                                                      judge_looking=lambda: None)
         try:
             bot.send(["white"], deadline(5))
             assert bot.read_line(deadline(0.02)).kind == "timeout"
@@ -233,3 +234,22 @@ def test_only_a_look_that_finds_no_output_marks_the_judges_wait():
             assert len(looks) == marked
         finally:
             bot.hold.meter = meter
+
+
+def test_a_look_that_waits_for_the_answer_is_told_from_one_that_finds_it():
+    """A look that waits for the bot's output (the bot sleeps first) leaves the judge put on
+    a CPU again since it began (Usage.judge_look_slices): its wait before that look is not
+    counted toward the answer's excuse (prototest.sandbox.envelope.spent)."""
+    code = "import sys, time; sys.stdin.readline(); time.sleep(0.3); print('e2e4', flush=True); sys.stdin.readline()"
+    with start(code) as bot:
+        bot.hold.meter = meter = envelope.Meter(bot.proc.pid)  # a bot without an envelope has none
+        try:
+            bot.send(["white"], deadline(5))
+            r = bot.read_line(deadline(10))
+            assert (r.kind, r.data) == ("line", b"e2e4")
+            after = meter.usage()
+            assert after.judge_slices > after.judge_look_slices > 0
+            assert after.judge_look_ns >= meter.start.judge_wait_ns
+        finally:
+            bot.hold.meter = None
+            meter.close()

@@ -8,7 +8,9 @@ that names one must not print another:
 * **machine** (the time excused): what the machine kept from the answer: the longest wait
   of one of the bot's threads for a CPU, less the time its CPU quota held it back
   (`bot_wait`), plus the judge's own wait for a CPU since it last looked for the bot's output
-  and found none (`judge_wait`: an answer waiting in the pipe while the judge waited to read it), never more than the CPU time
+  and found none, or since the look that found it began when that look had to wait for it
+  (`judge_wait`: an answer waiting in the pipe while the judge waited to read it; see
+  prototest.sandbox.envelope.spent), never more than the CPU time
   the machine's other processes used meanwhile (`others_cpu`), nor than the answer's time
   less the CPU time of the bot's busiest thread (`thread_cpu`: the two waits may overlap,
   and a thread that computed was not kept from a CPU meanwhile);

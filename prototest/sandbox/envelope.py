@@ -111,6 +111,14 @@ class Usage:
     #: its wake-ups while the bot worked (a look at its memory, its stderr, a look again
     #: past a deadline) kept nothing from it
     judge_mark_ns: int = 0
+    #: how often the judge's thread has been put on a CPU (schedstat's third field), now
+    judge_slices: int = 0
+    #: the judge's delay and slices as they were when its last look that could wait began
+    #: (a poll with a timeout), or at its last look that found none: if it was put on a CPU
+    #: again since, that look waited for the answer (the pipe was empty when it began), so
+    #: what the judge waited for a CPU before it overlapped the bot's work
+    judge_look_ns: int = 0
+    judge_look_slices: int = 0
 
 
 @dataclass
@@ -175,6 +183,8 @@ def spent(before: Usage, after: Usage) -> Spent:
     # bot runs or sleeps then: only the time a thread of it waited meanwhile held it back.
     held = min(max(0, after.throttled_ns - before.throttled_ns), wait_max)
     judge_since = max(before.judge_wait_ns, after.judge_mark_ns)
+    if after.judge_slices != after.judge_look_slices:  # its last look waited: the answer came after it began
+        judge_since = max(judge_since, after.judge_look_ns)
     return Spent(after.t_ns - before.t_ns, cpu, wait_sum, wait_max, held, others,
                  max(0, after.judge_wait_ns - judge_since), run_max)
 
@@ -248,23 +258,37 @@ class Meter:
         self.peak_bytes = 0
         #: the most threads (of all its processes) seen at once
         self.peak_tasks = 0
-        #: the judge's run-queue delay at its last look that found no output (see Usage)
-        self._judge_mark = self._judge_wait()
-        self.start = Usage(0, 0, {}, 0, self._machine_now(), self._judge_mark, self._judge_mark)
+        #: the judge's run-queue delay at its last look that found no output, and its delay
+        #: and slices when its last look that could wait began (see Usage)
+        self._judge_mark, slices = self._judge_sched()
+        self._judge_look = (self._judge_mark, slices)
+        self.start = Usage(0, 0, {}, 0, self._machine_now(), self._judge_mark, self._judge_mark, slices,
+                           self._judge_mark, slices)
 
-    def _judge_wait(self) -> int:
+    def _judge_sched(self) -> tuple[int, int]:
+        """The judge thread's run-queue delay (ns) and how often it was put on a CPU."""
         if self._judge is not None:
             try:
-                return int(self._judge.read().split()[1])
+                fields = self._judge.read().split()
+                return int(fields[1]), int(fields[2])
             except (OSError, ValueError, IndexError):
                 pass
-        return 0
+        return 0, 0
+
+    def judge_looking(self) -> None:
+        """The judge begins a look that may wait for the bot's output (a poll with a
+        timeout). If it waits, the pipe was empty: what the judge waited for a CPU until
+        now overlapped the bot's work and kept nothing from the answer. If it finds the
+        answer at once, the judge was never off a CPU meanwhile, and the answer may have
+        waited in the pipe while the judge waited before (Usage.judge_look_slices tells)."""
+        self._judge_look = self._judge_sched()
 
     def judge_looked(self) -> None:
         """The judge looked for the bot's output and found none: what it waited for a CPU
         until now cannot have kept an answer still to come from being read. (A look that
         found output marks nothing: the answer may have waited in the pipe meanwhile.)"""
-        self._judge_mark = self._judge_wait()
+        self._judge_look = self._judge_sched()
+        self._judge_mark = self._judge_look[0]
 
     def _machine_now(self) -> int | None:
         if self._machine is not None:
@@ -406,7 +430,9 @@ class Meter:
                 cpu, throttled = self.group.cpu_ns(), self.group.throttled_ns()
             except (OSError, ValueError):
                 cpu = throttled = 0
-        return Usage(_now(), cpu, threads, throttled, self._machine_now(), self._judge_wait(), self._judge_mark)
+        judge_wait, judge_slices = self._judge_sched()
+        return Usage(_now(), cpu, threads, throttled, self._machine_now(), judge_wait, self._judge_mark, judge_slices,
+                     *self._judge_look)
 
     # -- memory -----------------------------------------------------------------------------
     def memory_peak(self, recent: bool = False) -> int:

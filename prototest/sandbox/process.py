@@ -202,6 +202,8 @@ class Bot:
         if self.hold.memory_limit:
             self.hold.look_at_memory()
             timeout_ms = min(timeout_ms, MEMORY_LOOK_MS)
+        if timeout_ms > 0 and self.hold.meter is not None:
+            self.hold.meter.judge_looking()
         events = self._poller.poll(min(timeout_ms, MAX_WAIT_MS))
         output = False
         for fd, _ in events:
