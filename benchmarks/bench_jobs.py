@@ -23,6 +23,13 @@ whole games, one bot process per game (fastchess: see 4), the bot's seats altern
    os.write, reads each answer with os.read, applies it with python-chess, replies `A`,
    and plays a random legal move (a seeded random.Random) for the other side; no timing,
    no findings. Two at once: two forked processes taking the next game in turn.
+   Its games are not prototest's (another opponent), so their lengths, and the share of
+   each bot's start-up in a ply, differ. Hence a second bare driver, `--driver same`
+   ("raw pipe, prototest's games"): it plays the games of the same round's prototest run
+   with that bot again (`replay_bot`: the same colour and turn lines, the opponent's
+   recorded moves, each answer checked against the game), one bot process a game, one or
+   two games at once as above. The same bot work, plies and start-ups as prototest's run:
+   prototest over it is what the harness costs, and nothing else.
 3. chess.engine: python-chess's SimpleEngine.popen_uci driving a UCI engine that answers
    `bestmove` with a random legal move at once (uci/isready/ucinewgame/position/go/quit;
    it applies only the new moves of each `position`), `engine.play(board,
@@ -468,10 +475,25 @@ def _worker(play, games, seed, argv, taken, conn) -> None:
     conn.close()
 
 
+#: The games a `replay` driver plays again (seat, moves): prototest's, read from --replay.
+_REPLAYED: list[tuple[str, list[str]]] = []
+
+
+def replay_game(index: int, seed: int, bot: list[str]) -> int:
+    """Game `index` of prototest's run played again over bare pipes (`replay_bot`); its plies."""
+    seat, moves = _REPLAYED[index]
+    replay_bot(bot, seat, moves)
+    return len(moves)
+
+
 def drive(kind: str, games: int, jobs: int, seed: int, folder: Path) -> list[int]:
     """The plies of each game, `jobs` games at once (forked workers taking the next game)."""
     play, script = {"raw": (raw_game, "instant_bot.py"), "raw-inc": (raw_game, "instant_bot_inc.py"),
-                    "engine": (engine_game, "instant_uci.py")}[kind]
+                    "engine": (engine_game, "instant_uci.py"), "same": (replay_game, "instant_bot.py"),
+                    "same-inc": (replay_game, "instant_bot_inc.py")}[kind]
+    if play is replay_game:  # prototest's games, as its run of that bot wrote them
+        _REPLAYED[:] = [tuple(g) for g in json.loads((folder / f"{kind}-games.json").read_text())]
+        games = len(_REPLAYED)
     argv = [sys.executable, str(folder / script)]
     if jobs == 1:
         return [play(i, seed, argv) for i in range(games)]
@@ -557,6 +579,8 @@ def _fastchess_version(exe: str) -> str:
 
 #: The prototest variants: kind -> the bot's script
 PROTOTEST_BOTS = {"prototest": "instant_bot.py", "prototest-inc": "instant_bot_inc.py"}
+#: The anchors that play prototest's own games again: kind -> the prototest variant whose games
+SAME_GAMES = {"same": "prototest", "same-inc": "prototest-inc"}
 
 
 def main() -> None:
@@ -568,7 +592,8 @@ def main() -> None:
                         help="the fastchess executable (default: `fastchess` on PATH; without one, no fastchess rows)")
     parser.add_argument("--fastchess-restart", action="store_true",
                         help="(the default now: fastchess runs with restart=off and with restart=on)")
-    parser.add_argument("--driver", choices=("raw", "raw-inc", "engine"), help=argparse.SUPPRESS)  # one anchor run
+    parser.add_argument("--driver", choices=("raw", "raw-inc", "engine", "same", "same-inc"),
+                        help=argparse.SUPPRESS)  # one anchor run
     parser.add_argument("--jobs", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -578,6 +603,7 @@ def main() -> None:
 
     variants = [("prototest check", "prototest"), ("prototest check, inc. bot", "prototest-inc"),
                 ("raw pipe (os.write/os.read)", "raw"), ("raw pipe, inc. bot", "raw-inc"),
+                ("raw pipe, prototest's games", "same"), ("raw, prototest's games, inc.", "same-inc"),
                 ("chess.engine (SimpleEngine)", "engine")]
     fastchess = find_fastchess(args.fastchess)
     if fastchess:
@@ -613,6 +639,9 @@ def main() -> None:
                         fastchess_seen[(kind, jobs)].append(per_game)
                         total = sum(g[0] for g in per_game)
                     else:
+                        if kind in SAME_GAMES:  # the games of this round's run of prototest with that bot
+                            played = games_seen[(SAME_GAMES[kind], jobs)][-1]
+                            (folder / f"{kind}-games.json").write_text(json.dumps([(g[6], g[4]) for g in played]))
                         wall, cpu, counts = run_anchor(kind, jobs, args.games, args.seed, folder)
                         total = sum(counts)
                     plies[(kind, jobs)] = total
@@ -656,6 +685,11 @@ def main() -> None:
         for mine in PROTOTEST_BOTS:
             print(f"  {mine + ' / ' + kind:36} jobs 1 {med[(mine, 1)] / med[(kind, 1)]:5.2f}   "
                   f"jobs 2 {med[(mine, 2)] / med[(kind, 2)]:5.2f}")
+    print("like for like, the same games over bare pipes (the harness's cost and nothing else; the aim: at least "
+          "0.8 at jobs 2):")
+    for same, mine in SAME_GAMES.items():
+        print(f"  {mine + ' / ' + same:36} jobs 1 {med[(mine, 1)] / med[(same, 1)]:5.2f}   "
+              f"jobs 2 {med[(mine, 2)] / med[(same, 2)]:5.2f}")
     print("prototest's CPU per ply, split: the bots' (the same games' bot processes replayed alone over bare pipes, "
           "median of the rounds) and the harness's own (the run's CPU less that: the judge, its opponent, the "
           "keepers, the command's start-up):")
