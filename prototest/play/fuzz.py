@@ -180,6 +180,9 @@ class Campaign:
         #: all games from the start, to confirm it (shared by the workers)
         self.positions_off: Any = threading.Event()
         self._cold_found: Failure | None = None
+        #: the warm-up games played before the Hypothesis test (see warm_up), whose places
+        #: the test's first examples take
+        self.warmed: list[Example] = []
         #: the Hypothesis test that draws the examples, and the example database
         self.search_test = SearchTest(self)
         #: what lets a run of the bot be alone (see Alone; prototest.play.workers shares one)
@@ -219,11 +222,13 @@ class Campaign:
         return ("game", "position") if mode == "mixed" else (mode,)
 
     def search(self, modes: tuple[str, ...]) -> None:
-        """Hypothesis's generation until a failure, the budget or the examples end it."""
-        test = self.search_test.test(modes)
+        """The warm-up games, then Hypothesis's generation until a failure, the budget or
+        the examples end it."""
         self._stopping = False
         try:
-            test()
+            self.warm_up(modes)
+            if self.options.examples is None or self.run.examples < self.options.examples:
+                self.search_test.test(modes)()
         except _Stop:
             pass
         except Flaky as exc:
@@ -233,6 +238,22 @@ class Campaign:
                 self.run.stopped_early = f"Hypothesis stopped: {type(exc).__name__}"
         else:
             self.run.ended = self.run.ended or "examples"
+
+    def warm_up(self, modes: tuple[str, ...]) -> None:
+        """The worker's first WARM_UP examples, games drawn as check draws its games
+        (`Planner.warm_plan`), played before the Hypothesis test starts: they need no draw
+        of Hypothesis's, so a fault that check finds in its first games is found as soon,
+        not after Hypothesis's own start (its first draw reads every local module's source
+        for constants: about half a second). Where the example database holds earlier
+        failures, they come first, and the test plays the warm-up games after them, as
+        `Planner.varied` has it."""
+        if self.run.examples or self.planner.saved(modes):
+            return
+        for n in range(WARM_UP):
+            if self.options.examples is not None and n >= self.options.examples:
+                return
+            self._check_stop()
+            self.warmed.append(self.conclude(self.planner.warm_plan(n), modes, in_test=False))
 
     # -- one example --------------------------------------------------------------------
     def episode(self, data: st.DataObject, modes: tuple[str, ...]) -> None:
@@ -244,14 +265,29 @@ class Campaign:
             # zero): here the same near-identical game again and again. Refused before any
             # bot runs, five in a row end that phase, and generation proper begins.
             reject()
-        plan = self.planner.varied(plan, modes)
+        if self.warmed:
+            # The test's first examples are the warm-up games' places, as before they were
+            # played first (Planner.varied): Hypothesis is told what they showed, so its
+            # draws go on exactly as if it had played them itself.
+            self.planner.seen(plan)
+            self._measured(self.warmed.pop(0))
+            return
+        self.conclude(self.planner.varied(plan, modes), modes)
+
+    def _measured(self, example: Example) -> None:
+        for label, value in example.measures.items():
+            target(value, label=label)
+
+    def conclude(self, plan: Plan, modes: tuple[str, ...], in_test: bool = True) -> Example:
+        """Play a plan and act on what it shows; stop the run at its first failure.
+        `in_test`: inside the Hypothesis test, whose `target()` records the measures."""
         example = self.play_plan(plan)
         if example.coverage:
             if self.options.coverage == "on" and self.coverage.off is not None:
                 self.stop("coverage")  # required, and the bot gives none: the command says so
             self.coverage.recheck_warnings(example)
-        for label, value in example.measures.items():
-            target(value, label=label)
+        if in_test:
+            self._measured(example)
         fail = first_fail(example)
         if fail is not None and fail.kind in TIMING_KINDS:
             if self.should_stop is not None and self.should_stop():
@@ -281,6 +317,7 @@ class Campaign:
             self.positions_off.set()
             self._tick()
         self._check_stop()
+        return example
 
     def played_alone(self, example: Example, fail: Finding) -> tuple[Example, Finding | None]:
         """A timing failure played again alone (see prototest.play.alone)."""

@@ -112,6 +112,8 @@ class Planner:
     def warming_up(self, modes: tuple[str, ...]) -> bool:
         """Whether the next example is one of the first WARM_UP past the replayed ones,
         which `varied` replaces by a game from the start."""
+        if self.campaign.warmed:  # played before the test: their places come first
+            return True
         n, saved = self.campaign.run.examples, self.saved(modes)
         return saved <= n < saved + WARM_UP
 
@@ -141,15 +143,13 @@ class Planner:
             self._seen.add(key)
             return plan
         self._seen.add(key)
+        if warm:
+            return self.warm_plan(n, saved)
         t = c.target
         stream = c.options.stream
         rng = random.Random(game_seed(c.options.seed, DRAWN_SEEDS + stream * DRAWN_BLOCK + n))
         style = opponents.draw_style(t.module, rng)  # as opponents.Opponent draws a swarm style
         script = tuple(rng.randrange(opponents.CHOICES) for _ in range(len(plan.script)))
-        seats = len(t.spec.game.seats)
-        if warm:
-            seat = (n - saved + stream) % seats
-            return Plan("game", seat, style, (), script, None, 0, rng.getrandbits(32), drawn=True)
         mode = modes[rng.randrange(len(modes))]  # Hypothesis's own draws favour the first mode
         path: tuple[str, ...] = ()
         path_style = None
@@ -161,6 +161,25 @@ class Planner:
             path = self.quiet_stretch(path, plan.seat, random.Random(f"quiet:{c.options.seed}:{stream}:{n}"))
         return Plan(mode, plan.seat, style, path, script, path_style, plan.branch, rng.getrandbits(32),
                     drawn=True)
+
+    def seen(self, plan: Plan) -> None:
+        """A plan of Hypothesis's whose place a warm-up game took (see `varied`)."""
+        self._seen.add((plan.mode, plan.seat, plan.script[:64]))
+
+    def warm_plan(self, n: int, saved: int = 0) -> Plan:
+        """The warm-up game of this worker's example `n` (the `n - saved`-th of WARM_UP past
+        the `saved` examples the database replays first): a game from the start
+        drawn as check draws its games (a style, uniformly random choices), the seats in
+        turn, no branch. It needs nothing of Hypothesis's: `Campaign.warm_up` plays these
+        before the Hypothesis test starts, where no database replays earlier failures."""
+        c = self.campaign
+        t = c.target
+        stream = c.options.stream
+        rng = random.Random(game_seed(c.options.seed, DRAWN_SEEDS + stream * DRAWN_BLOCK + n))
+        style = opponents.draw_style(t.module, rng)  # as opponents.Opponent draws a swarm style
+        script = tuple(rng.randrange(opponents.CHOICES) for _ in range(script_length(t.rules)))
+        seat = (n - saved + stream) % len(t.spec.game.seats)
+        return Plan("game", seat, style, (), script, None, 0, rng.getrandbits(32), drawn=True)
 
     def quiet_stretch(self, path: tuple[str, ...], seat: int, rng: random.Random) -> tuple[str, ...]:
         """One position plan in QUIET_SHARE goes on from its path with moves of both sides

@@ -64,7 +64,8 @@ class SearchTest:
         if own_settings:
             left = None
             if options.examples is not None:
-                left = max(1, options.examples - c.run.examples)
+                # (the warm-up games played before the test take its first places again)
+                left = max(1, options.examples - c.run.examples + len(c.warmed))
             # The seed first: @seed turns the database off, the settings turn it back on.
             seed = worker_seed(options.seed, options.stream) + (0 if modes == c.search_modes else 1)
             test = self.settings(left)(hypothesis_seed(seed)(test))
