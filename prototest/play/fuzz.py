@@ -75,11 +75,7 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from typing import Any, Callable, Sequence
-
-from hypothesis import reject, target
-from hypothesis import strategies as st
-from hypothesis.errors import Flaky
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..sandbox import interrupts
 from ..judge.findings import TIMING_KINDS, Finding, fold
@@ -99,10 +95,14 @@ from .evidence import Stop as _Stop
 from .observe import SAMPLED_POSITIONS, Observer
 from .plans import (simplest, BRANCH_CHOICES, BRANCHING, DEFAULT_SCRIPT, DEFAULT_START_PLIES, DRAWN_BLOCK, DRAWN_SEEDS,
                     QUIET_SHARE, WARM_UP, Planner, worker_seed)
+from . import lazy
 from .probe import StateProber
 from .searchtest import SearchTest
 from .replaycheck import REPLAY_MIN, REPLAY_TRIES, replay_args, replay_command, replay_printed
 from .shrink import SHRINK_TRIES, PlacesOpponent, Shrinker
+
+if TYPE_CHECKING:
+    from hypothesis import strategies as st
 
 #: Names other modules (and earlier versions of this one) take from here: the campaign's
 #: collaborators are in their own modules, named in the docstring above.
@@ -231,7 +231,9 @@ class Campaign:
                 self.search_test.test(modes)()
         except _Stop:
             pass
-        except Flaky as exc:
+        except Exception as exc:
+            if not lazy.is_flaky(exc):
+                raise
             # Stopping before an example draws anything looks to Hypothesis like a test
             # that draws less than before: that is our stop, not a flaky strategy.
             if not self._stopping:
@@ -258,6 +260,8 @@ class Campaign:
     # -- one example --------------------------------------------------------------------
     def episode(self, data: st.DataObject, modes: tuple[str, ...]) -> None:
         """Play one example; stop the run at its first failure."""
+        from hypothesis import reject
+
         self._check_stop()
         plan = data.draw(self.planner.plans(modes), label="plan")
         if _simplest(plan.script):
@@ -275,6 +279,8 @@ class Campaign:
         self.conclude(self.planner.varied(plan, modes), modes)
 
     def _measured(self, example: Example) -> None:
+        from hypothesis import target
+
         for label, value in example.measures.items():
             target(value, label=label)
 

@@ -9,9 +9,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Callable, Sequence
 
-from hypothesis import strategies as st
-
-from . import exampledb, strategies
+from . import lazy
 from ..games import opponents
 from ..games.base import Rules
 from ..games.opponents import Style
@@ -19,6 +17,8 @@ from .forced import game_seed
 from .fuzzrun import Plan
 
 if TYPE_CHECKING:
+    from hypothesis import strategies as st
+
     from .fuzz import Campaign
 
 #: The opponent's script when the rules set no turn limit (chess): longer games reuse it.
@@ -74,6 +74,11 @@ class Planner:
         style, the moves it never plays and, in position mode, the path to the start
         (each side its own style): Hypothesis's own draws of small values repeat a lot,
         a seeded draw spreads the configurations evenly, as swarm testing wants."""
+        lazy.hypothesis()
+        from hypothesis import strategies as st
+
+        from . import strategies
+
         t = self.campaign.target
         seats = range(len(t.spec.game.seats))
         script_len = script_length(t.rules)
@@ -105,8 +110,7 @@ class Planner:
     def saved(self, modes: tuple[str, ...]) -> int:
         """How many examples the example database replays first."""
         if self._saved is None:
-            c = self.campaign
-            self._saved = exampledb.count(c.search_test.database(), c.search_test.key(modes))
+            self._saved = self.campaign.search_test.saved(modes)
         return self._saved
 
     def warming_up(self, modes: tuple[str, ...]) -> bool:
