@@ -183,6 +183,8 @@ class Campaign:
         #: the warm-up games played before the Hypothesis test (see warm_up), whose places
         #: the test's first examples take
         self.warmed: list[Example] = []
+        #: the Hypothesis example in progress (see _forget_stopped)
+        self._data: Any = None
         #: the Hypothesis test that draws the examples, and the example database
         self.search_test = SearchTest(self)
         #: what lets a run of the bot be alone (see Alone; prototest.play.workers shares one)
@@ -230,7 +232,7 @@ class Campaign:
             if self.options.examples is None or self.run.examples < self.options.examples:
                 self.search_test.test(modes)()
         except _Stop:
-            pass
+            self._forget_stopped(modes)
         except Exception as exc:
             if not lazy.is_flaky(exc):
                 raise
@@ -240,6 +242,22 @@ class Campaign:
                 self.run.stopped_early = f"Hypothesis stopped: {type(exc).__name__}"
         else:
             self.run.ended = self.run.ended or "examples"
+
+    def _forget_stopped(self, modes: tuple[str, ...]) -> None:
+        """Hypothesis saves the example an exception leaves its test with as a failure to
+        replay first: the one the budget, another worker's failure or a missing coverage
+        ended is none, and is deleted again (else every later run with this database would
+        replay it first, and play its warm-up games only after Hypothesis's start)."""
+        data, self._data = self._data, None
+        database = self.search_test.database() if data is not None and self.run.ended != "failure" else None
+        if database is None:
+            return
+        from hypothesis.database import choices_to_bytes
+
+        try:
+            database.delete(self.search_test.key(modes), choices_to_bytes(data.conjecture_data.choices))
+        except Exception:  # a lost server: said by exampledb.problems; the verdict stands
+            pass
 
     def warm_up(self, modes: tuple[str, ...]) -> None:
         """The worker's first WARM_UP examples, games drawn as check draws its games
@@ -262,6 +280,7 @@ class Campaign:
         """Play one example; stop the run at its first failure."""
         from hypothesis import reject
 
+        self._data = data
         self._check_stop()
         plan = data.draw(self.planner.plans(modes), label="plan")
         if _simplest(plan.script):

@@ -124,7 +124,9 @@ def run_workers(target: Target, options: Options, progress: Callable[[FuzzRun], 
     positions_off = ctx.Event()  # a failure after a cold start: from now on, games from the start
     gate = Gate(ctx, jobs)  # a timing failure is played again alone
     shared = tempfile.mkdtemp(prefix="prototest-corpus-")  # the workers' coverage corpus (see SharedCorpus)
-    news_r, news_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)  # a byte: a worker found a failure
+    news_r, news_w = os.pipe()  # a byte: a worker found a failure (not inherited by a bot's exec)
+    for fd in (news_r, news_w):
+        os.set_blocking(fd, False)
     try:
         children = []
         for worker in range(jobs):
