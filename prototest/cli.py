@@ -9,10 +9,7 @@ line on stderr and an exit code: 0 all passed, 1 the bot failed a check, 2 a usa
 
 from __future__ import annotations
 
-import contextlib
-import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import List, Optional
 
@@ -168,23 +165,6 @@ def perft_command(
                   overrides=overrides)
 
 
-@contextlib.contextmanager
-def _no_hypothesis_plugins() -> Iterator[None]:
-    """Hypothesis imported without the plugins other packages register for it (its
-    "hypothesis" entry points: trio's, for one, imports trio): fuzz draws from its own
-    strategies only, and the entry points' scan and imports cost ~1 s of each run's start
-    (HYPOTHESIS_NO_PLUGINS, set for the import only: a bot's environment is not changed)."""
-    given = os.environ.get("HYPOTHESIS_NO_PLUGINS")
-    os.environ["HYPOTHESIS_NO_PLUGINS"] = given or "1"
-    try:
-        yield
-    finally:
-        if given is None:
-            os.environ.pop("HYPOTHESIS_NO_PLUGINS", None)
-        else:
-            os.environ["HYPOTHESIS_NO_PLUGINS"] = given
-
-
 @app.command("fuzz")
 def fuzz_command(
     bot: List[str] = typer.Argument(None, metavar="BOT...", help="The bot: an executable path, or a command line after --."),
@@ -215,8 +195,7 @@ def fuzz_command(
     coverage: str = typer.Option("auto", "--coverage", metavar="auto|on|off", help="Steer the search by the bot's own code coverage: auto (default) where the bot gives it (a Python bot; a native bot built with `prototest coverage-runtime`), on: required (an error where it cannot be had), off: never."),
 ) -> None:
     """Play whole games against BOT with swarm opponents drawn by Hypothesis; shrink any failure to a minimal reproducer."""
-    with _no_hypothesis_plugins():
-        from .commands import fuzz
+    from .commands import fuzz  # Hypothesis itself only where the search needs it (play.lazy)
 
     fuzz.execute(bot=bot, game=game, spec_path=spec_path, budget=budget, examples=examples, jobs=jobs,
                  seed=seed, max_plies=max_plies, mode=mode, save=save, database=database,

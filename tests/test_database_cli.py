@@ -238,3 +238,23 @@ def test_a_failure_fuzz_test_found_is_replayed_first_by_prototest_fuzz(tmp_path,
     url = f"redis://127.0.0.1:{redis_server}/0"
     again = fuzz(tmp_path / "cli", "--jobs", "1", "--seed", "4", "--examples", "1", "--database", url)
     assert again.code == 1 and again.report["first_failure_example"] == 1, again.stdout + again.stderr
+
+
+def test_a_run_ended_by_its_budget_leaves_no_example_to_replay_first(tmp_path):
+    """Hypothesis saves the example an exception leaves its test with as a failure; a fuzz
+    run ends its test with one when its budget runs out (or another worker's failure stops
+    it). That example failed nothing: fuzz deletes it again, so the next run with the same
+    database replays nothing first and plays its warm-up games at once. Only the target
+    observations (the `.pareto` corpus, which Hypothesis keeps apart) stay."""
+    from hypothesis.database import DirectoryBasedExampleDatabase
+
+    folder = tmp_path / "db"
+    result = run_cli("fuzz", "--game", "loa", "--budget", "3s", "--seed", "2", "--database", str(folder), "--",
+                     sys.executable, "-m", "prototest.bots.loa_bot", tmp_path=tmp_path, timeout=300)
+    assert result.code == 0, result.stdout + result.stderr
+    assert result.report["ended"] == "budget" and result.report["examples"] > 4, result.report
+    database = DirectoryBasedExampleDatabase(str(folder))
+    keys = list(database.fetch(b".hypothesis-keys"))
+    assert keys, "Hypothesis recorded nothing: the test above would prove nothing"
+    left = {key: list(database.fetch(key)) for key in keys if not key.endswith(b".pareto")}
+    assert all(not examples for examples in left.values()), left

@@ -61,3 +61,21 @@ def test_commands_that_play_no_game_stay_light(args):
     code, modules = modules_after(*args)
     assert code == 0
     assert [m for m in modules if m.split(".")[0] in ("hypothesis", "redis") or m in FUZZ_ONLY + JUDGE] == []
+
+
+def test_fuzz_plays_its_warm_up_games_before_it_imports_hypothesis():
+    """Each worker's first games are drawn as check draws its games (play.plans.WARM_UP of
+    them), before Hypothesis's test: a run of fewer examples than that, in this process
+    (--jobs 1), never imports Hypothesis; one with workers does not import it in the
+    command's own process, before the workers fork."""
+    bot = ("--env", RUN_TOKEN, "--", sys.executable, "-m", "prototest.bots.impasse_bot")
+    code, modules = modules_after("fuzz", "--game", "impasse", "--no-database", "--jobs", "1", "--examples", "3",
+                                  "-q", *bot)
+    assert code == 0
+    assert "prototest.judge.referee" in modules and "prototest.play.fuzz" in modules  # fuzz played here
+    assert [m for m in modules if m.split(".")[0] == "hypothesis"] == []
+    code, modules = modules_after("fuzz", "--game", "impasse", "--no-database", "--jobs", "2", "--examples", "12",
+                                  "-q", *bot)
+    assert code == 0
+    assert "prototest.play.workers" in modules
+    assert [m for m in modules if m.split(".")[0] == "hypothesis"] == []

@@ -13,10 +13,10 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from hypothesis.database import choices_to_bytes
 
 from ..games import opponents
 from ..games.opponents import Style
+from . import lazy
 from .evidence import CANNOT_TELL
 from .fuzzrun import Example, Plan
 from .plans import BRANCH_CHOICES, BRANCHING, script_length
@@ -129,4 +129,7 @@ class Elites:
         values += [0x5555] * (script_len - len(values))
         script = b"".join(v.to_bytes(2, "big") for v in values)
         choices = ((modes.index("game"),) if len(modes) > 1 else ()) + (example.seat, 0, 0, script)
+        lazy.hypothesis()
+        from hypothesis.database import choices_to_bytes
+
         database.save(c.search_test.key(modes), choices_to_bytes(choices))

@@ -20,10 +20,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
-from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
+from . import lazy
+
+if TYPE_CHECKING:
+    from hypothesis.database import ExampleDatabase
 
 DEFAULT_PORT = 6379
 #: The prefix of prototest's keys on a Redis server: a Hypothesis settings profile for
@@ -99,6 +102,7 @@ def _redacted(text: str) -> str:
 
 def _redis_module() -> Any:
     try:
+        lazy.hypothesis()
         import hypothesis.extra.redis  # noqa: F401 - its extra's requirement, checked here
         import redis
     except ImportError:
@@ -152,6 +156,9 @@ def open_database(where: Location) -> ExampleDatabase:
     process that uses it (after a fork, never before)."""
     if isinstance(where, RedisLocation):
         return _redis_database(where)
+    lazy.hypothesis()
+    from hypothesis.database import DirectoryBasedExampleDatabase
+
     return DirectoryBasedExampleDatabase(str(where))
 
 

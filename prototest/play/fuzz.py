@@ -75,11 +75,7 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from typing import Any, Callable, Sequence
-
-from hypothesis import reject, target
-from hypothesis import strategies as st
-from hypothesis.errors import Flaky
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..sandbox import interrupts
 from ..judge.findings import TIMING_KINDS, Finding, fold
@@ -99,10 +95,14 @@ from .evidence import Stop as _Stop
 from .observe import SAMPLED_POSITIONS, Observer
 from .plans import (simplest, BRANCH_CHOICES, BRANCHING, DEFAULT_SCRIPT, DEFAULT_START_PLIES, DRAWN_BLOCK, DRAWN_SEEDS,
                     QUIET_SHARE, WARM_UP, Planner, worker_seed)
+from . import lazy
 from .probe import StateProber
 from .searchtest import SearchTest
 from .replaycheck import REPLAY_MIN, REPLAY_TRIES, replay_args, replay_command, replay_printed
 from .shrink import SHRINK_TRIES, PlacesOpponent, Shrinker
+
+if TYPE_CHECKING:
+    from hypothesis import strategies as st
 
 #: Names other modules (and earlier versions of this one) take from here: the campaign's
 #: collaborators are in their own modules, named in the docstring above.
@@ -180,6 +180,11 @@ class Campaign:
         #: all games from the start, to confirm it (shared by the workers)
         self.positions_off: Any = threading.Event()
         self._cold_found: Failure | None = None
+        #: the warm-up games played before the Hypothesis test (see warm_up), whose places
+        #: the test's first examples take
+        self.warmed: list[Example] = []
+        #: the Hypothesis example in progress (see _forget_stopped)
+        self._data: Any = None
         #: the Hypothesis test that draws the examples, and the example database
         self.search_test = SearchTest(self)
         #: what lets a run of the bot be alone (see Alone; prototest.play.workers shares one)
@@ -219,14 +224,18 @@ class Campaign:
         return ("game", "position") if mode == "mixed" else (mode,)
 
     def search(self, modes: tuple[str, ...]) -> None:
-        """Hypothesis's generation until a failure, the budget or the examples end it."""
-        test = self.search_test.test(modes)
+        """The warm-up games, then Hypothesis's generation until a failure, the budget or
+        the examples end it."""
         self._stopping = False
         try:
-            test()
+            self.warm_up(modes)
+            if self.options.examples is None or self.run.examples < self.options.examples:
+                self.search_test.test(modes)()
         except _Stop:
-            pass
-        except Flaky as exc:
+            self._forget_stopped(modes)
+        except Exception as exc:
+            if not lazy.is_flaky(exc):
+                raise
             # Stopping before an example draws anything looks to Hypothesis like a test
             # that draws less than before: that is our stop, not a flaky strategy.
             if not self._stopping:
@@ -234,9 +243,44 @@ class Campaign:
         else:
             self.run.ended = self.run.ended or "examples"
 
+    def _forget_stopped(self, modes: tuple[str, ...]) -> None:
+        """Hypothesis saves the example an exception leaves its test with as a failure to
+        replay first: the one the budget, another worker's failure or a missing coverage
+        ended is none, and is deleted again (else every later run with this database would
+        replay it first, and play its warm-up games only after Hypothesis's start)."""
+        data, self._data = self._data, None
+        database = self.search_test.database() if data is not None and self.run.ended != "failure" else None
+        if database is None:
+            return
+        from hypothesis.database import choices_to_bytes
+
+        try:
+            database.delete(self.search_test.key(modes), choices_to_bytes(data.conjecture_data.choices))
+        except Exception:  # a lost server: said by exampledb.problems; the verdict stands
+            pass
+
+    def warm_up(self, modes: tuple[str, ...]) -> None:
+        """The worker's first WARM_UP examples, games drawn as check draws its games
+        (`Planner.warm_plan`), played before the Hypothesis test starts: they need no draw
+        of Hypothesis's, so a fault that check finds in its first games is found as soon,
+        not after Hypothesis's own start (its first draw reads every local module's source
+        for constants: about half a second). Where the example database holds earlier
+        failures, they come first, and the test plays the warm-up games after them, as
+        `Planner.varied` has it."""
+        if self.run.examples or self.planner.saved(modes):
+            return
+        for n in range(WARM_UP):
+            if self.options.examples is not None and n >= self.options.examples:
+                return
+            self._check_stop()
+            self.warmed.append(self.conclude(self.planner.warm_plan(n), modes, in_test=False))
+
     # -- one example --------------------------------------------------------------------
     def episode(self, data: st.DataObject, modes: tuple[str, ...]) -> None:
         """Play one example; stop the run at its first failure."""
+        from hypothesis import reject
+
+        self._data = data
         self._check_stop()
         plan = data.draw(self.planner.plans(modes), label="plan")
         if _simplest(plan.script):
@@ -244,14 +288,31 @@ class Campaign:
             # zero): here the same near-identical game again and again. Refused before any
             # bot runs, five in a row end that phase, and generation proper begins.
             reject()
-        plan = self.planner.varied(plan, modes)
+        if self.warmed:
+            # The test's first examples are the warm-up games' places, as before they were
+            # played first (Planner.varied): Hypothesis is told what they showed, so its
+            # draws go on exactly as if it had played them itself.
+            self.planner.seen(plan)
+            self._measured(self.warmed.pop(0))
+            return
+        self.conclude(self.planner.varied(plan, modes), modes)
+
+    def _measured(self, example: Example) -> None:
+        from hypothesis import target
+
+        for label, value in example.measures.items():
+            target(value, label=label)
+
+    def conclude(self, plan: Plan, modes: tuple[str, ...], in_test: bool = True) -> Example:
+        """Play a plan and act on what it shows; stop the run at its first failure.
+        `in_test`: inside the Hypothesis test, whose `target()` records the measures."""
         example = self.play_plan(plan)
         if example.coverage:
             if self.options.coverage == "on" and self.coverage.off is not None:
                 self.stop("coverage")  # required, and the bot gives none: the command says so
             self.coverage.recheck_warnings(example)
-        for label, value in example.measures.items():
-            target(value, label=label)
+        if in_test:
+            self._measured(example)
         fail = first_fail(example)
         if fail is not None and fail.kind in TIMING_KINDS:
             if self.should_stop is not None and self.should_stop():
@@ -281,6 +342,7 @@ class Campaign:
             self.positions_off.set()
             self._tick()
         self._check_stop()
+        return example
 
     def played_alone(self, example: Example, fail: Finding) -> tuple[Example, Finding | None]:
         """A timing failure played again alone (see prototest.play.alone)."""

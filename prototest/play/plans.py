@@ -9,9 +9,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Callable, Sequence
 
-from hypothesis import strategies as st
-
-from . import exampledb, strategies
+from . import lazy
 from ..games import opponents
 from ..games.base import Rules
 from ..games.opponents import Style
@@ -19,6 +17,8 @@ from .forced import game_seed
 from .fuzzrun import Plan
 
 if TYPE_CHECKING:
+    from hypothesis import strategies as st
+
     from .fuzz import Campaign
 
 #: The opponent's script when the rules set no turn limit (chess): longer games reuse it.
@@ -74,6 +74,11 @@ class Planner:
         style, the moves it never plays and, in position mode, the path to the start
         (each side its own style): Hypothesis's own draws of small values repeat a lot,
         a seeded draw spreads the configurations evenly, as swarm testing wants."""
+        lazy.hypothesis()
+        from hypothesis import strategies as st
+
+        from . import strategies
+
         t = self.campaign.target
         seats = range(len(t.spec.game.seats))
         script_len = script_length(t.rules)
@@ -105,13 +110,14 @@ class Planner:
     def saved(self, modes: tuple[str, ...]) -> int:
         """How many examples the example database replays first."""
         if self._saved is None:
-            c = self.campaign
-            self._saved = exampledb.count(c.search_test.database(), c.search_test.key(modes))
+            self._saved = self.campaign.search_test.saved(modes)
         return self._saved
 
     def warming_up(self, modes: tuple[str, ...]) -> bool:
         """Whether the next example is one of the first WARM_UP past the replayed ones,
         which `varied` replaces by a game from the start."""
+        if self.campaign.warmed:  # played before the test: their places come first
+            return True
         n, saved = self.campaign.run.examples, self.saved(modes)
         return saved <= n < saved + WARM_UP
 
@@ -141,15 +147,13 @@ class Planner:
             self._seen.add(key)
             return plan
         self._seen.add(key)
+        if warm:
+            return self.warm_plan(n, saved)
         t = c.target
         stream = c.options.stream
         rng = random.Random(game_seed(c.options.seed, DRAWN_SEEDS + stream * DRAWN_BLOCK + n))
         style = opponents.draw_style(t.module, rng)  # as opponents.Opponent draws a swarm style
         script = tuple(rng.randrange(opponents.CHOICES) for _ in range(len(plan.script)))
-        seats = len(t.spec.game.seats)
-        if warm:
-            seat = (n - saved + stream) % seats
-            return Plan("game", seat, style, (), script, None, 0, rng.getrandbits(32), drawn=True)
         mode = modes[rng.randrange(len(modes))]  # Hypothesis's own draws favour the first mode
         path: tuple[str, ...] = ()
         path_style = None
@@ -161,6 +165,25 @@ class Planner:
             path = self.quiet_stretch(path, plan.seat, random.Random(f"quiet:{c.options.seed}:{stream}:{n}"))
         return Plan(mode, plan.seat, style, path, script, path_style, plan.branch, rng.getrandbits(32),
                     drawn=True)
+
+    def seen(self, plan: Plan) -> None:
+        """A plan of Hypothesis's whose place a warm-up game took (see `varied`)."""
+        self._seen.add((plan.mode, plan.seat, plan.script[:64]))
+
+    def warm_plan(self, n: int, saved: int = 0) -> Plan:
+        """The warm-up game of this worker's example `n` (the `n - saved`-th of WARM_UP past
+        the `saved` examples the database replays first): a game from the start
+        drawn as check draws its games (a style, uniformly random choices), the seats in
+        turn, no branch. It needs nothing of Hypothesis's: `Campaign.warm_up` plays these
+        before the Hypothesis test starts, where no database replays earlier failures."""
+        c = self.campaign
+        t = c.target
+        stream = c.options.stream
+        rng = random.Random(game_seed(c.options.seed, DRAWN_SEEDS + stream * DRAWN_BLOCK + n))
+        style = opponents.draw_style(t.module, rng)  # as opponents.Opponent draws a swarm style
+        script = tuple(rng.randrange(opponents.CHOICES) for _ in range(script_length(t.rules)))
+        seat = (n - saved + stream) % len(t.spec.game.seats)
+        return Plan("game", seat, style, (), script, None, 0, rng.getrandbits(32), drawn=True)
 
     def quiet_stretch(self, path: tuple[str, ...], seat: int, rng: random.Random) -> tuple[str, ...]:
         """One position plan in QUIET_SHARE goes on from its path with moves of both sides

@@ -10,14 +10,15 @@ worker makes its own, after the fork).
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
 
-from hypothesis import HealthCheck, Phase, Verbosity, given, seed as hypothesis_seed, settings
-from hypothesis import strategies as st
-from hypothesis.database import ExampleDatabase
-
-from . import exampledb
+from . import exampledb, lazy
 from .plans import worker_seed
+
+if TYPE_CHECKING:
+    from hypothesis import settings as Settings
+    from hypothesis.database import ExampleDatabase
 
 
 class SearchTest:
@@ -36,11 +37,23 @@ class SearchTest:
             self._database = exampledb.open_database(database)
         return self._database
 
+    def saved(self, modes: tuple[str, ...]) -> int:
+        """How many examples the database replays under `modes`' key before any is
+        generated (exampledb.count): none from a folder that does not exist, told without
+        importing Hypothesis (a first run plays its warm-up games at once)."""
+        where = self.campaign.options.database
+        if self._database is None and (where is None or (isinstance(where, Path) and not where.exists())):
+            return 0  # (under pytest, the profile's database is the one test() took)
+        return exampledb.count(self.database(), self.key(modes))
+
     def problems(self) -> list[str]:
         """What went wrong writing to the database (prototest.play.exampledb.problems)."""
         return exampledb.problems(self._database)
 
-    def settings(self, examples: int | None) -> settings:
+    def settings(self, examples: int | None) -> Settings:
+        lazy.hypothesis()
+        from hypothesis import HealthCheck, Phase, Verbosity, settings
+
         return settings(
             max_examples=examples if examples is not None else 10**9, deadline=None, database=self.database(),
             phases=(Phase.explicit, Phase.reuse, Phase.generate),
@@ -54,6 +67,10 @@ class SearchTest:
         active profile (its database, derandomize ...) but not its max_examples: the
         budget ends the run, or `options.examples`; `seed` then fixes the draws as
         `prototest fuzz --seed` does (None: Hypothesis's own seed)."""
+        lazy.hypothesis()
+        from hypothesis import HealthCheck, Phase, Verbosity, given, seed as hypothesis_seed, settings
+        from hypothesis import strategies as st
+
         c = self.campaign
         options = c.options
 
@@ -64,7 +81,8 @@ class SearchTest:
         if own_settings:
             left = None
             if options.examples is not None:
-                left = max(1, options.examples - c.run.examples)
+                # (the warm-up games played before the test take its first places again)
+                left = max(1, options.examples - c.run.examples + len(c.warmed))
             # The seed first: @seed turns the database off, the settings turn it back on.
             seed = worker_seed(options.seed, options.stream) + (0 if modes == c.search_modes else 1)
             test = self.settings(left)(hypothesis_seed(seed)(test))

@@ -15,11 +15,7 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Sequence
 
-from hypothesis import HealthCheck, Phase, Verbosity, given, seed as hypothesis_seed, settings
-from hypothesis import strategies as st
-from hypothesis.errors import Flaky
-
-from . import strategies
+from . import lazy
 from ..games.base import IllegalMove, Position, Rules
 from ..judge.game import StopGame
 from .evidence import Stop, cut_short, first_fail, timing
@@ -109,6 +105,13 @@ class Shrinker:
         """Hypothesis searches (and shrinks) paths shorter than the reproducer's to a
         position that, shown cold, fails the same way: one exchange a try, half of the
         shrinking runs. The shortest failing path seen wins."""
+        lazy.hypothesis()
+        from hypothesis import HealthCheck, Phase, Verbosity, given, seed as hypothesis_seed, settings
+        from hypothesis import strategies as st
+        from hypothesis.errors import Flaky
+
+        from . import strategies
+
         c = self.campaign
         seat, kind, turns = failure.example.seat, failure.finding.kind, failure.cold_turns
         best = [failure]

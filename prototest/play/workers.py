@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import multiprocessing.connection
 import os
 import shutil
 import signal
@@ -123,6 +124,9 @@ def run_workers(target: Target, options: Options, progress: Callable[[FuzzRun], 
     positions_off = ctx.Event()  # a failure after a cold start: from now on, games from the start
     gate = Gate(ctx, jobs)  # a timing failure is played again alone
     shared = tempfile.mkdtemp(prefix="prototest-corpus-")  # the workers' coverage corpus (see SharedCorpus)
+    news_r, news_w = os.pipe()  # a byte: a worker found a failure (not inherited by a bot's exec)
+    for fd in (news_r, news_w):
+        os.set_blocking(fd, False)
     try:
         children = []
         for worker in range(jobs):
@@ -131,19 +135,27 @@ def run_workers(target: Target, options: Options, progress: Callable[[FuzzRun], 
             opts = replace(options, worker=worker, examples=share(options.examples, jobs, worker))
             recv, send = ctx.Pipe(duplex=False)
             child = ctx.Process(target=_worker, args=(target, opts, main.deadline, send, runs, owner, state, positions_off, gate,
-                                                      worker, shared), daemon=True)
+                                                      worker, shared, news_w), daemon=True)
             child.start()
             send.close()
             children.append((worker, child, recv))
-        results = _gather(children, main, runs, owner, gate)
+        os.close(news_w)
+        news_w = -1
+        results = _gather(children, main, runs, owner, gate, news_r)
     finally:
         shutil.rmtree(shared, ignore_errors=True)
+        for fd in (news_r, news_w):
+            if fd >= 0:
+                os.close(fd)
     return _merge(main, results)
 
 
-def _gather(children, main: Campaign, runs, owner, gate: Gate) -> dict[int, Any]:
+def _gather(children, main: Campaign, runs, owner, gate: Gate, news: int = -1) -> dict[int, Any]:
     """Each worker's result, with the merged progress line while they run; a signal here
-    is passed on to the workers, which stop and still send what they have."""
+    is passed on to the workers, which stop and still send what they have. The wait ends
+    at once when a worker sends its result, a signal comes, or a worker writes to `news`
+    (it found a failure: the progress line says so when check's game line would), and at
+    the latest after POLL_S, for the line's figures."""
     results: dict[int, Any] = {}
     forwarded = False
     pending = {worker: (child, recv) for worker, child, recv in children}
@@ -152,8 +164,14 @@ def _gather(children, main: Campaign, runs, owner, gate: Gate) -> dict[int, Any]
         try:
             if guard.active:
                 pool.route_signals(guard.read(), [child for child, _ in pending.values()])
+            woken = [recv for _, recv in pending.values()] + [fd for fd in (news, guard.fd if guard.active else None)
+                                                              if fd is not None and fd >= 0]
+            multiprocessing.connection.wait(woken, POLL_S)
+            if news >= 0:
+                with contextlib.suppress(BlockingIOError):
+                    os.read(news, 64)
             for worker, (child, recv) in list(pending.items()):
-                if recv.poll(POLL_S / max(1, len(pending))):
+                if recv.poll(0):
                     try:
                         results[worker] = recv.recv()
                     except EOFError:
@@ -181,7 +199,7 @@ def _gather(children, main: Campaign, runs, owner, gate: Gate) -> dict[int, Any]
 
 
 def _worker(target: Target, options: Options, deadline, conn, runs, owner, state, positions_off, gate: Gate,
-            worker: int, shared: str | None = None) -> None:
+            worker: int, shared: str | None = None, news: int = -1) -> None:
     """A worker process: one campaign, its run sent back as data, then a quick exit.
     Worker 0 runs the state probe (when a position example first comes up) and publishes
     its verdict; until then the others play their position examples as whole games."""
@@ -195,6 +213,9 @@ def _worker(target: Target, options: Options, deadline, conn, runs, owner, state
                 with owner.get_lock():
                     if owner.value < 0:
                         owner.value = worker
+                if news >= 0:
+                    with contextlib.suppress(OSError):
+                        os.write(news, b"!")  # the parent says it now, not at its next look
 
         def publish(stateful: Any) -> None:
             state.value = 2 if stateful == CANNOT_TELL else int(stateful)
