@@ -114,7 +114,12 @@ def test_the_first_games_are_judged_before_the_others_start(tmp_path):
     result = run_cli("check", *CHESS_FAST, "--jobs", "2", "--set", "severity.file_operation=ignore", str(bot),
                      tmp_path=tmp_path)  # its count of starts is no file operation to judge
     assert (result.report["skipped"], len(result.report["games"])) == (23, 1), result.stdout
-    assert len(starts.read_text()) == 3  # games 1 and 2 at once, then game 1 alone
+    # games 1 and 2 at once, then game 1 alone, unless its timeout came with the bot seen
+    # asleep in its read (a busy machine cannot cause that: the re-check is skipped, and
+    # the report says why); on a quiet machine with the bot's bytecode cached, it can be
+    [game] = result.report["games"]
+    assert (game["rechecked_alone"] is None) == (game["recheck_skipped"] is not None), game
+    assert len(starts.read_text()) == (2 if game["recheck_skipped"] else 3), game
 
 
 def test_a_python_codingame_bot_is_concluded_on_early(tmp_path):
