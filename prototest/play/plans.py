@@ -141,7 +141,7 @@ class Planner:
         saved = self.saved(modes)
         if n < saved:
             return plan
-        key = (plan.mode, plan.seat, plan.script[:64])
+        key = _key(plan)
         warm = self.warming_up(modes)
         if not warm and key not in self._seen and plan.config != 0:
             self._seen.add(key)
@@ -151,9 +151,7 @@ class Planner:
             return self.warm_plan(n, saved)
         t = c.target
         stream = c.options.stream
-        rng = random.Random(game_seed(c.options.seed, DRAWN_SEEDS + stream * DRAWN_BLOCK + n))
-        style = opponents.draw_style(t.module, rng)  # as opponents.Opponent draws a swarm style
-        script = tuple(rng.randrange(opponents.CHOICES) for _ in range(len(plan.script)))
+        rng, style, script = self._drawn(n, len(plan.script))
         mode = modes[rng.randrange(len(modes))]  # Hypothesis's own draws favour the first mode
         path: tuple[str, ...] = ()
         path_style = None
@@ -168,7 +166,7 @@ class Planner:
 
     def seen(self, plan: Plan) -> None:
         """A plan of Hypothesis's whose place a warm-up game took (see `varied`)."""
-        self._seen.add((plan.mode, plan.seat, plan.script[:64]))
+        self._seen.add(_key(plan))
 
     def warm_plan(self, n: int, saved: int = 0) -> Plan:
         """The warm-up game of this worker's example `n` (the `n - saved`-th of WARM_UP past
@@ -176,14 +174,18 @@ class Planner:
         drawn as check draws its games (a style, uniformly random choices), the seats in
         turn, no branch. It needs nothing of Hypothesis's: `Campaign.warm_up` plays these
         before the Hypothesis test starts, where no database replays earlier failures."""
-        c = self.campaign
-        t = c.target
-        stream = c.options.stream
-        rng = random.Random(game_seed(c.options.seed, DRAWN_SEEDS + stream * DRAWN_BLOCK + n))
-        style = opponents.draw_style(t.module, rng)  # as opponents.Opponent draws a swarm style
-        script = tuple(rng.randrange(opponents.CHOICES) for _ in range(script_length(t.rules)))
-        seat = (n - saved + stream) % len(t.spec.game.seats)
+        t = self.campaign.target
+        rng, style, script = self._drawn(n, script_length(t.rules))
+        seat = (n - saved + self.campaign.options.stream) % len(t.spec.game.seats)
         return Plan("game", seat, style, (), script, None, 0, rng.getrandbits(32), drawn=True)
+
+    def _drawn(self, n: int, length: int) -> tuple[random.Random, Style, tuple[int, ...]]:
+        """Example `n`'s draw from prototest's own seeded stream (its random source, then
+        a swarm style as opponents.Opponent draws one, then the opponent's script)."""
+        c = self.campaign
+        rng = random.Random(game_seed(c.options.seed, DRAWN_SEEDS + c.options.stream * DRAWN_BLOCK + n))
+        style = opponents.draw_style(c.target.module, rng)
+        return rng, style, tuple(rng.randrange(opponents.CHOICES) for _ in range(length))
 
     def quiet_stretch(self, path: tuple[str, ...], seat: int, rng: random.Random) -> tuple[str, ...]:
         """One position plan in QUIET_SHARE goes on from its path with moves of both sides
@@ -211,3 +213,8 @@ def simplest(script: Sequence[int]) -> bool:
     """A script of mostly zero choices: Hypothesis's simplest extension of a prefix (a
     uniform draw has one chance in 65,536 a choice of being zero)."""
     return len(script) > 1 and script.count(0) * 2 > len(script)
+
+
+def _key(plan: Plan) -> tuple:
+    """What makes two plans the same for `Planner.varied`: mode, seat, script's start."""
+    return (plan.mode, plan.seat, plan.script[:64])
