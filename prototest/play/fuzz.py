@@ -66,8 +66,9 @@ The Campaign runs the search and plays each example; its collaborators, one conc
 `plans.Planner` (what an example plays), `observe.Observer` (what an example teaches),
 `elites.Elites` (the kept games and branching), `alone` (a timing failure played again
 alone), `probe.StateProber` (the state probe), `cold.ColdRetry` (the failing position shown
-to fresh bots), `shrink.Shrinker` (shortening) and `replaycheck` (the printed replay run as
-printed); `evidence` reads a played example the same way for all of them.
+to fresh bots), `shrink.Shrinker` (shortening), `replaycheck` (the printed replay run as
+printed) and `replayready.ReadyChecks` (its processes, started while the failure is
+shortened); `evidence` reads a played example the same way for all of them.
 """
 
 from __future__ import annotations
@@ -99,6 +100,7 @@ from . import lazy
 from .probe import StateProber
 from .searchtest import SearchTest
 from .replaycheck import REPLAY_MIN, REPLAY_TRIES, replay_args, replay_command, replay_printed
+from .replayready import ReadyChecks
 from .shrink import SHRINK_TRIES, PlacesOpponent, Shrinker
 
 if TYPE_CHECKING:
@@ -167,6 +169,9 @@ class Campaign:
         self.cold = ColdRetry(self)
         self.shrinker = Shrinker(self)
         self.coverage = Coverage(self)
+        #: `prototest check` processes started while a failure is shortened, to run its
+        #: printed replay (prototest.play.replayready)
+        self.ready = ReadyChecks()
         #: Whether this campaign runs the state probe (one worker of several does), and
         #: how it learns the verdict when another does (see prototest.play.workers)
         self.may_probe = True
@@ -200,6 +205,8 @@ class Campaign:
                 self.finish()
         except KeyboardInterrupt as exc:
             self._interrupted(exc)
+        finally:
+            self.ready.close()
         return self.close()
 
     def _start_clock(self) -> None:
@@ -500,6 +507,11 @@ class Campaign:
         if not self.owns_failure():
             return  # another worker's failure is the verdict: it shortens and replays it alone
         cold = self._cold_found
+        found = self._found or cold
+        if found is not None and found.finding.kind not in TIMING_KINDS:
+            # the printed replay's processes start now, their imports done while the bot runs
+            # (a timing failure's replay runs alone: nothing starts beside it)
+            self.ready.start(REPLAY_MIN if found.finding.kind in CRASH_KINDS or self.nondeterministic() else 1)
         if self._found is not None:
             self.run.failures.append(self._shrink(self._found))
         if cold is not None and (self._found is None or cold.finding.kind != self._found.finding.kind):

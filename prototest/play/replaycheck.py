@@ -11,9 +11,10 @@ import shlex
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..judge.findings import TIMING_KINDS, Finding
-from ..sandbox import interrupts
+from ..sandbox import interrupts, reaping
 from .evidence import CRASH_KINDS
 from .fuzzrun import Failure, Target
+from .replayready import ReadyChecks
 
 if TYPE_CHECKING:
     from .fuzz import Campaign
@@ -67,7 +68,7 @@ def replay_printed(campaign: "Campaign", failure: Failure) -> Failure:
     outcomes: list[dict[str, Any]] = []
     if flaky and failure.finding.kind not in TIMING_KINDS:
         # REPLAY_MIN tries at once (never for a timing failure: the tries would slow each other)
-        at_once = run_printed_at_once(args, failure.finding, REPLAY_MIN)
+        at_once = run_printed_at_once(args, failure.finding, REPLAY_MIN, campaign.ready)
         if at_once is None:
             return failure  # interrupted
         outcomes.extend(at_once)
@@ -75,7 +76,7 @@ def replay_printed(campaign: "Campaign", failure: Failure) -> Failure:
         if len(outcomes) >= REPLAY_MIN and (campaign.deadline is None or campaign.out_of_time()
                                             or campaign.shrinker.past_allowance()):
             break
-        outcome = run_printed(args, failure.finding)
+        outcome = run_printed(args, failure.finding, campaign.ready)
         if outcome is None:
             break  # interrupted
         outcomes.append(outcome)
@@ -92,16 +93,18 @@ def replay_printed(campaign: "Campaign", failure: Failure) -> Failure:
     return failure
 
 
-def run_printed(args: Sequence[str], finding: Finding) -> dict[str, Any] | None:
+def run_printed(args: Sequence[str], finding: Finding, ready: ReadyChecks | None = None) -> dict[str, Any] | None:
     """One run of a printed replay command (`prototest check ...`, as this Python runs
     prototest), its JSON report and transcripts in a scratch folder: whether it failed the
     same way (the same kind at the same ply), and what it did in a few words. None when
-    interrupted."""
-    done = run_printed_at_once(args, finding, 1)
+    interrupted. `ready`: processes started ahead to take the command line (see
+    prototest.play.replayready), else it starts its own."""
+    done = run_printed_at_once(args, finding, 1, ready)
     return None if done is None else done[0]
 
 
-def run_printed_at_once(args: Sequence[str], finding: Finding, tries: int) -> list[dict[str, Any]] | None:
+def run_printed_at_once(args: Sequence[str], finding: Finding, tries: int,
+                        ready: ReadyChecks | None = None) -> list[dict[str, Any]] | None:
     """`tries` runs of a printed replay command at once (see run_printed); None when interrupted."""
     import subprocess
     import sys
@@ -112,10 +115,14 @@ def run_printed_at_once(args: Sequence[str], finding: Finding, tries: int) -> li
         try:
             for n in range(tries):
                 out = os.path.join(folder, f"replay-{n}.json")
-                argv = [sys.executable, "-m", "prototest", args[1], "--json", out, "--transcripts",
-                        os.path.join(folder, f"transcripts-{n}"), "--quiet", *args[2:]]
-                procs.append((out, subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                                    stderr=subprocess.PIPE, text=True, errors="replace")))
+                given = [args[1], "--json", out, "--transcripts", os.path.join(folder, f"transcripts-{n}"),
+                         "--quiet", *args[2:]]
+                proc = ready.take(given) if ready is not None else None
+                if proc is None:
+                    proc = subprocess.Popen([sys.executable, "-m", "prototest", *given], stdin=subprocess.DEVNULL,
+                                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                            errors="replace")
+                procs.append((out, proc))
             outcomes = []
             for out, proc in procs:
                 try:
@@ -134,6 +141,7 @@ def run_printed_at_once(args: Sequence[str], finding: Finding, tries: int) -> li
                 if proc.poll() is None:
                     proc.kill()
                     proc.wait()
+                reaping.helpers.discard(proc.pid)
 
 
 def _outcome(out: str, done: "_Done", finding: Finding) -> dict[str, Any]:

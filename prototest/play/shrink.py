@@ -35,7 +35,11 @@ SHRINK_TRIES = 20
 #: cold reproducer, one exchange, is tried first, and shortening its path is the rest).
 #: Under a time budget only.
 SHRINK_SHARE = 0.5
-SHRINK_FLOOR_S = 1.0
+SHRINK_FLOOR_S = 0.5
+#: The Hypothesis search for shorter paths starts only while this much of its share of the
+#: allowance is left: its start (the import, the test's set-up: about 0.2 s) would use up
+#: a smaller one before any path was tried, and deleting moves needs none of it.
+SEARCH_START_S = 0.25
 #: A reproducer whose path to the cold start is this many plies or fewer is not
 #: shortened further: a fresh bot shown a position at most one move of each side from
 #: the start (`search_shorter` and `reduce` would spend their whole allowance for a ply)
@@ -68,6 +72,11 @@ class Shrinker:
                 and self.tries < SHRINK_TRIES * c.options.shrink_examples
                 and (self._allowed is None or time.monotonic() - self._t0 < self._allowed * share)
                 and not c.out_of_time())
+
+    def _time_left(self, share: float, seconds: float) -> bool:
+        """Whether at least `seconds` of the allowance's `share` are left (always, with no
+        time allowance)."""
+        return self._allowed is None or self._allowed * share - (time.monotonic() - self._t0) >= seconds
 
     def past_allowance(self) -> bool:
         """Whether the time shortening may take (see SHRINK_SHARE) is spent."""
@@ -105,6 +114,8 @@ class Shrinker:
         """Hypothesis searches (and shrinks) paths shorter than the reproducer's to a
         position that, shown cold, fails the same way: one exchange a try, half of the
         shrinking runs. The shortest failing path seen wins."""
+        if not self.budget_left(0.5) or not self._time_left(0.5, SEARCH_START_S):
+            return failure
         lazy.hypothesis()
         from hypothesis import HealthCheck, Phase, Verbosity, given, seed as hypothesis_seed, settings
         from hypothesis import strategies as st

@@ -28,6 +28,10 @@ _subreaper = False
 #: started ahead of its game (runner.Ahead) lives beside the one playing, and the sweeps
 #: after a kill (descendants outside the group, dead orphans) must leave it alone.
 _live: set[int] = set()
+#: The children of this process that are prototest's own helpers, neither bots nor keepers'
+#: hosts (a printed replay's `prototest check` started ahead: prototest.play.replayready):
+#: never swept as a bot's leftovers, never reaped here (their own Popen waits for them).
+helpers: set[int] = set()
 
 
 def reap_orphans(wait_s: float = 0.0) -> None:
@@ -38,11 +42,11 @@ def reap_orphans(wait_s: float = 0.0) -> None:
         return
     deadline = time.monotonic() + wait_s
     while True:
-        if _live:  # one by one, past the live bots' own processes (their status is theirs)
+        if _live or helpers:  # one by one, past the live bots' own processes (their status is theirs)
             children = keeper._children(os.getpid())
             if children is None:
                 return
-            waiting, hosts = False, keeper.host_pids()
+            waiting, hosts = False, keeper.host_pids() | helpers
             for child in children:
                 if child in _live or child in hosts:
                     continue
@@ -68,7 +72,7 @@ def reap_orphans(wait_s: float = 0.0) -> None:
 def _children_but_hosts() -> bool:
     """Whether this process has a child other than its keepers' hosts (which live on)."""
     children = keeper._children(os.getpid())
-    return children is None or bool(set(children) - keeper.host_pids())
+    return children is None or bool(set(children) - keeper.host_pids() - helpers)
 
 
 def become_subreaper() -> bool:
@@ -91,7 +95,7 @@ def _descendants(root: int, group: int, others: AbstractSet[int] = frozenset()) 
     Along the children files where the kernel has them (a few reads, not all of /proc)."""
     found: list[tuple[int, int]] = []
     stack = [root]
-    hosts = keeper.host_pids()
+    hosts = keeper.host_pids() | helpers
     while stack:
         parent = stack.pop()
         children = keeper._children(parent)
@@ -135,7 +139,7 @@ def _descendants_by_walk(root: int, group: int, others: AbstractSet[int] = froze
         groups[pid] = int(fields[2])
         parents[pid] = parent
     found: list[tuple[int, int]] = []
-    hosts = keeper.host_pids()
+    hosts = keeper.host_pids() | helpers
     stack = [pid for pid in children.get(root, []) if pid not in hosts and not (root == os.getpid() and pid in others)]
     while stack:
         pid = stack.pop()
