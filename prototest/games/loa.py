@@ -521,7 +521,7 @@ def choose_move(position: LoaPosition, rng: random.Random, style: str = "greedy"
 # Opponent styles and fuzzing hooks (see games/base.py)
 
 #: Opponent styles (see prototest.games.opponents): "random" plays any allowed move.
-STYLES = ("random", "greedy", "capturing", "smothering", "scattering", "edge")
+STYLES = ("random", "greedy", "capturing", "smothering", "scattering", "edge", "evasive")
 #: Move classes a swarm opponent may never play (`pass` is never omitted: it is the only
 #: move when it is listed).
 MOVE_CLASSES = ("capture", "long move", "diagonal move", "edge landing")
@@ -562,7 +562,9 @@ def prefer(position: LoaPosition, style: str, moves: list[str]) -> list[str]:
     greedy: one-ply lookahead (a win, not handing over the win, fewer groups, a capture, a
     tighter cluster); capturing: captures; smothering: the moves that leave the bot the
     fewest moves (towards a pass); scattering: the moves that leave the most groups (long
-    games, towards the turn limit); edge: moves onto the edge, corners first."""
+    games, towards the turn limit); edge: moves onto the edge, corners first; evasive: the
+    moves after which the game goes on and the bot can capture nothing (the opponent keeps
+    its few last checkers: long endgames, where a bot's endgame routines run)."""
     own, enemy = position.own_enemy()
     if style == "greedy":
         return best_scored(moves, lambda m: _greedy_key(own, enemy, m))
@@ -576,7 +578,18 @@ def prefer(position: LoaPosition, style: str, moves: list[str]) -> list[str]:
         corners = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63)
         return best_scored(moves, lambda m: 2 if (corners >> SQUARE_OF[m[2:]]) & 1 else
                      1 if (_EDGE >> SQUARE_OF[m[2:]]) & 1 else None)
+    if style == "evasive":
+        return best_scored(moves, lambda m: _evasive_key(own, enemy, m))
     raise ValueError(f"unknown style {style!r} (known: {', '.join(STYLES)})")
+
+
+def _evasive_key(own: int, enemy: int, move: str) -> int | None:
+    """1 for a move after which the game goes on and the bot (`enemy`) can capture
+    nothing; None (not preferred) otherwise."""
+    new_own, new_enemy = apply(own, enemy, SQUARE_OF[move[:2]], SQUARE_OF[move[2:]])
+    if connected(new_own) or connected(new_enemy):
+        return None
+    return None if any((new_own >> dst) & 1 for _, dst in generate(new_enemy, new_own)) else 1
 
 
 
