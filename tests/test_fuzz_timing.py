@@ -180,3 +180,32 @@ def test_fuzz_test_passes_a_bot_slow_only_while_the_machine_is_busy_with_a_proto
     assert re.search(r"re-checked alone: example 1 had a timing failure \(timeout, [\d.]+ ms of 1000 ms\).*"
                      r"played again alone: not again: WARN busy_machine, not blamed on the bot", out), out
     assert "nondeterministic" not in out, out
+
+
+def test_a_timeout_asleep_by_the_bots_own_doing_is_not_played_again_alone(tmp_path):
+    """Its second answer sleeps 5 s against what is left of a 1 s clock: asleep by its own
+    doing when its time runs out (its first answer's time would hold its start's CPU) (a sleep that lasts another whole limit), which neither a busy machine nor
+    the collector can cause. As `check` does, fuzz does not play it again alone first: the
+    re-check record and the summary say why, and the failure is a FAIL at once."""
+    bot = tmp_path / "sleeps_on_its_first_answer.py"
+    bot.write_text(
+        "import sys, time\n"
+        f"sys.path.insert(0, {str(CHESS)!r})\n"
+        "from _common import Bot\n"
+        "class Sleeps(Bot):\n"
+        "    def play_turn(self, *turn):\n"
+        "        if self.turn == 2:\n"
+        "            time.sleep(5)\n"
+        "        super().play_turn(*turn)\n"
+        "Sleeps().run()\n")
+    result = run_cli("fuzz", *SHORT, "--jobs", "1", "--examples", "2", "--shrink-examples", "2",
+                     sys.executable, str(bot), tmp_path=tmp_path)
+    assert result.code == 1, result.stdout + result.stderr
+    [f] = result.findings("fail")
+    assert f["kind"] == "timeout", f
+    rechecked = result.report["rechecked_alone"]
+    assert rechecked and rechecked[0]["alone"] == "not needed: asleep" and rechecked[0]["example"] == 1, rechecked
+    assert all(r["alone"] == "not needed: asleep" for r in rechecked), rechecked
+    assert re.search(r"not re-checked alone: example 1 had a timing failure \(timeout, [\d.]+ ms of \d+ ms\) "
+                     r"with the bot asleep by its own doing", result.stdout), result.stdout
+    assert "busy_machine" not in result.kinds(), result.findings()

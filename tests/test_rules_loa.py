@@ -413,3 +413,35 @@ def test_seeded_games_end_with_captures_and_results() -> None:
         assert "".join(position.board_lines()).count(".") > 40  # captures happened
         results.add(position.outcome().winner)
     assert 0 in results  # greedy Black beats random White
+
+
+def test_the_evasive_style_keeps_the_game_going_and_leaves_the_bot_no_capture() -> None:
+    """`prefer(.., "evasive", ..)`: exactly the moves after which the game goes on and none of
+    the bot's listed moves lands on one of the mover's checkers (read through the position's
+    own API, not the bitboards the style uses); over positions of random games, where both
+    kinds of move occur."""
+    from prototest.games import loa
+
+    rng = random.Random(3)
+    seen_both = 0
+    for _ in range(12):
+        position = RULES.initial()
+        while position.outcome() is None and position.ply() < 60:
+            moves = position.legal_moves()
+            if moves != ["pass"]:
+                mover = position.turn()
+                expected = []
+                for move in moves:
+                    after = position.play(move)
+                    if after.outcome() is not None:
+                        continue
+                    mine = {(f, r) for r, line in enumerate(after.board_lines()) for f, c in enumerate(line)
+                            if c == "bw"[mover]}
+                    bot_captures = [m for m in after.legal_moves()
+                                    if m != "pass" and ("abcdefgh".index(m[2]), 8 - int(m[3])) in mine]
+                    if not bot_captures:
+                        expected.append(move)
+                assert loa.prefer(position, "evasive", moves) == expected
+                seen_both += 0 < len(expected) < len(moves)
+            position = position.play(rng.choice(moves))
+    assert seen_both > 15

@@ -41,9 +41,22 @@ def played_alone(campaign: "Campaign", example: Example, fail: Finding) -> tuple
     start, the other campaigns' runs held (see Alone), no time budget to cut it short.
     Back alone, it is the bot's: the run alone is the example from now on. Not back,
     a busy machine made it: a `busy_machine` warning, and the search goes on (a
-    failure of another kind that the run alone shows is still a failure)."""
+    failure of another kind that the run alone shows is still a failure). A timeout that
+    came with the bot asleep by its own doing (Finding.asleep) is the bot's as it stands:
+    it is not played again."""
     run, options = campaign.run, campaign.options
     load = os.getloadavg()  # the machine as the failure found it
+    if fail.asleep:
+        # The bot was asleep by its own doing when its time ran out (in a sleep that lasts
+        # another whole limit, stopped, or waiting for ever): neither a busy machine nor the
+        # collector's cost can cause that, and `check` re-checks no such game either.
+        run.rechecked.append({
+            "example": run.examples, "worker": options.worker + 1 if options.jobs > 1 else None,
+            "jobs": options.jobs, "kind": fail.kind, "message": fail.message, "turn": fail.turn,
+            "elapsed_ms": fail.elapsed_ms, "limit_ms": limit_ms(fail), "load_average": [round(x, 2) for x in load],
+            "alone": "not needed: asleep", "alone_kind": None, "alone_elapsed_ms": None, "coverage": example.coverage,
+        })
+        return example, fail
     again = campaign.play(example.seat, start_moves=example.start_moves, mode=example.mode,
                           opponent=ForcedOpponent(example.opponent_moves), max_turns=example.max_turns,
                           plan=example.plan, alone=True)

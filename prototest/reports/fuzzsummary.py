@@ -193,6 +193,10 @@ def _recheck_line(r: dict[str, Any]) -> str:
         figures.append(f"{r['elapsed_ms']:.1f} ms" + (f" of {r['limit_ms']:.0f} ms" if r.get("limit_ms") is not None
                                                       else ""))
     beside = f" while {r['jobs']} jobs ran at once" if r.get("jobs", 1) > 1 else ""
+    if r["alone"] == "not needed: asleep":
+        return (f"  not re-checked alone: example {r['example']}{worker} had a timing failure ({', '.join(figures)})"
+                f"{beside} with the bot asleep by its own doing when its time ran out (in a sleep that lasts "
+                f"another whole limit, stopped, or waiting for ever): a busy machine cannot cause that")
     if r["alone"] == "the same":
         outcome = "the same: the bot's"
     elif r["alone"] == "not without coverage":
