@@ -73,6 +73,23 @@ class Shrinker:
                 and (self._allowed is None or time.monotonic() - self._t0 < self._allowed * share)
                 and not c.out_of_time())
 
+    def room_for_a_run(self, share: float = 1.0) -> bool:
+        """budget_left, and a run of the bot as long as this failure's runs so far took on
+        average would still end within the time allowance's `share`: shortening does not
+        start a run it cannot finish in time (a bot that thinks until its clock runs out
+        takes its whole clock each run). The cold retry is not held to this: its reproducer
+        (one exchange) is tried first, whatever it costs."""
+        return self.budget_left(share) and self._room_in_allowance(share)
+
+    def _room_in_allowance(self, share: float = 1.0) -> bool:
+        """Whether one more run, as long as this failure's runs took on average, ends within
+        the time allowance's `share` (always, with no time allowance)."""
+        if self._allowed is None or self._from is None:
+            return True
+        runs = self.campaign.run.runs - self._from
+        spent = time.monotonic() - self._t0
+        return spent + (spent / runs if runs else 0.0) <= self._allowed * share
+
     def _time_left(self, share: float, seconds: float) -> bool:
         """Whether at least `seconds` of the allowance's `share` are left (always, with no
         time allowance)."""
@@ -114,7 +131,7 @@ class Shrinker:
         """Hypothesis searches (and shrinks) paths shorter than the reproducer's to a
         position that, shown cold, fails the same way: one exchange a try, half of the
         shrinking runs. The shortest failing path seen wins."""
-        if not self.budget_left(0.5) or not self._time_left(0.5, SEARCH_START_S):
+        if not self.room_for_a_run(0.5) or not self._time_left(0.5, SEARCH_START_S):
             return failure
         lazy.hypothesis()
         from hypothesis import HealthCheck, Phase, Verbosity, given, seed as hypothesis_seed, settings
@@ -130,7 +147,7 @@ class Shrinker:
 
         def shorter(data: st.DataObject) -> None:
             self.tries += 1
-            if not self.budget_left(0.5):
+            if not self.room_for_a_run(0.5):
                 raise Stop()
             limit = len(best[0].finding.moves) - 1
             if limit < turns - 1:
@@ -164,9 +181,9 @@ class Shrinker:
         listing (the rest of the game changes, but stays legal: what Hypothesis's own
         shrinker does). Only sequences that can still be played cost a run of the bot."""
         tried: set[tuple] = set()
-        while self.budget_left():
+        while self.room_for_a_run():
             for candidate in self._shorter(failure):
-                if not self.budget_left():
+                if not self.room_for_a_run():
                     return failure
                 found = self._retry(failure, candidate, tried)
                 if found is not None:
@@ -227,6 +244,10 @@ class Shrinker:
         c = self.campaign
         if c.run.interrupted is not None or c.options.shrink_examples < 1 or c.out_of_time():
             return failure  # (out of time: the failure stands as found)
+        if not self._room_in_allowance():
+            # a run that would take shortening past its time: the failure was just seen in
+            # the run that made it, and its printed replay runs it once more for real
+            return failure
         example = failure.example
         if failure.cold == "reproduces":
             again = c.play_cold(example.seat, failure.finding.moves, memo=False, turns=failure.cold_turns)
