@@ -46,16 +46,18 @@ def played_alone(campaign: "Campaign", example: Example, fail: Finding) -> tuple
     it is not played again."""
     run, options = campaign.run, campaign.options
     load = os.getloadavg()  # the machine as the failure found it
+    limit = limit_ms(fail)
+    record = {
+        "example": run.examples, "worker": options.worker + 1 if options.jobs > 1 else None,
+        "jobs": options.jobs, "kind": fail.kind, "message": fail.message, "turn": fail.turn,
+        "elapsed_ms": fail.elapsed_ms, "limit_ms": limit, "load_average": [round(x, 2) for x in load],
+        "alone": "not needed: asleep", "alone_kind": None, "alone_elapsed_ms": None, "coverage": example.coverage,
+    }
     if fail.asleep:
         # The bot was asleep by its own doing when its time ran out (in a sleep that lasts
         # another whole limit, stopped, or waiting for ever): neither a busy machine nor the
         # collector's cost can cause that, and `check` re-checks no such game either.
-        run.rechecked.append({
-            "example": run.examples, "worker": options.worker + 1 if options.jobs > 1 else None,
-            "jobs": options.jobs, "kind": fail.kind, "message": fail.message, "turn": fail.turn,
-            "elapsed_ms": fail.elapsed_ms, "limit_ms": limit_ms(fail), "load_average": [round(x, 2) for x in load],
-            "alone": "not needed: asleep", "alone_kind": None, "alone_elapsed_ms": None, "coverage": example.coverage,
-        })
+        run.rechecked.append(record)
         return example, fail
     again = campaign.play(example.seat, start_moves=example.start_moves, mode=example.mode,
                           opponent=ForcedOpponent(example.opponent_moves), max_turns=example.max_turns,
@@ -63,17 +65,9 @@ def played_alone(campaign: "Campaign", example: Example, fail: Finding) -> tuple
     again.branched = example.branched
     found = first_fail(again)
     back = timing(found)
-    limit = limit_ms(fail)
     # played without the coverage collector: its cost is never a timing fault
-    record = {
-        "example": run.examples, "worker": options.worker + 1 if options.jobs > 1 else None,
-        "jobs": options.jobs, "kind": fail.kind, "message": fail.message, "turn": fail.turn,
-        "elapsed_ms": fail.elapsed_ms, "limit_ms": limit, "load_average": [round(x, 2) for x in load],
-        "alone": "the same" if back else "not again",
-        "alone_kind": found.kind if found is not None else None,
-        "alone_elapsed_ms": found.elapsed_ms if back and found is not None else None,
-        "coverage": example.coverage,
-    }
+    record.update(alone="the same" if back else "not again", alone_kind=found.kind if found is not None else None,
+                  alone_elapsed_ms=found.elapsed_ms if back and found is not None else None)
     run.rechecked.append(record)
     if not back and example.coverage and collector_cost(campaign, example):
         # back alone with the collector, not without it: its cost, not the bot's, nor the machine's

@@ -46,7 +46,7 @@ def reap_orphans(wait_s: float = 0.0) -> None:
             children = keeper._children(os.getpid())
             if children is None:
                 return
-            waiting, hosts = False, keeper.host_pids() | helpers
+            waiting, hosts = False, _ours()
             for child in children:
                 if child in _live or child in hosts:
                     continue
@@ -69,10 +69,16 @@ def reap_orphans(wait_s: float = 0.0) -> None:
             time.sleep(0.005)
 
 
+def _ours() -> set[int]:
+    """This process's children that are prototest's own and live on: its keepers' hosts
+    and its helpers (never a bot's leftovers)."""
+    return keeper.host_pids() | helpers
+
+
 def _children_but_hosts() -> bool:
     """Whether this process has a child other than its keepers' hosts (which live on)."""
     children = keeper._children(os.getpid())
-    return children is None or bool(set(children) - keeper.host_pids() - helpers)
+    return children is None or bool(set(children) - _ours())
 
 
 def become_subreaper() -> bool:
@@ -95,7 +101,7 @@ def _descendants(root: int, group: int, others: AbstractSet[int] = frozenset()) 
     Along the children files where the kernel has them (a few reads, not all of /proc)."""
     found: list[tuple[int, int]] = []
     stack = [root]
-    hosts = keeper.host_pids() | helpers
+    hosts = _ours()
     while stack:
         parent = stack.pop()
         children = keeper._children(parent)
@@ -139,7 +145,7 @@ def _descendants_by_walk(root: int, group: int, others: AbstractSet[int] = froze
         groups[pid] = int(fields[2])
         parents[pid] = parent
     found: list[tuple[int, int]] = []
-    hosts = keeper.host_pids() | helpers
+    hosts = _ours()
     stack = [pid for pid in children.get(root, []) if pid not in hosts and not (root == os.getpid() and pid in others)]
     while stack:
         pid = stack.pop()
