@@ -12,7 +12,7 @@ the map after an answer (CoverageMap.take), on prototest's side.
 
 Bots: a light Python bot (tests/bots/impasse/coverage_branches.py: its own code is all it
 runs), the bundled Impasse bot (which runs prototest's rules module: code outside its own
-folder, which the tracer passes by), and a C bot (tests/bots/impasse/first_move.c) built
+folder, which the collector leaves as it is), and a C bot (tests/bots/impasse/first_move.c) built
 with gcc -O1 -fsanitize-coverage=trace-pc and the runtime (without coverage: the same
 binary, no map named).
 """
@@ -107,7 +107,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10, help="games per bot with coverage, and as many without")
     args = parser.parse_args()
     print(f"python {sys.version.split()[0]}, collector: "
-          f"{'sys.monitoring' if hasattr(sys, 'monitoring') else 'sys.settrace'}; {args.games} games each way")
+          f"{'sys.monitoring' if hasattr(sys, 'monitoring') else 'the bot compiled with stores'}; "
+          f"{args.games} games each way")
     take_cost()
     bench("light Python bot (coverage_branches.py)",
           [sys.executable, str(ROOT / "tests/bots/impasse/coverage_branches.py")], args.games)

@@ -10,6 +10,7 @@ collector never changes a verdict: a timing failure seen with it is played again
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -209,7 +210,7 @@ MONITORED = _monitored()
 
 @pytest.mark.parametrize("python", [sys.executable, *MONITORED[:1]])
 def test_the_collector_records_each_line_of_the_bots_own_code_once(tmp_path, python):
-    """With settrace (this interpreter, before 3.12) or sys.monitoring (3.12 and later):
+    """Compiled with stores (this interpreter, before 3.12) or sys.monitoring (3.12 and later):
     the slots each answer reached, then none again for the same input, and only slots
     that prototest's side names as the bot's lines."""
     bot = tmp_path / "bot.py"
@@ -257,30 +258,94 @@ def test_a_map_left_by_a_process_killed_outright_is_removed_by_the_next(tmp_path
     assert not os.path.exists(live.folder)
 
 
-@pytest.mark.skipif(hasattr(sys, "monitoring"), reason="the settrace collector (before Python 3.12)")
-def test_the_settrace_collector_imports_libraries_untraced_and_traces_the_bots_own_modules(tmp_path):
-    """A library's first import runs with the tracer off (its calls cost each bot start
-    otherwise); the bot's own module is imported traced, and the tracer is back after."""
+#: A plain tracer: runs a script (argv after the root) as __main__, and writes the
+#: (file, line) pairs of the root's files it saw run, as JSON, to the file named first.
+_TRACER = """
+import json, runpy, sys
+out, root = sys.argv[1], sys.argv[2]
+sys.argv = sys.argv[3:]
+sys.path.insert(0, root)
+seen = set()
+def local(frame, event, arg):
+    if event == "line":
+        seen.add((frame.f_code.co_filename, frame.f_lineno))
+    return local
+sys.settrace(lambda frame, event, arg: local if frame.f_code.co_filename.startswith(root) else None)
+try:
+    runpy.run_path(sys.argv[0], run_name="__main__")
+except BaseException:
+    pass
+finally:
+    sys.settrace(None)
+    with open(out, "w") as fh:
+        json.dump(sorted(seen), fh)
+"""
+
+
+def _collected_run(tmp_path, script, *args):
+    """Runs `script` with the collector as prototest injects it; (the run, the map)."""
+    site = tmp_path / "site"
+    site.mkdir(exist_ok=True)
     from prototest.sandbox.coverage import collector
 
-    site, bot = tmp_path / "site", tmp_path / "bot"
-    site.mkdir()
-    bot.mkdir()
     shutil.copy(collector.__file__, site / "sitecustomize.py")
-    (bot / "helper.py").write_text("X = 1\n\n\ndef f():\n    return 2\n")
-    (bot / "main.py").write_text("import sys\nimport json.decoder\nimport helper\n"
-                                 "print(helper.f(), sys.gettrace() is not None, json.decoder.__name__)\n")
     cmap, index = tmp_path / "map", tmp_path / "index"
     cmap.write_bytes(bytes(1 << 16))
     index.write_text("")
     env = dict(os.environ, PYTHONPATH=str(site), PROTOTEST_COVERAGE_MAP=str(cmap),
-               PROTOTEST_COVERAGE_INDEX=str(index), PROTOTEST_COVERAGE_ROOT=str(bot))
-    done = subprocess.run([sys.executable, str(bot / "main.py")], env=env, cwd=bot, capture_output=True,
+               PROTOTEST_COVERAGE_INDEX=str(index), PROTOTEST_COVERAGE_ROOT=str(script.parent))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    done = subprocess.run([sys.executable, str(script), *args], env=env, cwd=script.parent, capture_output=True,
                           text=True, timeout=60)
-    assert done.stdout.split() == ["2", "True", "json.decoder"], done.stdout + done.stderr
-    assert sorted(index.read_text().splitlines()) == [f"F\t{bot / 'helper.py'}", f"F\t{bot / 'main.py'}"]
+    return done, cmap.read_bytes(), index.read_text()
+
+
+@pytest.mark.skipif(hasattr(sys, "monitoring"), reason="the collector before Python 3.12 (after: sys.monitoring)")
+@pytest.mark.parametrize("args", [(), ("crash",)], ids=["exits", "crashes"])
+def test_before_312_the_collector_compiles_the_bots_files_and_records_what_a_tracer_sees(tmp_path, args):
+    """Before 3.12 the bot's own files are compiled with a store before each statement, and
+    nothing is traced: the bot prints, exits and crashes (its traceback) exactly as without
+    the collector; the lines recorded are those a plain tracer sees run, in the main script
+    and in its own module, and none of the standard library's."""
+    from prototest.sandbox.coverage.pysource import compiled
+
+    bot = tmp_path / "bot"
+    shutil.copytree(BOTS / "python", bot, ignore=shutil.ignore_patterns("__pycache__"))
+    done, cmap, index = _collected_run(tmp_path, bot / "statements.py", *args)
+    assert not (bot / "__pycache__").exists()  # the code compiled with stores is never cached
+    plain = subprocess.run([sys.executable, str(bot / "statements.py"), *args], cwd=bot, capture_output=True,
+                           text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (plain.returncode, plain.stdout, plain.stderr)
+    assert done.returncode == (1 if args else 0) and "neg zero odd even" in done.stdout
+    assert ("RuntimeError: asked to crash" in done.stderr) == bool(args)
+    assert sorted(index.splitlines()) == [f"F\t{bot / 'statements.py'}", f"F\t{bot / 'statements_helper.py'}"]
+    traced = tmp_path / "traced.json"
+    subprocess.run([sys.executable, "-c", _TRACER, str(traced), str(bot), str(bot / "statements.py"), *args],
+                   cwd=bot, check=True, timeout=60)
+    seen = json.loads(traced.read_text())
+    for name in ("statements.py", "statements_helper.py"):
+        source = compiled(str(bot / name))
+        recorded = {line for line, slot in source.line_slots.items() if cmap[slot]}
+        assert recorded == {line for path, line in seen if path == str(bot / name)} & set(source.line_slots)
+        assert recorded and recorded != set(source.line_slots)  # never_called, unused
+    every = set().union(*(compiled(str(bot / n)).slots for n in ("statements.py", "statements_helper.py")))
+    assert {i for i, byte in enumerate(cmap) if byte} == every & {i for i, byte in enumerate(cmap) if byte}
+
+
+@pytest.mark.skipif(hasattr(sys, "monitoring"), reason="the collector before Python 3.12 (after: sys.monitoring)")
+def test_before_312_nothing_is_traced_and_a_library_is_not_recorded(tmp_path):
+    """No tracer is on while the bot runs (a library's calls cost nothing), a library's
+    import is as without the collector, and the bot's own module is recorded."""
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "helper.py").write_text("X = 1\n\n\ndef f():\n    return 2\n")
+    (bot / "main.py").write_text("import sys\nimport json.decoder\nimport helper\n"
+                                 "print(helper.f(), sys.gettrace(), json.decoder.__name__)\n")
+    done, cmap, index = _collected_run(tmp_path, bot / "main.py")
+    assert done.stdout.split() == ["2", "None", "json.decoder"], done.stdout + done.stderr
+    assert sorted(index.splitlines()) == [f"F\t{bot / 'helper.py'}", f"F\t{bot / 'main.py'}"]
     # main.py's 4 lines, helper.py's 3 (X = 1, def f, return 2): no library line among them
-    assert sum(cmap.read_bytes()) == 7
+    assert sum(cmap) == 7
 
 
 def test_corpus_energy_goes_to_the_entry_whose_new_code_few_examples_reach():

@@ -52,10 +52,10 @@ def test_a_budget_shorter_than_one_clock_still_fails_a_bot_that_fails_at_once(tm
     answer is judged to its limit, so the test fails with the timeout and prototest's replay
     command (it failed INCOMPLETE before). A bot that answers once and then hangs, under a
     budget (3 s) that ends during its second answer (a 4 s clock), fails too (it passed
-    before: the budget cut the answer short). Coverage off: under Python 3.11's settrace the
-    collector's start-up cost (python-chess's import traced) could spend the budget before the
-    second answer is asked on a loaded machine. (A 1.5 s budget was spent so by the run's
-    start beside two CPU burners, in the command line's test below.)"""
+    before: the budget cut the answer short). Coverage off: the collector's start-up (the
+    bot's files compiled twice) is a cost this budget need not carry before the second answer
+    is asked on a loaded machine. (A 1.5 s budget was spent by the run's start beside two CPU
+    burners, in the command line's test below, when the collector traced python-chess's import.)"""
     code, out = pytest_run(tmp_path, (
         f"test_first = fuzz_test([{str(BOTS / 'chess/hangs.py')!r}], game='chess', time_scale=0.1, budget=0.3, {ENV})\n"
         f"test_second = fuzz_test([{str(BOTS / 'chess/hangs_second_turn.py')!r}], game='chess', time_scale=0.4,\n"

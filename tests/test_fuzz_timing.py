@@ -53,9 +53,9 @@ def test_a_timeout_only_beside_another_copy_is_a_busy_machine_warning_not_a_fail
     """With --jobs 2 a copy that starts while the other plays times out on its first
     answer; played again alone (the other worker held), it answers at once: no FAIL, a
     busy_machine WARN naming the load, the first answer's time and limit, and the re-check.
-    Coverage off: this is the machine's test; under 3.11's settrace the collector's start-up
-    (python-chess's import traced, 0.25-0.45 s of this 1 s first-answer clock) can make the
-    first answer late alone too, which is then put down to the collector (test_fuzz_coverage)."""
+    Coverage off: this is the machine's test; the collector's start-up (the bot's files
+    compiled twice) must not take any of this 1 s first-answer clock, where a first answer late
+    alone too is put down to the collector (test_fuzz_coverage)."""
     bot = _beside_itself_bot(tmp_path)
     result = run_cli("fuzz", *SHORT, "--jobs", "2", "--examples", "6", "--coverage", "off", "--env", f"LOCK={_lock()}",
                      sys.executable, str(bot), tmp_path=tmp_path, timeout=600)  # every re-check alone: slow when loaded

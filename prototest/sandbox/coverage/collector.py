@@ -15,10 +15,8 @@ the files and functions (it compiles them itself). Where it cannot serve (the bo
 sitecustomize of its own), it appends "X\\t<reason>\\n" instead and records nothing.
 
 With sys.monitoring (Python 3.12+) each line location calls back once and is then
-disabled; otherwise sys.settrace traces only the frames of the bot's own code, and a
-code object stops being traced once every line of it has run; a module that is not the
-bot's is imported with the tracer off (see _untraced_imports: a frame of it shows in the
-traceback of a failed import, its only trace).
+disabled; before, the bot's own files are compiled with a store into the map before each
+statement (see _instrument_before_312), and nothing is traced.
 """
 
 
@@ -94,8 +92,11 @@ def _prototest_coverage():
         files[filename] = path
         return path
 
+    def slot_of(path, line):
+        return crc32(("%s:%d" % (path, line)).encode("utf-8", "surrogateescape")) % size
+
     def hit(path, line):
-        cov[crc32(("%s:%d" % (path, line)).encode("utf-8", "surrogateescape")) % size] = 1
+        cov[slot_of(path, line)] = 1
 
     monitoring = getattr(sys, "monitoring", None)
     if monitoring is not None:
@@ -117,85 +118,210 @@ def _prototest_coverage():
         monitoring.set_events(tool, monitoring.events.LINE)
         return
 
-    import threading
-
-    codes = {}  # code object -> its local tracer (None: not the bot's, or every line ran)
-
-    def tracer_of(code):
-        path = files[code.co_filename] if code.co_filename in files else own(code.co_filename)
-        if path is None:
-            return None
-        todo = {line for _, _, line in code.co_lines() if line is not None}
-
-        def local(frame, event, arg):
-            try:
-                if event == "line":
-                    line = frame.f_lineno
-                    if line in todo:
-                        todo.discard(line)
-                        hit(path, line)
-                        if not todo:
-                            codes[code] = None
-            except Exception:
-                pass
-            return local
-
-        return local
-
-    def tracer(frame, event, arg):
-        try:
-            code = frame.f_code
-            if code in codes:
-                return codes[code]
-            local = codes[code] = tracer_of(code)
-            return local
-        except Exception:
-            return None
-
-    threading.settrace(tracer)
-    sys.settrace(tracer)
-    _untraced_imports(sys, mine)
+    _instrument_before_312(sys, cov, mine, own, slot_of)
 
 
-def _untraced_imports(sys, mine):
-    """Under sys.settrace every call of every function calls the tracer, the bot's or not:
-    importing a large library (python-chess: 0.25 s alone, 1.1 s traced) would cost each
-    bot start that much more. A module not yet loaded whose top-level package is not the
-    bot's is imported with the tracer off (in this thread, until it is loaded); the bot's
-    own modules, and everything else, are traced as before."""
+#: The name, in builtins, of the map the instrumented code writes into.
+_MAP_NAME = "__prototest_coverage_map__"
+
+
+def _instrument_before_312(sys, cov, mine, own, slot_of):
+    """Before 3.12 there is no sys.monitoring, and sys.settrace would call back at every
+    call of every function, the libraries' too (a bot's hot loop over its rules library ran
+    2.6 times as slow). Instead, each file of the bot's own is compiled here with a store
+    into the map before each of its statements (`__prototest_coverage_map__[slot] = 1`, the
+    slots of the lines that statement runs first: its header for a compound statement), as
+    pytest rewrites its test modules' asserts: nothing else runs any slower.
+
+    The bot's modules are compiled so by a finder before the path's (never from, nor into,
+    __pycache__); the main script, which the interpreter compiles itself, is compiled so and
+    run in its __main__ when its first frame starts (a tracer on until then, off after): that
+    frame never runs, so the bot runs once, and ends as it would (its exit status, and an
+    uncaught exception's traceback from its own frames)."""
+    import ast
     import builtins
     import importlib.machinery
+    import os
 
-    real_import = builtins.__import__
-    modules = sys.modules
-    gettrace, settrace = sys.gettrace, sys.settrace
-    find_spec = importlib.machinery.PathFinder.find_spec
-    outside = {}  # top-level module name -> True: not the bot's
+    setattr(builtins, _MAP_NAME, cov)
 
-    def foreign(top):
-        if top not in outside:
-            try:
-                spec = None if top in sys.builtin_module_names else find_spec(top)
-                places = [getattr(spec, "origin", None)] + list(getattr(spec, "submodule_search_locations", None)
-                                                                or ())
-                outside[top] = not any(p and mine(p) for p in places)
-            except Exception:
-                outside[top] = False
-        return outside[top]
-
-    def __import__(name, globals=None, locals=None, fromlist=(), level=0):
-        if level or name in modules:
-            return real_import(name, globals, locals, fromlist, level)
-        tracer = gettrace()
-        if tracer is None or not foreign(name.partition(".")[0]):
-            return real_import(name, globals, locals, fromlist, level)
-        settrace(None)
+    def code_of(source, path):
+        """The source compiled with the stores, or None (compiled as is, then)."""
         try:
-            return real_import(name, globals, locals, fromlist, level)
-        finally:
-            settrace(tracer)
+            code = _instrumented(ast, source, path, lambda line: slot_of(path, line))
+        except Exception:
+            return None
+        own(path)
+        return code
 
-    builtins.__import__ = __import__
+    class Loader(importlib.machinery.SourceFileLoader):
+        def get_code(self, fullname):
+            path = self.get_filename(fullname)
+            code = code_of(self.get_data(path), path)
+            return code if code is not None else super().get_code(fullname)
+
+    path_finder = importlib.machinery.PathFinder
+
+    class Finder:
+        """The bot's own modules get the Loader above; the rest is left to the path's finder."""
+
+        @staticmethod
+        def find_spec(name, path=None, target=None):
+            try:
+                spec = path_finder.find_spec(name, path, target)
+                if (spec is None or type(spec.loader) is not importlib.machinery.SourceFileLoader
+                        or not spec.origin or mine(spec.origin) is None):
+                    return None
+                spec.loader = Loader(name, spec.origin)
+                return spec
+            except Exception:
+                return None
+
+    meta = sys.meta_path
+    meta.insert(meta.index(path_finder) if path_finder in meta else len(meta), Finder)
+
+    script = sys.argv[0] if sys.argv and sys.argv[0] not in ("", "-c", "-m") else None
+    main = mine(os.path.abspath(script)) if script and os.path.isfile(script) else None
+    if main is None:
+        return
+
+    def boot(frame, event, arg):
+        code = frame.f_code
+        if event != "call" or code.co_name != "<module>" or frame.f_globals.get("__name__") != "__main__":
+            return None
+        sys.settrace(None)  # the first frame of __main__: the script's, or (a zip, a .pyc) not one to compile
+        if os.path.abspath(code.co_filename) != main:
+            return None
+        try:
+            with open(main, "rb") as fh:
+                compiled = code_of(fh.read(), main)
+        except Exception:
+            compiled = None
+        if compiled is None:
+            return None  # the frame runs the script as it is
+        _run_main(sys, compiled, frame.f_globals)
+
+    sys.settrace(boot)
+
+
+def _run_main(sys, code, globals):
+    """Runs the instrumented main script in __main__, inside the tracer's call (where
+    nothing is traced), then ends the process as the script's own run would have: its
+    SystemExit as it is, an uncaught exception printed from the script's first frame
+    (sys.excepthook) and exit status 1, else status 0."""
+    failed = None
+    try:
+        exec(code, globals)
+    except (SystemExit, KeyboardInterrupt):
+        raise
+    except BaseException as exc:
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_frame.f_globals is not globals:
+            tb = tb.tb_next
+        failed = (type(exc), exc.with_traceback(tb or exc.__traceback__), tb or exc.__traceback__)
+    if failed is not None:
+        sys.excepthook(*failed)
+        failed = None
+        raise SystemExit(1)
+    raise SystemExit
+
+
+def _instrumented(ast, source, path, slot_of):
+    """`source` compiled as `path`, with a store of 1 into the map before each statement,
+    at the slots of the lines that statement runs before any statement inside it (the
+    lines of its header that have instructions: those a tracer sees run)."""
+    runnable = _runnable(compile(source, path, "exec", dont_inherit=True))
+    tree = ast.parse(source, path)
+
+    def hit(lines, at):
+        slots = sorted({slot_of(line) for line in lines if line in runnable})
+        if not slots:
+            return []
+        store = ast.Assign(targets=[ast.Subscript(ast.Name(_MAP_NAME, ast.Load()), ast.Constant(s), ast.Store())
+                                    for s in slots], value=ast.Constant(1))
+        return [ast.fix_missing_locations(ast.copy_location(store, at))]
+
+    def header(node, first):
+        start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", ())])
+        end = node.end_lineno if first is None else max(node.lineno, first - 1)
+        return range(start, end + 1)
+
+    def body(statements, head=(), keep=0):
+        """The statements, each after its store; `head`: lines run on entering the block
+        (an except clause's, a case's), stored before the first statement; the first
+        `keep` statements (a docstring, __future__ imports) stay first."""
+        out = list(statements[:keep])
+        pending = list(head)
+        for statement in statements[:keep]:
+            pending.extend(header(statement, None))
+        for statement in statements[keep:]:
+            out.extend(hit(pending + list(header(statement, _first_line(statement))), statement))
+            pending = []
+            _inside(statement)
+            out.append(statement)
+        if pending and out:
+            out.extend(hit(pending, out[-1]))
+        return out
+
+    def _inside(node):
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(node, name, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                setattr(node, name, body(block, keep=_kept(ast, block, node)))
+        for handler in getattr(node, "handlers", ()):
+            handler.body = body(handler.body, header(handler, handler.body[0].lineno))
+        for case in getattr(node, "cases", ()):
+            case.body = body(case.body, header(case.pattern, case.body[0].lineno))
+
+    tree.body = body(tree.body, keep=_kept(ast, tree.body, tree))
+    return compile(tree, path, "exec", dont_inherit=True)
+
+
+def _first_line(node):
+    """The line of the first statement inside a compound statement (None: a simple one)."""
+    for name in ("body", "handlers", "cases"):
+        block = getattr(node, name, None)
+        if isinstance(block, list) and block:
+            return block[0].pattern.lineno if name == "cases" else block[0].lineno
+    return None
+
+
+def _kept(ast, block, owner):
+    """How many statements must stay first in a block: a docstring (of a module, class or
+    function), then a module's __future__ imports."""
+    n = 0
+    if (isinstance(owner, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and isinstance(block[0], ast.Expr) and isinstance(block[0].value, ast.Constant)
+            and isinstance(block[0].value.value, str)):
+        n = 1
+    if isinstance(owner, ast.Module):
+        while n < len(block) and isinstance(block[n], ast.ImportFrom) and block[n].module == "__future__":
+            n += 1
+    return n
+
+
+def _runnable(code):
+    """The lines of a code object, and of those inside it, that a tracer sees run (as
+    prototest.sandbox.coverage.pysource.lines counts them)."""
+    import dis
+    from types import CodeType
+
+    prologue = {dis.opmap[name] for name in ("RESUME", "MAKE_CELL", "COPY_FREE_VARS", "RETURN_GENERATOR",
+                                             "POP_TOP", "NOP", "CACHE") if name in dis.opmap}
+    seen = set()
+    todo = [code]
+    while todo:
+        code = todo.pop()
+        raw = code.co_code
+        for start, end, line in code.co_lines():
+            if line is None or line <= 0:
+                continue
+            if code.co_name != "<module>" and line == code.co_firstlineno and all(
+                    raw[i] in prologue for i in range(start, end, 2)):
+                continue
+            seen.add(line)
+        todo.extend(c for c in code.co_consts if isinstance(c, CodeType))
+    return seen
 
 
 _prototest_own = None
@@ -203,6 +329,6 @@ try:
     _prototest_own = _prototest_coverage()
 except Exception:
     pass
-del _prototest_coverage, _untraced_imports
+del _prototest_coverage
 if _prototest_own is not None:
     _prototest_own()

@@ -1,5 +1,5 @@
 """A Python bot's own files compiled on prototest's side: the lines the collector can
-record (what `co_lines` lists, as the collector's tracer sees them) by function, so that
+record (what `co_lines` lists: the lines a tracer sees run, and the collector records) by function, so that
 the map's slots can be named and counted as a coverage report counts them.
 """
 
