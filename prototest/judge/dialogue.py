@@ -29,8 +29,10 @@ from ..sandbox.transcript import show
 __all__ = ["Dialogue", "Ending", "line_shown"]
 
 _MS = 1_000_000
-#: After a refused answer, how long to look for more lines (see _extra_output).
+#: After a refused answer, how long to look for more lines (see _extra_output), and how
+#: often to look whether the bot already waits for its next input (then none can come).
 OUT_OF_TURN_PROBE_MS = 100
+OUT_OF_TURN_STEP_MS = 2
 #: With no game chosen, the bot's first answer is given up on once the bot has sat idle in
 #: a read of its input over this many probes, this far apart (times a time scale over 1).
 IDLE_PROBE_MS = 100
@@ -278,12 +280,22 @@ class Dialogue:
         """More lines right after a refused answer: the bot writes several lines per
         request (debug output, or a line for every input line). The referee acts on the
         first line, so the refused answer is the main finding; this one, reported after
-        it, names the extra lines (the transcript has them all)."""
+        it, names the extra lines (the transcript has them all). The look ends as soon as
+        the bot sits in a read of its input with nothing of the request left unread and no
+        line begun: until more input comes it writes nothing (a bot that writes several
+        lines writes them before it reads again), and the verdict need not wait the whole
+        OUT_OF_TURN_PROBE_MS (three times over in a fuzz verdict: the find, the cold
+        retry, the printed replay)."""
         assert self.bot is not None
         deadline = time.perf_counter_ns() + OUT_OF_TURN_PROBE_MS * _MS
         extra: list[tuple[str, int]] = []
         while len(extra) < 100:
-            r = self.bot.read_line(deadline)
+            step = min(deadline, time.perf_counter_ns() + OUT_OF_TURN_STEP_MS * _MS)
+            r = self.bot.read_line(step)
+            if r.kind == "timeout" and step < deadline:
+                if r.data or unread_bytes(self.bot) or not self.bot.waiting_for_input():
+                    continue
+                r = self.bot.read_line(0)  # what it wrote before it sat down to read
             if r.kind != "line":
                 break
             follow = r.data.decode("utf-8", "replace")
