@@ -321,8 +321,8 @@ def _run(campaign: Campaign, seed: int | None = None) -> FuzzRun:
             pass
         except HypothesisException as exc:  # never a raw Hypothesis error instead of a verdict
             # stopping before an example draws anything looks to Hypothesis like a flaky
-            # test: that is our stop (as in Campaign.search)
-            if not campaign._stopping:
+            # test: that is our stop (as in SearchTest.search)
+            if not campaign.stopping:
                 campaign.run.stopped_early = f"Hypothesis stopped: {type(exc).__name__}: {exc}"
         else:
             campaign.run.ended = campaign.run.ended or "examples"

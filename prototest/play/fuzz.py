@@ -62,7 +62,8 @@ A `Campaign` runs in this process; `prototest.play.workers` runs several at once
 is given and leaves is plain data (`prototest.play.fuzzrun`), which `prototest.reports` renders.
 
 The Campaign runs the search and plays each example; its collaborators, one concern each:
-`searchtest.SearchTest` (the Hypothesis test, its seed and the example database),
+`searchtest.SearchTest` (the search: the warm-up games, then the Hypothesis test, its
+seed and the example database),
 `plans.Planner` (what an example plays), `observe.Observer` (what an example teaches),
 `elites.Elites` (the kept games and branching), `alone` (a timing failure played again
 alone), `probe.StateProber` (the state probe), `cold.ColdRetry` (the failing position shown
@@ -76,7 +77,7 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from ..sandbox import interrupts
 from ..judge.findings import TIMING_KINDS, Finding, fold
@@ -96,15 +97,12 @@ from .evidence import Stop as _Stop
 from .observe import SAMPLED_POSITIONS, Observer
 from .plans import (simplest, BRANCH_CHOICES, BRANCHING, DEFAULT_SCRIPT, DEFAULT_START_PLIES, DRAWN_BLOCK, DRAWN_SEEDS,
                     QUIET_SHARE, WARM_UP, Planner, worker_seed)
-from . import lazy
 from .probe import StateProber
 from .searchtest import SearchTest
 from .replaycheck import REPLAY_MIN, REPLAY_TRIES, replay_args, replay_command, replay_printed
 from .replayready import ReadyChecks
 from .shrink import SHRINK_TRIES, PlacesOpponent, Shrinker
 
-if TYPE_CHECKING:
-    from hypothesis import strategies as st
 
 #: Names other modules (and earlier versions of this one) take from here: the campaign's
 #: collaborators are in their own modules, named in the docstring above.
@@ -157,7 +155,8 @@ class Campaign:
         self._found: Failure | None = None
         self._memo: dict[tuple, Example] = {}
         self.deadline: float | None = None
-        self._stopping = False
+        #: set by stop(): an exception that ends the Hypothesis test is ours, not a flaky strategy
+        self.stopping = False
         self.run.modes = self._modes(options.mode)
         #: Hypothesis's modes (position mode stays drawn for a bot that keeps state: its
         #: position examples are played as games from the start)
@@ -185,11 +184,6 @@ class Campaign:
         #: all games from the start, to confirm it (shared by the workers)
         self.positions_off: Any = threading.Event()
         self._cold_found: Failure | None = None
-        #: the warm-up games played before the Hypothesis test (see warm_up), whose places
-        #: the test's first examples take
-        self.warmed: list[Example] = []
-        #: the Hypothesis example in progress (see _forget_stopped)
-        self._data: Any = None
         #: the Hypothesis test that draws the examples, and the example database
         self.search_test = SearchTest(self)
         #: what lets a run of the bot be alone (see Alone; prototest.play.workers shares one)
@@ -231,85 +225,10 @@ class Campaign:
         return ("game", "position") if mode == "mixed" else (mode,)
 
     def search(self, modes: tuple[str, ...]) -> None:
-        """The warm-up games, then Hypothesis's generation until a failure, the budget or
-        the examples end it."""
-        self._stopping = False
-        try:
-            self.warm_up(modes)
-            if self.options.examples is None or self.run.examples < self.options.examples:
-                self.search_test.test(modes)()
-        except _Stop:
-            self._forget_stopped(modes)
-        except Exception as exc:
-            if not lazy.is_flaky(exc):
-                raise
-            # Stopping before an example draws anything looks to Hypothesis like a test
-            # that draws less than before: that is our stop, not a flaky strategy.
-            if not self._stopping:
-                self.run.stopped_early = f"Hypothesis stopped: {type(exc).__name__}"
-        else:
-            self.run.ended = self.run.ended or "examples"
-
-    def _forget_stopped(self, modes: tuple[str, ...]) -> None:
-        """Hypothesis saves the example an exception leaves its test with as a failure to
-        replay first: the one the budget, another worker's failure or a missing coverage
-        ended is none, and is deleted again (else every later run with this database would
-        replay it first, and play its warm-up games only after Hypothesis's start)."""
-        data, self._data = self._data, None
-        database = self.search_test.database() if data is not None and self.run.ended != "failure" else None
-        if database is None:
-            return
-        from hypothesis.database import choices_to_bytes
-
-        try:
-            database.delete(self.search_test.key(modes), choices_to_bytes(data.conjecture_data.choices))
-        except Exception:  # a lost server: said by exampledb.problems; the verdict stands
-            pass
-
-    def warm_up(self, modes: tuple[str, ...]) -> None:
-        """The worker's first WARM_UP examples, games drawn as check draws its games
-        (`Planner.warm_plan`), played before the Hypothesis test starts: they need no draw
-        of Hypothesis's, so a fault that check finds in its first games is found as soon,
-        not after Hypothesis's own start (its first draw reads every local module's source
-        for constants: about half a second). Where the example database holds earlier
-        failures, they come first, and the test plays the warm-up games after them, as
-        `Planner.varied` has it."""
-        if self.run.examples or self.planner.saved(modes):
-            return
-        for n in range(WARM_UP):
-            if self.options.examples is not None and n >= self.options.examples:
-                return
-            self._check_stop()
-            self.warmed.append(self.conclude(self.planner.warm_plan(n), modes, in_test=False))
+        """The warm-up games, then Hypothesis's generation (prototest.play.searchtest)."""
+        self.search_test.search(modes)
 
     # -- one example --------------------------------------------------------------------
-    def episode(self, data: st.DataObject, modes: tuple[str, ...]) -> None:
-        """Play one example; stop the run at its first failure."""
-        from hypothesis import reject
-
-        self._data = data
-        self._check_stop()
-        plan = data.draw(self.planner.plans(modes), label="plan")
-        if _simplest(plan.script):
-            # Hypothesis opens with "simplest" examples (every choice after a short prefix
-            # zero): here the same near-identical game again and again. Refused before any
-            # bot runs, five in a row end that phase, and generation proper begins.
-            reject()
-        if self.warmed:
-            # The test's first examples are the warm-up games' places, as before they were
-            # played first (Planner.varied): Hypothesis is told what they showed, so its
-            # draws go on exactly as if it had played them itself.
-            self.planner.seen(plan)
-            self._measured(self.warmed.pop(0))
-            return
-        self.conclude(self.planner.varied(plan, modes), modes)
-
-    def _measured(self, example: Example) -> None:
-        from hypothesis import target
-
-        for label, value in example.measures.items():
-            target(value, label=label)
-
     def conclude(self, plan: Plan, modes: tuple[str, ...], in_test: bool = True) -> Example:
         """Play a plan and act on what it shows; stop the run at its first failure.
         `in_test`: inside the Hypothesis test, whose `target()` records the measures."""
@@ -319,7 +238,7 @@ class Campaign:
                 self.stop("coverage")  # required, and the bot gives none: the command says so
             self.coverage.recheck_warnings(example)
         if in_test:
-            self._measured(example)
+            self.search_test.measured(example)
         fail = first_fail(example)
         if fail is not None and fail.kind in TIMING_KINDS:
             if self.should_stop is not None and self.should_stop():
@@ -348,7 +267,7 @@ class Campaign:
             self.run.cold_kinds.add(fail.kind)
             self.positions_off.set()
             self._tick()
-        self._check_stop()
+        self.check_stop()
         return example
 
     def played_alone(self, example: Example, fail: Finding) -> tuple[Example, Finding | None]:
@@ -358,10 +277,10 @@ class Campaign:
     def stop(self, ended: str) -> None:
         """End the Hypothesis run, for `ended` (the run's `ended`)."""
         self.run.ended = ended
-        self._stopping = True
+        self.stopping = True
         raise _Stop()
 
-    def _check_stop(self) -> None:
+    def check_stop(self) -> None:
         if interrupts.signals.first is not None and self.run.interrupted is None:
             # an interrupt came and some layer between here and the game swallowed it:
             # stop at this example all the same (a budget of 0 would run on for ever)

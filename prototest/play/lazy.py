@@ -1,7 +1,7 @@
 """Hypothesis, imported where it is first needed, never before.
 
 `prototest fuzz` plays its warm-up games before Hypothesis's test starts (see
-`prototest.play.fuzz.Campaign.warm_up`), and those need none of Hypothesis: importing it
+`prototest.play.searchtest.SearchTest.warm_up`), and those need none of Hypothesis: importing it
 costs a tenth of a second or more of every run's start, in the command before its workers
 fork, so the modules of the search import it through `hypothesis()` inside the functions that
 use it. `prototest check`, `match` and the other commands never import it at all.

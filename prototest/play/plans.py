@@ -116,7 +116,7 @@ class Planner:
     def warming_up(self, modes: tuple[str, ...]) -> bool:
         """Whether the next example is one of the first WARM_UP past the replayed ones,
         which `varied` replaces by a game from the start."""
-        if self.campaign.warmed:  # played before the test: their places come first
+        if self.campaign.search_test.warmed:  # played before the test: their places come first
             return True
         n, saved = self.campaign.run.examples, self.saved(modes)
         return saved <= n < saved + WARM_UP
@@ -172,7 +172,7 @@ class Planner:
         """The warm-up game of this worker's example `n` (the `n - saved`-th of WARM_UP past
         the `saved` examples the database replays first): a game from the start
         drawn as check draws its games (a style, uniformly random choices), the seats in
-        turn, no branch. It needs nothing of Hypothesis's: `Campaign.warm_up` plays these
+        turn, no branch. It needs nothing of Hypothesis's: `SearchTest.warm_up` plays these
         before the Hypothesis test starts, where no database replays earlier failures."""
         t = self.campaign.target
         rng, style, script = self._drawn(n, script_length(t.rules))

@@ -1,10 +1,11 @@
-"""The Hypothesis side of a fuzz campaign: the test that draws each example, its settings
-and seed, and the example database where failures are stored and replayed.
+"""The Hypothesis side of a fuzz campaign: the search (the warm-up games, then the test
+that draws each example), the test's settings and seed, and the example database where
+failures are stored and replayed.
 
-`SearchTest` is a collaborator of `prototest.play.fuzz.Campaign`: the campaign plays each
-example (`Campaign.episode`); this builds the `@given` test that calls it. The database is
-made where it is first used: a Redis client belongs to the process that made it (each
-worker makes its own, after the fork).
+`SearchTest` is a collaborator of `prototest.play.fuzz.Campaign`: this draws each example's
+plan (`SearchTest.episode`), the campaign plays it and acts on what it shows
+(`Campaign.conclude`). The database is made where it is first used: a Redis client belongs
+to the process that made it (each worker makes its own, after the fork).
 """
 
 from __future__ import annotations
@@ -14,10 +15,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from . import exampledb, lazy
-from .plans import worker_seed
+from .evidence import Stop
+from .fuzzrun import Example
+from .plans import WARM_UP, simplest, worker_seed
 
 if TYPE_CHECKING:
     from hypothesis import settings as Settings
+    from hypothesis import strategies as st
     from hypothesis.database import ExampleDatabase
 
 
@@ -28,6 +32,99 @@ class SearchTest:
         """`campaign`: the prototest.play.fuzz.Campaign whose examples the test plays."""
         self.campaign = campaign
         self._database: ExampleDatabase | None = None
+        #: the warm-up games played before the Hypothesis test (see warm_up), whose places
+        #: the test's first examples take
+        self.warmed: list[Example] = []
+        #: the Hypothesis example in progress (see forget_stopped)
+        self._data: Any = None
+
+    # -- the search -----------------------------------------------------------------------
+    def search(self, modes: tuple[str, ...]) -> None:
+        """The warm-up games, then Hypothesis's generation until a failure, the budget or
+        the examples end it."""
+        c = self.campaign
+        c.stopping = False
+        try:
+            self.warm_up(modes)
+            if c.options.examples is None or c.run.examples < c.options.examples:
+                self.test(modes)()
+        except Stop:
+            self.forget_stopped(modes)
+        except Exception as exc:
+            if not lazy.is_flaky(exc):
+                raise
+            # Stopping before an example draws anything looks to Hypothesis like a test
+            # that draws less than before: that is our stop, not a flaky strategy.
+            if not c.stopping:
+                c.run.stopped_early = f"Hypothesis stopped: {type(exc).__name__}"
+        else:
+            c.run.ended = c.run.ended or "examples"
+
+    def forget_stopped(self, modes: tuple[str, ...]) -> None:
+        """Hypothesis saves the example an exception leaves its test with as a failure to
+        replay first: the one the budget, another worker's failure or a missing coverage
+        ended is none, and is deleted again (else every later run with this database would
+        replay it first, and play its warm-up games only after Hypothesis's start)."""
+        data, self._data = self._data, None
+        database = self.database() if data is not None and self.campaign.run.ended != "failure" else None
+        if database is None:
+            return
+        from hypothesis.database import choices_to_bytes
+
+        try:
+            database.delete(self.key(modes), choices_to_bytes(data.conjecture_data.choices))
+        except Exception:  # a lost server: said by exampledb.problems; the verdict stands
+            pass
+
+    def warm_up(self, modes: tuple[str, ...]) -> None:
+        """The worker's first WARM_UP examples, games drawn as check draws its games
+        (`Planner.warm_plan`), played before the Hypothesis test starts: they need no draw
+        of Hypothesis's, so a fault that check finds in its first games is found as soon,
+        not after Hypothesis's own start (its first draw reads every local module's source
+        for constants: about half a second). Where the example database holds earlier
+        failures, they come first, and the test plays the warm-up games after them, as
+        `Planner.varied` has it."""
+        c = self.campaign
+        if c.run.examples or c.planner.saved(modes):
+            return
+        for n in range(WARM_UP):
+            if c.options.examples is not None and n >= c.options.examples:
+                return
+            c.check_stop()
+            self.warmed.append(c.conclude(c.planner.warm_plan(n), modes, in_test=False))
+
+    def episode(self, data: st.DataObject, modes: tuple[str, ...]) -> None:
+        """One example of the test: its plan drawn, then played (Campaign.conclude); the
+        run stops at its first failure."""
+        from hypothesis import reject
+
+        c = self.campaign
+        self._data = data
+        c.check_stop()
+        plan = data.draw(c.planner.plans(modes), label="plan")
+        if simplest(plan.script):
+            # Hypothesis opens with "simplest" examples (every choice after a short prefix
+            # zero): here the same near-identical game again and again. Refused before any
+            # bot runs, five in a row end that phase, and generation proper begins.
+            reject()
+        if self.warmed:
+            # The test's first examples are the warm-up games' places, as before they were
+            # played first (Planner.varied): Hypothesis is told what they showed, so its
+            # draws go on exactly as if it had played them itself.
+            c.planner.seen(plan)
+            self.measured(self.warmed.pop(0))
+            return
+        c.conclude(c.planner.varied(plan, modes), modes)
+
+    @staticmethod
+    def measured(example: Example) -> None:
+        """The example's measures, told to Hypothesis (`target()`), inside its test."""
+        from hypothesis import target
+
+        for label, value in example.measures.items():
+            target(value, label=label)
+
+    # -- the test and its database ----------------------------------------------------------
 
     def database(self) -> ExampleDatabase | None:
         """The example database, made where it is first used. Under pytest
@@ -69,20 +166,20 @@ class SearchTest:
         `prototest fuzz --seed` does (None: Hypothesis's own seed)."""
         lazy.hypothesis()
         from hypothesis import HealthCheck, Phase, Verbosity, given, seed as hypothesis_seed, settings
-        from hypothesis import strategies as st
+        from hypothesis import strategies as st  # noqa: F811 - (at run time, not only for types)
 
         c = self.campaign
         options = c.options
 
         def fuzz_example(data: st.DataObject) -> None:
-            c.episode(data, modes)
+            self.episode(data, modes)
 
         test = given(st.data())(fuzz_example)
         if own_settings:
             left = None
             if options.examples is not None:
                 # (the warm-up games played before the test take its first places again)
-                left = max(1, options.examples - c.run.examples + len(c.warmed))
+                left = max(1, options.examples - c.run.examples + len(self.warmed))
             # The seed first: @seed turns the database off, the settings turn it back on.
             seed = worker_seed(options.seed, options.stream) + (0 if modes == c.search_modes else 1)
             test = self.settings(left)(hypothesis_seed(seed)(test))
