@@ -303,11 +303,11 @@ def _kept(ast, block, owner):
 def _runnable(code):
     """The lines of a code object, and of those inside it, that a tracer sees run (as
     prototest.sandbox.coverage.pysource.lines counts them)."""
-    import dis
+    import opcode
     from types import CodeType
 
-    prologue = {dis.opmap[name] for name in ("RESUME", "MAKE_CELL", "COPY_FREE_VARS", "RETURN_GENERATOR",
-                                             "POP_TOP", "NOP", "CACHE") if name in dis.opmap}
+    prologue = {opcode.opmap[name] for name in ("RESUME", "MAKE_CELL", "COPY_FREE_VARS", "RETURN_GENERATOR",
+                                                "POP_TOP", "NOP", "CACHE") if name in opcode.opmap}
     seen = set()
     todo = [code]
     while todo:
