@@ -257,13 +257,13 @@ def _instrumented(ast, source, path, slot_of):
         for statement in statements[keep:]:
             out.extend(hit(pending + list(header(statement, _first_line(statement))), statement))
             pending = []
-            _inside(statement)
+            inside(statement)
             out.append(statement)
         if pending and out:
             out.extend(hit(pending, out[-1]))
         return out
 
-    def _inside(node):
+    def inside(node):
         for name in ("body", "orelse", "finalbody"):
             block = getattr(node, name, None)
             if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
