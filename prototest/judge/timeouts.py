@@ -57,6 +57,11 @@ class TimeoutDiagnosis(RefereePart):
         the judge gave up early, the bot sitting idle in a read (see Dialogue._read_or_idle)."""
         assert self.bot is not None
         asleep = self._asleep(used, limit_ns)  # before anything is sent again, or its input closed
+        if asleep and len(self.bot.peek()) > len(partial):
+            # It wrote after the limit, and only then sat down to read again: a judge that
+            # looks late (a busy machine) finds a slow bot that has answered, not one asleep
+            # by its own doing. Looked at after the probe, so no answer can slip between.
+            asleep = False
         unread = unread_bytes(self.bot)
         input_closed = self.bot.input_closed()
         waiting = self._waiting()
