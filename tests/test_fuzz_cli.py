@@ -89,6 +89,8 @@ def test_each_planted_fault_of_the_corpus_is_found_and_shrunk(tmp_path, game, bo
     else:
         assert r["plies"] <= bound, r
     assert f"FAIL {kind}" in result.stdout and f"replay:   {r['command']}" in result.stdout
+    # played as fuzz played it: with no silence first (chess's spec keeps 1 s, the others none)
+    assert ("--start-delay 0 " in r["command"]) == (game == "chess"), r["command"]
 
 
 def test_a_stateless_bot_s_crash_in_a_position_reached_by_legal_play_is_a_failure(tmp_path):

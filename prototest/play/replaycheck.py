@@ -41,6 +41,10 @@ def replay_args(target_: Target, failure: Failure) -> list[str]:
         args += ["--opponent-moves", ",".join(example.opponent_moves)]
     if target_.time_scale != 1:
         args += ["--time-scale", str(target_.time_scale)]
+    if target_.start_delay_ms != spec.start.silent_ms * target_.time_scale:
+        # the silence fuzz kept before its first line (none by default), not the spec's:
+        # the example played as fuzz played it (chess's judge waits 1 s of silence first)
+        args += ["--start-delay", str(target_.start_delay_ms)]
     for key, value in target_.env_given.items():
         args += ["--env", f"{key}={value}"]
     for override in target_.overrides_given:
