@@ -209,3 +209,22 @@ def test_a_timeout_asleep_by_the_bots_own_doing_is_not_played_again_alone(tmp_pa
     assert re.search(r"not re-checked alone: example 1 had a timing failure \(timeout, [\d.]+ ms of \d+ ms\) "
                      r"with the bot asleep by its own doing", result.stdout), result.stdout
     assert "busy_machine" not in result.kinds(), result.findings()
+
+
+def test_a_timing_failure_is_re_checked_alone_in_its_position_shown_to_a_fresh_bot(tmp_path):
+    """A stateless bot (the state probe's verdict) that thinks until its clock runs out in
+    a forced position: its timeout is re-checked alone by showing that position to a fresh
+    bot, which is also the reproducer (one exchange), so the game is not played again and
+    shortening's cold retry needs no run of its own."""
+    result = run_cli("fuzz", "--game", "chess", "--jobs", "1", "--budget", "0", "--no-database", "--seed", "11",
+                     "--examples", "60", "--shrink-examples", "3", "--time-scale", "0.2",
+                     str(CHESS / "thinks_on_forced_move.py"), tmp_path=tmp_path)
+    assert result.code == 1, result.stdout + result.stderr
+    [f] = result.findings("fail")
+    assert f["kind"] == "timeout" and f["reproducer"]["cold"] == "reproduces" and f["reproducer"]["plays"] == 1, f
+    assert f["reproducer"]["reproducible"] is True, f["reproducer"]
+    [rechecked] = result.report["rechecked_alone"]
+    assert rechecked["alone"] == "the same, shown cold" and rechecked["alone_kind"] == "timeout", rechecked
+    assert "played again alone: its failing position shown to a fresh bot failed the same way: the bot's" \
+        in result.stdout, result.stdout
+    assert "a fresh bot shown this position" in result.stdout, result.stdout

@@ -43,7 +43,14 @@ def played_alone(campaign: "Campaign", example: Example, fail: Finding) -> tuple
     a busy machine made it: a `busy_machine` warning, and the search goes on (a
     failure of another kind that the run alone shows is still a failure). A timeout that
     came with the bot asleep by its own doing (Finding.asleep) is the bot's as it stands:
-    it is not played again."""
+    it is not played again.
+
+    Where the protocol sends the position and the state probe found that the bot keeps
+    no state, the failing position is shown alone to a fresh bot first (as shortening's
+    cold retry would show it next): the same failure there is both the re-check and the
+    reproducer (one exchange), and the game is not played again; a bot that needs its
+    memory of the game, or a fault that a fresh bot's first answer does not show, gets
+    the game played again alone as before."""
     run, options = campaign.run, campaign.options
     load = os.getloadavg()  # the machine as the failure found it
     limit = limit_ms(fail)
@@ -59,6 +66,13 @@ def played_alone(campaign: "Campaign", example: Example, fail: Finding) -> tuple
         # collector's cost can cause that, and `check` re-checks no such game either.
         run.rechecked.append(record)
         return example, fail
+    cold = shown_cold_alone(campaign, example, fail)
+    if cold is not None:
+        found = first_fail(cold)
+        assert found is not None
+        record.update(alone="the same, shown cold", alone_kind=found.kind, alone_elapsed_ms=found.elapsed_ms)
+        run.rechecked.append(record)
+        return cold, found
     again = campaign.play(example.seat, start_moves=example.start_moves, mode=example.mode,
                           opponent=ForcedOpponent(example.opponent_moves), max_turns=example.max_turns,
                           plan=example.plan, alone=True)
@@ -76,6 +90,24 @@ def played_alone(campaign: "Campaign", example: Example, fail: Finding) -> tuple
     elif not back:
         campaign.observer.keep_warning(busy_machine(fail, limit, load, options.jobs))
     return again, found
+
+
+def shown_cold_alone(campaign: "Campaign", example: Example, fail: Finding) -> Example | None:
+    """The failing position shown alone to a fresh bot for one answer, when that is
+    evidence (the protocol sends the position, the probe found no state kept) and the
+    failure is not a fresh bot's first answer already: the run, if it failed the same
+    way at the same ply; else None. Its run is remembered (Campaign.play's memo), so the
+    cold retry that shortening starts with does not play it again."""
+    moves = list(fail.moves)
+    if (not campaign.target.spec.sends_position or campaign.state_verdict() is not False or not moves
+            or (example.cold and moves == example.start_moves)):
+        return None
+    cold = campaign.play_cold(example.seat, moves, alone=True)
+    found = first_fail(cold)
+    if found is None or found.kind != fail.kind or list(found.moves) != moves:
+        return None
+    cold.plan, cold.branched = example.plan, example.branched
+    return cold
 
 
 def collector_cost(campaign: "Campaign", example: Example) -> bool:

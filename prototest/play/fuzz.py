@@ -240,6 +240,7 @@ class Campaign:
         if in_test:
             self.search_test.measured(example)
         fail = first_fail(example)
+        played = example  # as the search played it (a run alone may take its place)
         if fail is not None and fail.kind in TIMING_KINDS:
             if self.should_stop is not None and self.should_stop():
                 self.stop("stopped")  # another worker's failure: not played alone, which would hold it up
@@ -253,7 +254,9 @@ class Campaign:
             # one exchange) and shortens the path to it. A crash there is a verdict even when
             # the probe cannot tell (a bot that answers one position differently): a fresh
             # bot died in a position a real game reaches; how often is measured and said.
-            self.record(Failure(example, fail))
+            if played.branched or plan.drawn:
+                self.elites.save_as_fresh(played, modes)  # a game from the start, shown cold alone
+            self.record(Failure(example, fail), found_in=played)
             self.stop("failure")
         if fail is not None and not example.cold:  # a game from the start: a verdict
             if example.branched or plan.drawn:
@@ -371,6 +374,10 @@ class Campaign:
             stop_when_idle=self.target.stop_when_idle, coverage=covered[1] if covered else None,
         )
         with self.gate.alone() if alone else self.gate.running():
+            if alone and self.should_stop is not None and self.should_stop():
+                # another worker's failure, recorded while this run waited for its turn
+                # alone: that one is the verdict, and this re-check would only hold it up
+                self.stop("stopped")
             report = Referee(cfg).run()
         self.run.runs += 1
         example = Example(self.run.runs, mode, seat, list(start_moves), report, plan, max_turns,
@@ -386,14 +393,15 @@ class Campaign:
             self._memo[key] = example
         return example
 
-    def play_cold(self, seat: int, moves: Sequence[str], *, memo: bool = True, turns: int = 1) -> Example:
+    def play_cold(self, seat: int, moves: Sequence[str], *, memo: bool = True, turns: int = 1,
+                  alone: bool = False) -> Example:
         """A fresh bot shown the position after `moves`, for one answer; with `turns` 2,
         started a turn earlier (its own move `moves[-2]` expected, the opponent's
         `moves[-1]` then played), so that the position after `moves` is its second turn."""
         if turns == 2 and len(moves) >= 2:
             return self.play(seat, start_moves=moves[:-2], mode="position", max_turns=2,
-                             opponent=ForcedOpponent(moves[-1:]))
-        return self.play(seat, start_moves=moves, mode="position", max_turns=1, memo=memo)
+                             opponent=ForcedOpponent(moves[-1:]), alone=alone)
+        return self.play(seat, start_moves=moves, mode="position", max_turns=1, memo=memo, alone=alone)
 
     def nondeterministic(self) -> bool:
         """Whether the bot was seen to answer the same input differently: the state probe's
@@ -401,11 +409,13 @@ class Campaign:
         return (self.state_verdict() == CANNOT_TELL or bool(self.observer.unstable)
                 or bool(self.run.nondeterminism))
 
-    def record(self, failure: Failure) -> None:
+    def record(self, failure: Failure, found_in: Example | None = None) -> None:
+        """A verdict to shorten; `found_in`: the example the search found it in, when a
+        run alone took its place (see prototest.play.alone)."""
         if self.run.first_failure_example is None:
             self.run.first_failure_example = self.run.examples
             self.run.first_failure_s = time.monotonic() - self.run.started
-            self.run.first_failure_origin = origin(failure.example)
+            self.run.first_failure_origin = origin(found_in or failure.example)
         if failure.confirmed:  # the progress line counts the failures that are verdicts
             self.run.failing_kinds.add(failure.finding.kind)
         self.run.confirmed_found = self.run.confirmed_found or failure.confirmed

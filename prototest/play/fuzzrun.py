@@ -261,7 +261,8 @@ class FuzzRun:
     #: examples whose plan prototest drew as check draws a game (plans.Planner.varied)
     drawn: int = 0
     #: timing failures played again alone before any verdict (prototest.play.alone):
-    #: what was seen, the machine's load, and whether it came back ("the same", "not again";
+    #: what was seen, the machine's load, and whether it came back ("the same", "the same, shown
+    #: cold": its failing position shown alone to a fresh bot, "not again";
     #: "not without coverage": seen with coverage, back alone with it and not without it)
     rechecked: list[dict[str, Any]] = field(default_factory=list)
     #: the config file read (its path), what chose the game ("--game", "--spec", "config",

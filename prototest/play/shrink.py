@@ -36,6 +36,9 @@ SHRINK_TRIES = 20
 #: Under a time budget only.
 SHRINK_SHARE = 0.5
 SHRINK_FLOOR_S = 0.5
+#: The share once a fresh bot shown the failing position fails the same way: the reproducer
+#: is then one exchange already, and shortening only makes the path to it shorter.
+SHRINK_SHARE_COLD = 0.25
 #: The Hypothesis search for shorter paths starts only while this much of its share of the
 #: allowance is left: its start (the import, the test's set-up: about 0.2 s) would use up
 #: a smaller one before any path was tried, and deleting moves needs none of it.
@@ -61,6 +64,9 @@ class Shrinker:
         #: when shortening the current failure began, and the seconds it may take
         self._t0 = 0.0
         self._allowed: float | None = None
+        #: the least a run that shows the current failure takes (s): a timing failure's
+        #: answer time, 0 for any other
+        self._showing_s = 0.0
 
     def budget_left(self, share: float = 1.0) -> bool:
         """Whether shortening this failure may run the bot again (`share`: of its runs;
@@ -75,20 +81,22 @@ class Shrinker:
 
     def room_for_a_run(self, share: float = 1.0) -> bool:
         """budget_left, and a run of the bot as long as this failure's runs so far took on
-        average would still end within the time allowance's `share`: shortening does not
-        start a run it cannot finish in time (a bot that thinks until its clock runs out
-        takes its whole clock each run). The cold retry is not held to this: its reproducer
-        (one exchange) is tried first, whatever it costs."""
+        average (a timing failure's: at least its late answer, which any shorter version
+        that still shows it takes) would still end within the time allowance's `share`:
+        shortening does not start a run it cannot finish in time (a bot that thinks until
+        its clock runs out takes its whole clock each run). The cold retry is not held to
+        this: its reproducer (one exchange) is tried first, whatever it costs."""
         return self.budget_left(share) and self._room_in_allowance(share)
 
     def _room_in_allowance(self, share: float = 1.0) -> bool:
-        """Whether one more run, as long as this failure's runs took on average, ends within
-        the time allowance's `share` (always, with no time allowance)."""
+        """Whether one more run, as long as this failure's runs took on average (at least
+        `_showing_s`), ends within the time allowance's `share` (always, with no time
+        allowance)."""
         if self._allowed is None or self._from is None:
             return True
         runs = self.campaign.run.runs - self._from
         spent = time.monotonic() - self._t0
-        return spent + (spent / runs if runs else 0.0) <= self._allowed * share
+        return spent + max(spent / runs if runs else 0.0, self._showing_s) <= self._allowed * share
 
     def _time_left(self, share: float, seconds: float) -> bool:
         """Whether at least `seconds` of the allowance's `share` are left (always, with no
@@ -112,8 +120,12 @@ class Shrinker:
         timed = c.options.budget_s is not None and found is not None
         self._allowed = max(SHRINK_FLOOR_S, SHRINK_SHARE * found) if timed else None
         self._confirmed_alone = failure
+        late = failure.finding.elapsed_ms if timing(failure.finding) else None
+        self._showing_s = late / 1000 if late is not None else 0.0
         if c.target.spec.sends_position and failure.example.mode != "probe":
             failure = c.cold.retry(failure)
+        if timed and found is not None and failure.cold == "reproduces":
+            self._allowed = max(SHRINK_FLOOR_S, SHRINK_SHARE_COLD * found)
         short = failure.cold == "reproduces" and len(failure.finding.moves) <= SHORT_PATH
         if failure.cold == "reproduces" and not short:
             failure = self.search_shorter(failure)

@@ -199,6 +199,8 @@ def _recheck_line(r: dict[str, Any]) -> str:
                 f"another whole limit, stopped, or waiting for ever): a busy machine cannot cause that")
     if r["alone"] == "the same":
         outcome = "the same: the bot's"
+    elif r["alone"] == "the same, shown cold":
+        outcome = "its failing position shown to a fresh bot failed the same way: the bot's"
     elif r["alone"] == "not without coverage":
         outcome = ("again with coverage, not without it: the collector's cost, not blamed on the bot"
                    + (f" (it failed otherwise: {r['alone_kind']})" if r.get("alone_kind") else ""))
