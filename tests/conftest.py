@@ -16,6 +16,7 @@ import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -98,6 +99,31 @@ class CliResult:
 
     def kinds(self, severity: str | None = None, busy: bool = False) -> set[str]:
         return {f["kind"] for f in self.findings(severity, busy)}
+
+
+def referee_game(tmp_path: Path, source: str, *args: str, game: str = "impasse", wait: float = 60,
+                 stuck: str = "the game did not end") -> Any:
+    """One game of a bot written from `source` (run with this Python and `args`) through the
+    real referee, in a thread given `wait` seconds (`stuck` is the failure's words when it
+    takes longer): the game's report. For a test that patches prototest in this process."""
+    from prototest.games import rules_module
+    from prototest.judge import spec as specmod
+    from prototest.judge.referee import GameConfig, Referee
+    from prototest.sandbox import process
+
+    bot = tmp_path / "bot.py"
+    bot.write_text(source)
+    spec = specmod.load(specmod.spec_path_for(game))
+    module = rules_module(game)
+    cfg = GameConfig(spec=spec, rules=module.make_rules(spec.rules), rules_module=module,
+                     argv=[sys.executable, str(bot), *args], seat=0, seed=1, index=1, env=process.controlled_env(),
+                     cwd=str(tmp_path))
+    done: list = []
+    thread = threading.Thread(target=lambda: done.append(Referee(cfg).run()), daemon=True)
+    thread.start()
+    thread.join(wait)
+    assert done, stuck
+    return done[0]
 
 
 def run_cli(*args: str, tmp_path: Path | None = None, timeout: float = 120, transcripts: bool = True,

@@ -5,18 +5,15 @@ alone like any slow answer (prototest.judge.timeouts: TimeoutDiagnosis._asleep).
 
 CI once caught it: a bot that sleeps 500 ms on a 498 ms clock answered before the judge's
 look, and the look found it blocked reading its input, "asleep for ever". Here the look
-is made late on purpose: the real probe runs 0.8 s after the limit, when the bot has long
-answered, through the real referee and a real bot process."""
+is made late on purpose: the real probe runs once the bot has answered and reads again,
+through the real referee and a real bot process."""
 
 from __future__ import annotations
 
-import sys
-import threading
 import time
 
-from prototest.games import rules_module
-from prototest.judge import spec as specmod
-from prototest.judge.referee import GameConfig, Referee
+from conftest import referee_game
+
 from prototest.sandbox import process
 
 #: An Impasse bot that sleeps 1.3 s on its first turn (its limit is 1 s), then answers
@@ -40,24 +37,18 @@ def test_an_answer_written_before_the_judge_looks_is_not_a_sleep(tmp_path, monke
     looked: list[bool] = []
 
     def late_look(bot, min_left_ns):
-        time.sleep(0.8)  # the bot answers at 1.3 s, and waits for its input again
+        # looked at only once the bot has answered (at 1.3 s) and sits in a read of its
+        # input again: then the probe alone calls it asleep, as it did in CI
+        end = time.monotonic() + 30
+        while not (bot.peek() and real(bot, min_left_ns)) and time.monotonic() < end:
+            time.sleep(0.01)
         looked.append(real(bot, min_left_ns))
         return looked[-1]
 
     monkeypatch.setattr(process.Bot, "asleep", late_look)
-    bot = tmp_path / "bot.py"
-    bot.write_text(BOT)
-    spec = specmod.load(specmod.spec_path_for("impasse"))
-    module = rules_module("impasse")
-    cfg = GameConfig(spec=spec, rules=module.make_rules(spec.rules), rules_module=module,
-                     argv=[sys.executable, str(bot)], seat=0, seed=1, index=1, env=process.controlled_env(),
-                     cwd=str(tmp_path))
-    done: list = []
-    game = threading.Thread(target=lambda: done.append(Referee(cfg).run()), daemon=True)
-    game.start()
-    game.join(60)
-    assert done, "the game did not end"
-    timeouts = [f for f in done[0].findings if f.kind == "timeout"]
-    assert len(timeouts) == 1, [f.message for f in done[0].findings]
+    report = referee_game(tmp_path, BOT)
+    assert looked == [True], looked  # the look found what CI's did
+    timeouts = [f for f in report.findings if f.kind == "timeout"]
+    assert len(timeouts) == 1, [f.message for f in report.findings]
     assert "came later: too slow" in timeouts[0].message, timeouts[0].message
     assert not timeouts[0].asleep, timeouts[0].message

@@ -9,16 +9,10 @@ busy machine cannot make it end early."""
 
 from __future__ import annotations
 
-import sys
-import threading
-
 import pytest
+from conftest import referee_game
 
-from prototest.games import rules_module
 from prototest.judge import dialogue
-from prototest.judge import spec as specmod
-from prototest.judge.referee import GameConfig, Referee
-from prototest.sandbox import process
 
 #: An Impasse bot that answers `b8a7` (not a legal move of white's first turn) and then,
 #: as AFTER says: nothing (it reads on), `busy` (computes 40 ms, then writes a second
@@ -51,19 +45,7 @@ while True:
 
 
 def _game(tmp_path, after: str):
-    bot = tmp_path / "bot.py"
-    bot.write_text(BOT)
-    spec = specmod.load(specmod.spec_path_for("impasse"))
-    module = rules_module("impasse")
-    cfg = GameConfig(spec=spec, rules=module.make_rules(spec.rules), rules_module=module,
-                     argv=[sys.executable, str(bot), after], seat=0, seed=1, index=1, env=process.controlled_env(),
-                     cwd=str(tmp_path))
-    done: list = []
-    game = threading.Thread(target=lambda: done.append(Referee(cfg).run()), daemon=True)
-    game.start()
-    game.join(60)
-    assert done, "the look for more lines did not end when the bot sat down to read"
-    return done[0]
+    return referee_game(tmp_path, BOT, after, stuck="the look for more lines did not end when the bot sat down to read")
 
 
 @pytest.fixture(autouse=True)
