@@ -144,6 +144,9 @@ def test_a_correct_bot_passes_whole_games_against_many_styles(tmp_path, game):
     assert any(name.startswith("game end: ") for name in report["situations"]), report["situations"]
     assert "situations reached (examples):" in result.stdout and "opponent styles (examples):" in result.stdout
     assert result.stdout.rstrip().endswith("PASS: 12 examples, no failure")
+    # --no-database: nothing of Hypothesis's is left in the folder (its cache of constants
+    # read from prototest's own source, when that is a checkout, was: lazy.no_local_constants)
+    assert not (tmp_path / ".hypothesis").exists(), sorted(p.name for p in (tmp_path / ".hypothesis").rglob("*"))[:5]
 
 
 def test_a_bot_that_answers_at_random_among_equal_moves_gets_its_whole_budget(tmp_path):

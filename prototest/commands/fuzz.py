@@ -11,7 +11,7 @@ from pathlib import Path
 import typer
 
 from ..judge import detect
-from ..play import exampledb, fixtures, pool
+from ..play import exampledb, fixtures, lazy, pool
 from ..reports import fuzzsummary, jsonreport, junit, live
 from ..sandbox import process
 from ..sandbox.coverage import injection
@@ -33,6 +33,7 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, budget:
             shard: str | None = None, html_path: Path | None = None, coverage: str = "auto") -> None:
     """Play whole games against BOT with swarm opponents drawn by Hypothesis; shrink any failure to a minimal reproducer."""
     bots_ahead()
+    lazy.command_only = True  # this process is prototest's own (see lazy.no_local_constants)
     s = resolve_settings(bot, game, spec_path, 0, seed, time_scale, overrides, env_pairs, config_path, no_config)
     check_time_scale(s.time_scale)
     part = parse_shard(shard)

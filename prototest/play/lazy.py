@@ -35,6 +35,12 @@ def no_plugins() -> Iterator[None]:
             os.environ["HYPOTHESIS_NO_PLUGINS"] = given
 
 
+#: Set by the `prototest fuzz` command (its own process, never a user's pytest session):
+#: Hypothesis's draws leave out constants read from the source of "local" modules.
+command_only = False
+_constants_off = False
+
+
 def hypothesis() -> ModuleType:
     """The `hypothesis` package, imported (once) without other packages' plugins; its
     submodules `strategies`, `database` and `errors` with it."""
@@ -46,7 +52,29 @@ def hypothesis() -> ModuleType:
             import hypothesis.errors  # noqa: F401
             import hypothesis.strategies  # noqa: F401
         module = hypothesis
+    if command_only and not _constants_off:
+        no_local_constants()
     return module
+
+
+def no_local_constants() -> None:
+    """Hypothesis (6.131 on) mixes into its draws constants read from the source of every
+    "local" module loaded, that is any not in the standard library or site-packages:
+    prototest's own, when it runs from a checkout or an editable install. It reads and
+    parses them (some 100 files: 0.5 s) at the first example of each process, every
+    worker of a campaign, and caches them in `.hypothesis/constants` of the current
+    folder, with `--no-database` too. fuzz's draws are opponent choices and paths, on
+    which prototest's own literals have no bearing: the command turns that collection
+    off. (A hook of Hypothesis's internals: where it is not there, nothing changes.)"""
+    global _constants_off
+    _constants_off = True
+    try:
+        from hypothesis.internal.conjecture import providers
+    except ImportError:
+        return
+    empty = getattr(providers, "_local_constants", None)
+    if empty is not None and callable(getattr(providers, "_get_local_constants", None)):
+        setattr(providers, "_get_local_constants", lambda *args, **kwargs: empty)
 
 
 def is_flaky(exc: BaseException) -> bool:
