@@ -145,16 +145,16 @@ def measure(corpus, variants, args, folder: Path, rows: list[tuple]) -> None:
             for label, extra in variants:
                 f = power.fuzz(game, bot, seed, args.cap, extra, folder)
                 runs[label].append(f)
-                line += f"  {label} {'found' if f.found else 'MISS'} {f.seconds:.1f} s {'/'.join(f.kinds) or '-'} ({f.note})"
+                line += f"  {label} {'found' if f.found else 'MISS'} {f.seconds:.2f} s {'/'.join(f.kinds) or '-'} ({f.note})"
                 if f.verdict_s is not None:
-                    line += f", verdict {f.verdict_s:.1f} s"
+                    line += f", verdict {f.verdict_s:.2f} s"
             if not args.no_check:
                 t0 = time.monotonic()
                 c = power.check(game, bot, seed, args.check_cap, args.games, shlex.split(args.check_args), folder)
                 if not c.found:  # how long its games took (all of them, unless the cap came first)
                     c.note += f", {time.monotonic() - t0:.0f} s"
                 runs["check"].append(c)
-                line += f"  check {'found' if c.found else 'MISS'} {c.seconds:.1f} s {'/'.join(c.kinds) or '-'} ({c.note})"
+                line += f"  check {'found' if c.found else 'MISS'} {c.seconds:.2f} s {'/'.join(c.kinds) or '-'} ({c.note})"
             print(line, file=sys.stderr, flush=True)
         rows.append((name, expected, kind, runs))
 
