@@ -30,15 +30,21 @@ if TYPE_CHECKING:
 #: shrink budget: unplayable ones cost no run but still take time.
 SHRINK_TRIES = 20
 #: Shortening a failure takes at most SHRINK_SHARE of the time the search took to find it
-#: (from the run's start to the first failure), and at least SHRINK_FLOOR_S seconds: the
-#: verdict comes about as soon as the failure was found, its printed replay included (the
-#: cold reproducer, one exchange, is tried first, and shortening its path is the rest).
-#: Under a time budget only.
+#: (from the run's start to the first failure), and at least SHRINK_FLOOR_S seconds
+#: (SHRINK_FLOOR_TIMING_S for a timing failure, whose every run waits out a late answer):
+#: the verdict comes about as soon as the failure was found, its printed replay included
+#: (the cold reproducer, one exchange, is tried first, and shortening its path is the
+#: rest). Under a time budget only.
 SHRINK_SHARE = 0.5
-SHRINK_FLOOR_S = 0.5
-#: The share once a fresh bot shown the failing position fails the same way: the reproducer
-#: is then one exchange already, and shortening only makes the path to it shorter.
+SHRINK_FLOOR_S = 0.3
+SHRINK_FLOOR_TIMING_S = 0.5
+#: The share once a fresh bot shown the failing position fails the same way, and its floor
+#: (the cold retry's own run included; a timing failure keeps SHRINK_FLOOR_TIMING_S): the
+#: reproducer is then one exchange already, and shortening only makes the path to it
+#: shorter, so a failure found early is not held back by it (a fresh Python bot's start
+#: alone takes about 0.1 s).
 SHRINK_SHARE_COLD = 0.25
+SHRINK_FLOOR_COLD_S = 0.2
 #: The Hypothesis search for shorter paths starts only while this much of its share of the
 #: allowance is left: its start (the import, the test's set-up: about 0.2 s) would use up
 #: a smaller one before any path was tried, and deleting moves needs none of it.
@@ -118,14 +124,16 @@ class Shrinker:
         # under a time budget only: with none (--budget 0), runs alone bound it, and the same
         # seed gives the same reproducer on any machine
         timed = c.options.budget_s is not None and found is not None
-        self._allowed = max(SHRINK_FLOOR_S, SHRINK_SHARE * found) if timed else None
         self._confirmed_alone = failure
         late = failure.finding.elapsed_ms if timing(failure.finding) else None
         self._showing_s = late / 1000 if late is not None else 0.0
+        floor = SHRINK_FLOOR_TIMING_S if timing(failure.finding) else SHRINK_FLOOR_S
+        self._allowed = max(floor, SHRINK_SHARE * found) if timed and found is not None else None
         if c.target.spec.sends_position and failure.example.mode != "probe":
             failure = c.cold.retry(failure)
         if timed and found is not None and failure.cold == "reproduces":
-            self._allowed = max(SHRINK_FLOOR_S, SHRINK_SHARE_COLD * found)
+            cold_floor = floor if timing(failure.finding) else SHRINK_FLOOR_COLD_S
+            self._allowed = max(cold_floor, SHRINK_SHARE_COLD * found)
         short = failure.cold == "reproduces" and len(failure.finding.moves) <= SHORT_PATH
         if failure.cold == "reproduces" and not short:
             failure = self.search_shorter(failure)
