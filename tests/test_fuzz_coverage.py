@@ -401,3 +401,42 @@ def test_workers_share_their_corpus_entries_and_skip_a_line_cut_short(tmp_path):
     assert [(e.seat, e.start_moves, e.opponent_moves, e.reached_after, slots) for e, slots in taken] == [
         (1, ("e2e4",), ("e7e5", "g8f6"), 2, frozenset({5, 9})), (1, ("e2e4",), ("e7e5", "g8f6"), 2, frozenset({7}))]
     assert second.take() == []
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="sys.monitoring compiles nothing: no code to load ahead")
+def test_a_file_compiled_ahead_is_loaded_by_the_collector_only_while_it_is_the_same_file(tmp_path):
+    """prototest compiles a file the collector named (codecache) and the bot's next start
+    loads it instead of compiling: the map comes out as the collector's own compile gives
+    it. A file changed since (its mtime) is compiled by the collector again, as before."""
+    from prototest.sandbox.coverage import codecache
+
+    bot, helper = tmp_path / "bot.py", tmp_path / "helper.py"
+    bot.write_text("import helper\nprint(helper.WORD, flush=True)\n")
+    helper.write_text("WORD = 'aaaa'\n")
+    cmap = CoverageMap()
+    try:
+        env = {"PATH": os.environ["PATH"], **injection([sys.executable, str(bot)], {}, str(tmp_path)).env(cmap)}
+
+        def run() -> tuple[str, bytes]:
+            cmap.reset()
+            done = subprocess.run([sys.executable, str(bot)], env=env, cwd=tmp_path, capture_output=True, text=True,
+                                  timeout=60)
+            assert done.returncode == 0 and done.stderr == ""
+            return done.stdout.strip(), bytes(cmap._mm[:])
+
+        said, own_compile = run()
+        cmap.read_index()
+        assert said == "aaaa" and sorted(cmap.files) == sorted([str(bot), str(helper)])
+        assert all(codecache.compile_ahead(cmap.folder, path, cmap.size) for path in cmap.files)
+        assert run() == ("aaaa", own_compile)  # the same slots, from the code compiled ahead
+
+        # The same size and mtime, another text: the code compiled ahead is what runs.
+        stat = helper.stat()
+        helper.write_text("WORD = 'bbbb'\n")
+        os.utime(helper, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+        assert run()[0] == "aaaa"
+        # Another mtime: the collector compiles the file itself.
+        os.utime(helper, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+        assert run()[0] == "bbbb"
+    finally:
+        cmap.close()

@@ -26,13 +26,14 @@ from __future__ import annotations
 import json
 import os
 import random
+import sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..judge.findings import TIMING_KINDS, Finding
-from ..sandbox.coverage import CoverageMap, injection
+from ..sandbox.coverage import CoverageMap, codecache, injection
 from ..sandbox.coverage.pysource import compiled, missing_ranges
 from .elites import Elite
 from .forced import ForcedOpponent
@@ -138,6 +139,8 @@ class Coverage:
         self.shared: SharedCorpus | None = None
         self._warnings: dict[tuple, bool] = {}
         self._rechecks = 0
+        #: the map's files compiled ahead for the collector (see codecache), in its order
+        self._ahead: list[str] = []
 
     @property
     def active(self) -> bool:
@@ -155,6 +158,13 @@ class Coverage:
                 return None
         self.map.reset()
         assert self.injection is not None
+        if self.injection.kind == "python" and sys.version_info < (3, 12):
+            # the files the collector named in earlier runs, compiled once here, are loaded
+            # by this start of the bot and every later one (before a run, so that a failure
+            # of the last one is said without waiting for it)
+            for path in self.map.files[len(self._ahead):]:
+                self._ahead.append(path)
+                codecache.compile_ahead(self.map.folder, path, self.map.size)
         return {**self.campaign.target.env, **self.injection.env(self.map)}, self.map
 
     def after(self, example: Example) -> None:

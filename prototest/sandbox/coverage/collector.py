@@ -118,14 +118,41 @@ def _prototest_coverage():
         monitoring.set_events(tool, monitoring.events.LINE)
         return
 
-    _instrument_before_312(sys, cov, mine, own, slot_of)
+    _instrument_before_312(sys, cov, mine, own, slot_of, _ahead(os, os.path.dirname(map_path), size))
 
 
 #: The name, in builtins, of the map the instrumented code writes into.
 _MAP_NAME = "__prototest_coverage_map__"
 
 
-def _instrument_before_312(sys, cov, mine, own, slot_of):
+def _ahead(os, folder, size):
+    """A function that gives the instrumented code of a file that prototest compiled
+    ahead (prototest.sandbox.coverage.codecache: `<map's folder>/code/<crc32 of the path>`,
+    after a first run of the bot named the file), or None: another interpreter's bytecode,
+    a file changed since, another map size or path, or none there. Reading it is no file
+    operation of the bot's, and it spares each later start of the bot the compile."""
+    import importlib.util
+    import marshal
+    import zlib
+
+    magic = importlib.util.MAGIC_NUMBER
+
+    def ahead(path):
+        try:
+            name = "%08x" % zlib.crc32(path.encode("utf-8", "surrogateescape"))
+            with open(os.path.join(folder, "code", name), "rb") as fh:
+                data = fh.read()
+            st = os.stat(path)
+            head = magic + ("%s\n%d\n%d\n%d\n" % (path, st.st_mtime_ns, st.st_size, size)).encode(
+                "utf-8", "surrogateescape")
+            return marshal.loads(data[len(head):]) if data.startswith(head) else None
+        except Exception:
+            return None
+
+    return ahead
+
+
+def _instrument_before_312(sys, cov, mine, own, slot_of, ahead=lambda path: None):
     """Before 3.12 there is no sys.monitoring, and sys.settrace would call back at every
     call of every function, the libraries' too (a bot's hot loop over its rules library ran
     2.6 times as slow). Instead, each file of the bot's own is compiled here with a store
@@ -154,10 +181,18 @@ def _instrument_before_312(sys, cov, mine, own, slot_of):
         own(path)
         return code
 
+    def compiled_ahead(path):
+        code = ahead(path)
+        if code is not None:
+            own(path)
+        return code
+
     class Loader(importlib.machinery.SourceFileLoader):
         def get_code(self, fullname):
             path = self.get_filename(fullname)
-            code = code_of(self.get_data(path), path)
+            code = compiled_ahead(path)
+            if code is None:
+                code = code_of(self.get_data(path), path)
             return code if code is not None else super().get_code(fullname)
 
     path_finder = importlib.machinery.PathFinder
@@ -192,11 +227,13 @@ def _instrument_before_312(sys, cov, mine, own, slot_of):
         sys.settrace(None)  # the first frame of __main__: the script's, or (a zip, a .pyc) not one to compile
         if os.path.abspath(code.co_filename) != main:
             return None
-        try:
-            with open(main, "rb") as fh:
-                compiled = code_of(fh.read(), main)
-        except Exception:
-            compiled = None
+        compiled = compiled_ahead(main)
+        if compiled is None:
+            try:
+                with open(main, "rb") as fh:
+                    compiled = code_of(fh.read(), main)
+            except Exception:
+                compiled = None
         if compiled is None:
             return None  # the frame runs the script as it is
         _run_main(sys, compiled, frame.f_globals)
@@ -325,10 +362,11 @@ def _runnable(code):
 
 
 _prototest_own = None
-try:
-    _prototest_own = _prototest_coverage()
-except Exception:
-    pass
+if __name__ == "sitecustomize":  # the bot's (imported as prototest's module, it only lends its compiler)
+    try:
+        _prototest_own = _prototest_coverage()
+    except Exception:
+        pass
 del _prototest_coverage
 if _prototest_own is not None:
     _prototest_own()
