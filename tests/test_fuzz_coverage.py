@@ -15,6 +15,7 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -438,5 +439,24 @@ def test_a_file_compiled_ahead_is_loaded_by_the_collector_only_while_it_is_the_s
         # Another mtime: the collector compiles the file itself.
         os.utime(helper, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
         assert run()[0] == "bbbb"
+    finally:
+        cmap.close()
+
+
+def test_the_collector_is_given_to_the_bot_already_compiled_for_this_python(tmp_path):
+    """The collector copied for the bot comes with bytecode this interpreter accepts for the
+    copy (prototest's own, where it is up to date, or compiled there): no start of the bot
+    compiles it."""
+    bot = tmp_path / "bot.py"
+    bot.write_text("pass\n")
+    cmap = CoverageMap()
+    try:
+        env = injection([sys.executable, str(bot)], {}, str(tmp_path)).env(cmap)
+        site = Path(env["PYTHONPATH"].split(os.pathsep)[0])
+        done = subprocess.run([sys.executable, "-v", str(bot)], env={**os.environ, **env}, capture_output=True,
+                              text=True, timeout=60)
+        assert done.returncode == 0
+        assert f"{site / '__pycache__'}/sitecustomize.{sys.implementation.cache_tag}.pyc matches {site}/sitecustomize.py" \
+            in done.stderr
     finally:
         cmap.close()

@@ -11,7 +11,7 @@ from pathlib import Path
 import typer
 
 from ..judge import detect
-from ..play import exampledb, fixtures, lazy, pool
+from ..play import exampledb, lazy, pool
 from ..reports import fuzzsummary, jsonreport, junit, live
 from ..sandbox import process
 from ..sandbox.coverage import injection
@@ -162,6 +162,8 @@ class _Ticker:
 def _save_reproducers(run: FuzzRun, folder: Path) -> None:
     """Each minimal failing example as a fixture (see prototest.play.fixtures), whose header
     holds what replays it: `prototest replay FILE` says whether the failure comes back."""
+    from ..play import fixtures  # only when saving: not on the way to the first example
+
     for failure in run.failures:
         name = f"{run.target.spec.name}-{failure.details['mode']}-{failure.finding.kind}.txt"
         try:

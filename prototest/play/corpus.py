@@ -33,8 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..judge.findings import TIMING_KINDS, Finding
-from ..sandbox.coverage import CoverageMap, codecache, injection
-from ..sandbox.coverage.pysource import compiled, missing_ranges
+from ..sandbox.coverage import CoverageMap, injection
 from .elites import Elite
 from .forced import ForcedOpponent
 from .fuzzrun import Example, FuzzRun
@@ -163,6 +162,8 @@ class Coverage:
             # by this start of the bot and every later one (before a run, so that a failure
             # of the last one is said without waiting for it)
             for path in self.map.files[len(self._ahead):]:
+                from ..sandbox.coverage import codecache
+
                 self._ahead.append(path)
                 codecache.compile_ahead(self.map.folder, path, self.map.size)
         return {**self.campaign.target.env, **self.injection.env(self.map)}, self.map
@@ -302,6 +303,8 @@ def summarize(run: FuzzRun) -> dict[str, Any]:
                            "corpus": run.coverage_corpus, "timing_rechecked": run.coverage_timing_rechecked}
     if run.coverage_kind != "python":
         return out
+    from ..sandbox.coverage.pysource import compiled, missing_ranges  # at the end only
+
     files, unreached, lines, total = [], [], 0, 0
     root = run.coverage_root or ""
     for path in sorted(run.coverage_files):

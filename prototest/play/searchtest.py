@@ -10,7 +10,6 @@ to the process that made it (each worker makes its own, after the fork).
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -204,4 +203,6 @@ class SearchTest:
         c = self.campaign
         t, o = c.target, c.options
         text = "\0".join([t.spec.name, ",".join(modes or c.search_modes), str(o.max_plies), *t.argv])
+        import hashlib  # here: Hypothesis's test is made after the first examples
+
         return hashlib.sha256(text.encode()).digest()

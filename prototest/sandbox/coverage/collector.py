@@ -165,7 +165,6 @@ def _instrument_before_312(sys, cov, mine, own, slot_of, ahead=lambda path: None
     run in its __main__ when its first frame starts (a tracer on until then, off after): that
     frame never runs, so the bot runs once, and ends as it would (its exit status, and an
     uncaught exception's traceback from its own frames)."""
-    import ast
     import builtins
     import importlib.machinery
     import os
@@ -175,6 +174,8 @@ def _instrument_before_312(sys, cov, mine, own, slot_of, ahead=lambda path: None
     def code_of(source, path):
         """The source compiled with the stores, or None (compiled as is, then)."""
         try:
+            import ast  # here: a bot whose files were all compiled ahead never needs it
+
             code = _instrumented(ast, source, path, lambda line: slot_of(path, line))
         except Exception:
             return None
