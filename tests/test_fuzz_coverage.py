@@ -460,3 +460,59 @@ def test_the_collector_is_given_to_the_bot_already_compiled_for_this_python(tmp_
             in done.stderr
     finally:
         cmap.close()
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="sys.monitoring compiles nothing: no code to load ahead")
+def test_the_first_run_loads_the_main_script_and_the_modules_it_imports_from_its_folder(tmp_path):
+    """Before any run, the main script's own text names what it compiles: the script and the
+    modules of its folder it imports (the standard library's and missing ones left out).
+    Compiled ahead, the bot's very first start loads them and compiles nothing."""
+    from prototest.sandbox.coverage import codecache
+
+    bot, helper, other = tmp_path / "bot.py", tmp_path / "helper.py", tmp_path / "other.py"
+    bot.write_text("import os, helper\nfrom other import WORD as OTHER\n"
+                   "try:\n    import missing_one\nexcept ImportError:\n    pass\n"
+                   "print(helper.WORD, OTHER, flush=True)\n")
+    helper.write_text("WORD = 'aaaa'\n")
+    other.write_text("WORD = 'cccc'\n")
+    injected = injection([sys.executable, str(bot)], {}, str(tmp_path))
+    assert injected.script == str(bot)
+    assert codecache.first_files(str(bot)) == [str(bot), str(helper), str(other)]
+    cmap = CoverageMap()
+    try:
+        assert all(codecache.compile_ahead(cmap.folder, path, cmap.size) for path in codecache.first_files(str(bot)))
+        stat = helper.stat()
+        helper.write_text("WORD = 'bbbb'\n")  # the same size and mtime: only code ahead still says aaaa
+        os.utime(helper, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+        env = {"PATH": os.environ["PATH"], **injected.env(cmap)}
+        cmap.reset()
+        done = subprocess.run([sys.executable, str(bot)], env=env, cwd=tmp_path, capture_output=True, text=True,
+                              timeout=60)
+        assert (done.returncode, done.stdout.strip(), done.stderr) == (0, "aaaa cccc", "")
+        cmap.read_index()
+        assert sorted(cmap.files) == sorted(map(str, (bot, helper, other)))
+    finally:
+        cmap.close()
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="sys.monitoring compiles nothing: no code to load ahead")
+def test_a_campaign_compiles_the_first_runs_files_before_its_first_run(tmp_path):
+    """fuzz's coverage set-up compiles the main script's files before the bot's first start
+    (what the test above then shows the bot loading)."""
+    from types import SimpleNamespace
+
+    from prototest.play.corpus import Coverage
+    from prototest.sandbox.coverage import codecache
+
+    bot, helper = tmp_path / "bot.py", tmp_path / "helper.py"
+    bot.write_text("import helper\n")
+    helper.write_text("WORD = 1\n")
+    campaign = SimpleNamespace(target=SimpleNamespace(argv=[sys.executable, str(bot)], env={}, cwd=str(tmp_path)),
+                               options=SimpleNamespace(coverage="on"))
+    coverage = Coverage(campaign)
+    try:
+        assert coverage.setup() is not None
+        assert sorted(os.listdir(os.path.join(coverage.map.folder, "code"))) == sorted(
+            codecache.file_name(str(p)) for p in (bot, helper))
+    finally:
+        coverage.map.close()

@@ -138,8 +138,10 @@ class Coverage:
         self.shared: SharedCorpus | None = None
         self._warnings: dict[tuple, bool] = {}
         self._rechecks = 0
-        #: the map's files compiled ahead for the collector (see codecache), in its order
-        self._ahead: list[str] = []
+        #: the files compiled ahead for the collector (see codecache), and whether those of
+        #: the bot's first run were
+        self._ahead: set[str] = set()
+        self._first_compiled = False
 
     @property
     def active(self) -> bool:
@@ -158,14 +160,20 @@ class Coverage:
         self.map.reset()
         assert self.injection is not None
         if self.injection.kind == "python" and sys.version_info < (3, 12):
-            # the files the collector named in earlier runs, compiled once here, are loaded
-            # by this start of the bot and every later one (before a run, so that a failure
-            # of the last one is said without waiting for it)
-            for path in self.map.files[len(self._ahead):]:
-                from ..sandbox.coverage import codecache
+            # the files the collector named in earlier runs (before the first, those the main
+            # script imports from its folder), compiled once here, are loaded by this start
+            # of the bot and every later one (before a run, so that a failure of the last one
+            # is said without waiting for it)
+            from ..sandbox.coverage import codecache
 
-                self._ahead.append(path)
-                codecache.compile_ahead(self.map.folder, path, self.map.size)
+            named = list(self.map.files)
+            if not self._first_compiled and self.injection.script is not None:
+                named = codecache.first_files(self.injection.script) + named
+            self._first_compiled = True
+            for path in named:
+                if path not in self._ahead:
+                    self._ahead.add(path)
+                    codecache.compile_ahead(self.map.folder, path, self.map.size)
         return {**self.campaign.target.env, **self.injection.env(self.map)}, self.map
 
     def after(self, example: Example) -> None:

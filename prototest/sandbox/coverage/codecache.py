@@ -3,7 +3,8 @@ them before Python 3.12 (a store into the map before each statement: see
 `collector._instrumented`), so that the bot's later starts load them and compile nothing.
 
 The collector names each file of the bot's it compiles in the map's index; after that run,
-prototest compiles the file the same way and writes it to `<map's folder>/code/<crc32 of
+prototest compiles the file the same way (before the first run already: the main script and
+the modules of its own folder it imports, `first_files`) and writes it to `<map's folder>/code/<crc32 of
 the path, 8 hex digits>`: a header (this interpreter's bytecode magic, the path, the
 file's mtime in ns and size, the map's size, each on a line) and the marshalled code. The
 collector uses it only where every part of the header is its own (`collector._ahead`), and
@@ -52,3 +53,26 @@ def compile_ahead(folder: str, path: str, map_size: int) -> bool:
         return True
     except (OSError, SyntaxError, ValueError, TypeError):
         return False
+
+
+def first_files(script: str) -> list[str]:
+    """The files a first run of a Python bot compiles, as far as its main script's text
+    says: the script, and the modules it imports that are files of its own folder
+    (`import helper`, `from helper import x`: `<folder>/helper.py`), in the order named.
+    Compiled before the first run, the bot compiles none of them itself (a bot whose CPU
+    the platform shares out pays a compile several times over in wall time)."""
+    folder = os.path.dirname(script)
+    try:
+        with open(script, "rb") as fh:
+            tree = ast.parse(fh.read(), script)
+    except (OSError, SyntaxError, ValueError):
+        return []
+    files = [script]
+    for node in ast.walk(tree):
+        names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                 else [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else [])
+        for name in names:
+            path = os.path.join(folder, name.split(".")[0] + ".py")
+            if path not in files and os.path.isfile(path):
+                files.append(path)
+    return files

@@ -30,12 +30,14 @@ _TAKES_VALUE = set("cmWXQ")
 class Injection:
     """How a bot's coverage can be had: "python" (the collector), "native" (maybe: the
     runtime, if the bot was built with it) or None (off: `off` says why). `root`: the
-    folder of the bot's own files."""
+    folder of the bot's own files; `script`: a Python bot's main script, as its
+    interpreter makes it absolute (None for -m and -c)."""
 
     kind: str | None
     root: str
     off: str | None = None
     pythonpath: str | None = None
+    script: str | None = None
 
     def env(self, cmap: CoverageMap) -> dict[str, str]:
         """The variables the bot gets (none when coverage is off)."""
@@ -81,7 +83,8 @@ def injection(argv: Sequence[str], env: dict[str, str], cwd: str | None = None) 
         if folder and os.path.exists(os.path.join(here, folder, "sitecustomize.py")):
             return Injection(None, root, f"the bot has a sitecustomize of its own "
                                          f"({os.path.join(folder, 'sitecustomize.py')}), on its PYTHONPATH")
-    return Injection("python", root, pythonpath=given)
+    return Injection("python", root, pythonpath=given,
+                     script=os.path.abspath(os.path.join(here, script)) if script else None)
 
 
 def _after_env(words: list[str]) -> list[str]:
