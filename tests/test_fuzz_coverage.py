@@ -349,6 +349,32 @@ def test_before_312_nothing_is_traced_and_a_library_is_not_recorded(tmp_path):
     assert sum(cmap) == 7
 
 
+@pytest.mark.skipif(hasattr(sys, "monitoring"), reason="the collector before Python 3.12 (after: sys.monitoring)")
+def test_before_312_a_module_not_the_bots_is_searched_for_on_the_path_once(tmp_path):
+    """The collector's finder hands on the spec the path's finder gave it for a module
+    that is not the bot's own, so each import searches the path once, as without the
+    collector; the bot's own module is searched once too, and is recorded."""
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "helper.py").write_text("X = 1\n")
+    (bot / "main.py").write_text(
+        "import importlib.machinery as m\n"
+        "searched = []\n"
+        "find = m.PathFinder.find_spec\n"
+        "def counted(name, path=None, target=None):\n"
+        "    searched.append(name)\n"
+        "    return find(name, path, target)\n"
+        "m.PathFinder.find_spec = counted\n"
+        "import colorsys, helper\n"
+        "m.PathFinder.find_spec = find\n"
+        "print(searched.count('colorsys'), searched.count('helper'), helper.X)\n")
+    plain = subprocess.run([sys.executable, str(bot / "main.py")], cwd=bot, capture_output=True, text=True, timeout=60)
+    done, cmap, index = _collected_run(tmp_path, bot / "main.py")
+    assert plain.stdout.split() == ["1", "1", "1"], plain.stdout + plain.stderr
+    assert done.stdout.split() == ["1", "1", "1"], done.stdout + done.stderr
+    assert f"F\t{bot / 'helper.py'}" in index.splitlines()
+
+
 def test_corpus_energy_goes_to_the_entry_whose_new_code_few_examples_reach():
     """The first game brings many new lines that every game reaches; an entry that first
     reached a rare line (a bot's mode entered after another rare branch) gets more energy,

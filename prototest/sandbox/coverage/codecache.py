@@ -4,8 +4,9 @@ them before Python 3.12 (a store into the map before each statement: see
 
 The collector names each file of the bot's it compiles in the map's index; after that run,
 prototest compiles the file the same way (before the first run already: the main script and
-the modules of its own folder it imports, `first_files`) and writes it to `<map's folder>/code/<crc32 of
-the path, 8 hex digits>`: a header (this interpreter's bytecode magic, the path, the
+the modules of its own folder it imports, `first_files`) and writes it to `<map's folder>/code/<the path,
+its % written %25 and its / %2F>` (no hash the collector would import zlib for; a path too
+long to be a file's name is not compiled ahead): a header (this interpreter's bytecode magic, the path, the
 file's mtime in ns and size, the map's size, each on a line) and the marshalled code. The
 collector uses it only where every part of the header is its own (`collector._ahead`), and
 compiles the file itself otherwise: another Python, a file changed since, another map.
@@ -18,7 +19,6 @@ import ast
 import importlib.util
 import marshal
 import os
-import zlib
 
 from . import collector
 from .shm import slot
@@ -30,7 +30,8 @@ def header(path: str, mtime_ns: int, size: int, map_size: int) -> bytes:
 
 
 def file_name(path: str) -> str:
-    return "%08x" % zlib.crc32(path.encode("utf-8", "surrogateescape"))
+    """The name of a file's compiled code in the folder (the collector's own formula)."""
+    return path.replace("%", "%25").replace("/", "%2F")
 
 
 def compile_ahead(folder: str, path: str, map_size: int) -> bool:
@@ -46,6 +47,8 @@ def compile_ahead(folder: str, path: str, map_size: int) -> bool:
         where = os.path.join(folder, "code")
         os.makedirs(where, exist_ok=True)
         target = os.path.join(where, file_name(path))
+        if len(os.fsencode(file_name(path))) > 240:  # too long for a file's name, with the temporary tail
+            return False
         partial = f"{target}.{os.getpid()}"
         with open(partial, "wb") as fh:
             fh.write(data)

@@ -62,7 +62,6 @@ def _prototest_coverage():
             pass
 
     import mmap
-    import zlib
 
     fd = os.open(map_path, os.O_RDWR | os.O_CLOEXEC)
     try:
@@ -70,7 +69,6 @@ def _prototest_coverage():
     finally:
         os.close(fd)
     size = len(cov)
-    crc32 = zlib.crc32
     root = os.path.abspath(root).rstrip(os.sep) + os.sep
     getcwd, join, normpath = os.getcwd, os.path.join, os.path.normpath
     files = {}  # co_filename -> its absolute path (a file of the bot's) or None
@@ -93,7 +91,9 @@ def _prototest_coverage():
         return path
 
     def slot_of(path, line):
-        return crc32(("%s:%d" % (path, line)).encode("utf-8", "surrogateescape")) % size
+        import zlib  # here: a bot whose files were all compiled ahead never needs it (a shared library)
+
+        return zlib.crc32(("%s:%d" % (path, line)).encode("utf-8", "surrogateescape")) % size
 
     def hit(path, line):
         cov[slot_of(path, line)] = 1
@@ -127,19 +127,18 @@ _MAP_NAME = "__prototest_coverage_map__"
 
 def _ahead(os, folder, size):
     """A function that gives the instrumented code of a file that prototest compiled
-    ahead (prototest.sandbox.coverage.codecache: `<map's folder>/code/<crc32 of the path>`,
+    ahead (prototest.sandbox.coverage.codecache: `<map's folder>/code/<the path, % as %25, / as %2F>`,
     after a first run of the bot named the file), or None: another interpreter's bytecode,
     a file changed since, another map size or path, or none there. Reading it is no file
     operation of the bot's, and it spares each later start of the bot the compile."""
     import importlib.util
     import marshal
-    import zlib
 
     magic = importlib.util.MAGIC_NUMBER
 
     def ahead(path):
         try:
-            name = "%08x" % zlib.crc32(path.encode("utf-8", "surrogateescape"))
+            name = path.replace("%", "%25").replace("/", "%2F")
             with open(os.path.join(folder, "code", name), "rb") as fh:
                 data = fh.read()
             st = os.stat(path)
@@ -199,16 +198,18 @@ def _instrument_before_312(sys, cov, mine, own, slot_of, ahead=lambda path: None
     path_finder = importlib.machinery.PathFinder
 
     class Finder:
-        """The bot's own modules get the Loader above; the rest is left to the path's finder."""
+        """The bot's own modules get the Loader above; any other module the spec the path's
+        finder gives, as it is: the finder just after this one, which would only search
+        the path again (a search for each of the bot's imports, the standard library's
+        too, made each import about half as slow again)."""
 
         @staticmethod
         def find_spec(name, path=None, target=None):
             try:
                 spec = path_finder.find_spec(name, path, target)
-                if (spec is None or type(spec.loader) is not importlib.machinery.SourceFileLoader
-                        or not spec.origin or mine(spec.origin) is None):
-                    return None
-                spec.loader = Loader(name, spec.origin)
+                if (spec is not None and type(spec.loader) is importlib.machinery.SourceFileLoader
+                        and spec.origin and mine(spec.origin) is not None):
+                    spec.loader = Loader(name, spec.origin)
                 return spec
             except Exception:
                 return None
