@@ -542,3 +542,48 @@ def test_a_campaign_compiles_the_first_runs_files_before_its_first_run(tmp_path)
             codecache.file_name(str(p)) for p in (bot, helper))
     finally:
         coverage.map.close()
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="sys.monitoring compiles nothing: no code to load ahead")
+def test_after_a_few_runs_the_lines_every_run_reached_lose_their_stores(tmp_path):
+    """Once COMMON_AFTER runs with coverage all reached a line, the code compiled ahead has
+    no store for it: a later start of the bot sets only the slots of the lines not every
+    run reached, runs as before, and the common lines count as reached by it."""
+    from types import SimpleNamespace
+
+    from prototest.play.corpus import COMMON_AFTER, Coverage
+    from prototest.sandbox.coverage.shm import slot
+
+    bot = tmp_path / "bot.py"
+    bot.write_text("import os\n\n\ndef hot(n):\n    total = 0\n    for i in range(n):\n        total += i\n"
+                   "    return total\n\n\nprint(hot(10), flush=True)\nif os.path.exists('rare'):\n"
+                   "    print('rare', flush=True)\n")
+    run = SimpleNamespace(coverage_runs=0, coverage_reached=set(), coverage_files=[], coverage_new=0)
+    campaign = SimpleNamespace(target=SimpleNamespace(argv=[sys.executable, str(bot)], env={}, cwd=str(tmp_path)),
+                               options=SimpleNamespace(coverage="on"), run=run)
+    coverage = Coverage(campaign)
+
+    def once() -> tuple[str, set[int]]:
+        env, cmap = coverage.setup()
+        done = subprocess.run([sys.executable, str(bot)], env={"PATH": os.environ["PATH"], **env}, cwd=tmp_path,
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0 and done.stderr == ""
+        reached = {i for i, byte in enumerate(cmap._mm[:]) if byte}
+        report = SimpleNamespace(coverage=[], plies=0, answer_ms=[1.0], startup_ms=None, moves=[], positions=[])
+        coverage.after(SimpleNamespace(report=report, start_moves=[], mode="probe", max_turns=None, seat=0,
+                                       opponent_moves=[]))
+        return done.stdout.split(), reached
+
+    lines = {n: slot(str(bot), n) for n in (1, 4, 5, 6, 7, 8, 11, 12, 13)}
+    try:
+        for _ in range(COMMON_AFTER):
+            assert once() == (["45"], {lines[n] for n in (1, 4, 5, 6, 7, 8, 11, 12)})
+        assert not coverage.common
+        (tmp_path / "rare").write_text("")
+        said, reached = once()
+        assert coverage.common == {lines[n] for n in (1, 4, 5, 6, 7, 8, 11, 12)}
+        assert said == ["45", "rare"] and reached == {lines[13]}  # only the line not every run reached
+        assert all(coverage.hits[lines[n]] == COMMON_AFTER + 1 for n in (1, 4, 5, 6, 7, 8, 11, 12))
+        assert coverage.hits[lines[13]] == 1 and lines[13] in run.coverage_reached
+    finally:
+        coverage.map.close()

@@ -15,6 +15,13 @@ reaches; less each time it is picked. Its branches that reach that code again ma
 rare, so the energy moves on to what they reach next. (Hypothesis's own `target()` and its
 mutation of draws would not replay a game's prefix once the bot answers otherwise.)
 
+Code that every run reaches is no news after a few runs: once COMMON_AFTER runs with
+coverage have all reached a line, its store is left out of the code prototest compiles
+ahead for the bot before Python 3.12 (the lines each later start sets are then only the
+ones not every run reached: a hot loop of the bot's own runs as fast as without the
+collector; UnTracer's "coverage-guided tracing", in its spirit). Such a line counts as
+reached by every later example (its rarity is that of code every example reaches).
+
 The collector never changes a verdict: only the search's examples run with it; everything
 that decides a verdict (a timing failure played again alone, shortening, the printed
 replay) runs the bot without it, and a timing warning seen with it is kept only when the
@@ -45,6 +52,8 @@ if TYPE_CHECKING:
 #: back at most before the answer that reached new code; timing warnings played again
 #: without the collector, at most, in a campaign.
 CORPUS_MAX, COVERAGE_BACK, WARNING_RECHECKS = 256, 3, 3
+#: Runs with coverage after which the lines every one of them reached lose their stores.
+COMMON_AFTER = 4
 #: Functions never reached that the report names, at most.
 UNREACHED_SHOWN = 30
 
@@ -142,6 +151,10 @@ class Coverage:
         #: the bot's first run were
         self._ahead: set[str] = set()
         self._first_compiled = False
+        #: the slots every run reached in the first COMMON_AFTER (their stores left out of
+        #: the code compiled ahead), and the runs whose reach hits counts
+        self.common: frozenset[int] = frozenset()
+        self._covered = 0
 
     @property
     def active(self) -> bool:
@@ -163,17 +176,22 @@ class Coverage:
             # the files the collector named in earlier runs (before the first, those the main
             # script imports from its folder), compiled once here, are loaded by this start
             # of the bot and every later one (before a run, so that a failure of the last one
-            # is said without waiting for it)
+            # is said without waiting for it); once more after COMMON_AFTER runs, without
+            # the stores of the lines each of them reached
             from ..sandbox.coverage import codecache
 
             named = list(self.map.files)
             if not self._first_compiled and self.injection.script is not None:
                 named = codecache.first_files(self.injection.script) + named
             self._first_compiled = True
+            if not self.common and self._covered == COMMON_AFTER:
+                self.common = frozenset(s for s, n in self.hits.items() if n == self._covered)
+                if self.common:
+                    self._ahead.clear()  # every file again, without those stores
             for path in named:
                 if path not in self._ahead:
                     self._ahead.add(path)
-                    codecache.compile_ahead(self.map.folder, path, self.map.size)
+                    codecache.compile_ahead(self.map.folder, path, self.map.size, self.common)
         return {**self.campaign.target.env, **self.injection.env(self.map)}, self.map
 
     def after(self, example: Example) -> None:
@@ -200,7 +218,8 @@ class Coverage:
                 first.update(fresh)
                 new += len(fresh)
                 last = ply
-        self.hits.update(reached)
+        self.hits.update(reached | self.common)  # a common line: reached by every example
+        self._covered += 1
         for path in cmap.files:
             if path not in run.coverage_files:
                 run.coverage_files.append(path)

@@ -34,15 +34,16 @@ def file_name(path: str) -> str:
     return path.replace("%", "%25").replace("/", "%2F")
 
 
-def compile_ahead(folder: str, path: str, map_size: int) -> bool:
-    """Compile one of the bot's files (as the collector named it) into `folder`/code;
-    False where it cannot be (gone, not Python this interpreter compiles): the collector
-    then compiles it at each start, as without this."""
+def compile_ahead(folder: str, path: str, map_size: int, skip: frozenset[int] = frozenset()) -> bool:
+    """Compile one of the bot's files (as the collector named it) into `folder`/code,
+    with no store for the slots in `skip`; False where it cannot be (gone, not Python
+    this interpreter compiles): the collector then compiles it at each start, as without
+    this. A bot starting meanwhile loads the file as it was or as it is, never a part."""
     try:
         st = os.stat(path)
         with open(path, "rb") as fh:
             source = fh.read()
-        code = collector._instrumented(ast, source, path, lambda line: slot(path, line, map_size))
+        code = collector._instrumented(ast, source, path, lambda line: slot(path, line, map_size), skip)
         data = header(path, st.st_mtime_ns, st.st_size, map_size) + marshal.dumps(code)
         where = os.path.join(folder, "code")
         os.makedirs(where, exist_ok=True)

@@ -265,15 +265,17 @@ def _run_main(sys, code, globals):
     raise SystemExit
 
 
-def _instrumented(ast, source, path, slot_of):
+def _instrumented(ast, source, path, slot_of, skip=frozenset()):
     """`source` compiled as `path`, with a store of 1 into the map before each statement,
     at the slots of the lines that statement runs before any statement inside it (the
-    lines of its header that have instructions: those a tracer sees run)."""
+    lines of its header that have instructions: those a tracer sees run); none for the
+    slots in `skip` (prototest's code compiled ahead: code every run reaches, see
+    prototest.play.corpus)."""
     runnable = _runnable(compile(source, path, "exec", dont_inherit=True))
     tree = ast.parse(source, path)
 
     def hit(lines, at):
-        slots = sorted({slot_of(line) for line in lines if line in runnable})
+        slots = sorted({slot_of(line) for line in lines if line in runnable} - skip)
         if not slots:
             return []
         store = ast.Assign(targets=[ast.Subscript(ast.Name(_MAP_NAME, ast.Load()), ast.Constant(s), ast.Store())
