@@ -587,3 +587,28 @@ def test_after_a_few_runs_the_lines_every_run_reached_lose_their_stores(tmp_path
         assert coverage.hits[lines[13]] == 1 and lines[13] in run.coverage_reached
     finally:
         coverage.map.close()
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="sys.monitoring compiles nothing: no code to load ahead")
+def test_an_empty_module_of_the_bots_is_compiled_ahead_and_loaded(tmp_path):
+    """An empty module the main script imports (an `__init__.py`, a placeholder) is
+    compiled ahead like any other, and the bot runs as without the collector."""
+    from types import SimpleNamespace
+
+    from prototest.play.corpus import Coverage
+
+    bot, empty = tmp_path / "bot.py", tmp_path / "empty.py"
+    bot.write_text("import empty\nprint(empty.__name__, flush=True)\n")
+    empty.write_text("")
+    campaign = SimpleNamespace(target=SimpleNamespace(argv=[sys.executable, str(bot)], env={}, cwd=str(tmp_path)),
+                               options=SimpleNamespace(coverage="on"))
+    coverage = Coverage(campaign)
+    try:
+        env, cmap = coverage.setup()
+        done = subprocess.run([sys.executable, str(bot)], env={"PATH": os.environ["PATH"], **env}, cwd=tmp_path,
+                              capture_output=True, text=True, timeout=60)
+        assert (done.returncode, done.stdout.strip(), done.stderr) == (0, "empty", "")
+        cmap.read_index()
+        assert sorted(cmap.files) == sorted([str(bot), str(empty)])
+    finally:
+        coverage.map.close()

@@ -271,16 +271,18 @@ def _instrumented(ast, source, path, slot_of, skip=frozenset()):
     lines of its header that have instructions: those a tracer sees run); none for the
     slots in `skip` (prototest's code compiled ahead: code every run reaches, see
     prototest.play.corpus)."""
-    runnable = _runnable(compile(source, path, "exec", dont_inherit=True))
     tree = ast.parse(source, path)
+    runnable = _runnable(compile(tree, path, "exec", dont_inherit=True))  # the tree as parsed: not parsed twice
+    load, store = ast.Load(), ast.Store()
 
     def hit(lines, at):
         slots = sorted({slot_of(line) for line in lines if line in runnable} - skip)
         if not slots:
             return []
-        store = ast.Assign(targets=[ast.Subscript(ast.Name(_MAP_NAME, ast.Load()), ast.Constant(s), ast.Store())
-                                    for s in slots], value=ast.Constant(1))
-        return [ast.fix_missing_locations(ast.copy_location(store, at))]
+        at = {"lineno": at.lineno, "col_offset": at.col_offset, "end_lineno": at.end_lineno,
+              "end_col_offset": at.end_col_offset}  # each node of the store where the statement is
+        return [ast.Assign(targets=[ast.Subscript(ast.Name(_MAP_NAME, load, **at), ast.Constant(s, **at), store, **at)
+                                    for s in slots], value=ast.Constant(1, **at), **at)]
 
     def header(node, first):
         start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", ())])
@@ -331,6 +333,8 @@ def _kept(ast, block, owner):
     """How many statements must stay first in a block: a docstring (of a module, class or
     function), then a module's __future__ imports."""
     n = 0
+    if not block:  # an empty module
+        return 0
     if (isinstance(owner, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
             and isinstance(block[0], ast.Expr) and isinstance(block[0].value, ast.Constant)
             and isinstance(block[0].value.value, str)):
