@@ -521,21 +521,28 @@ def test_the_first_run_loads_the_main_script_and_the_modules_it_imports_from_its
         cmap.close()
 
 
+def _coverage_of(bot: Path):
+    """fuzz's coverage (prototest.play.corpus.Coverage) of a campaign on the Python bot
+    `bot`, with as much of a campaign as it reads."""
+    from types import SimpleNamespace
+
+    from prototest.play.corpus import Coverage
+
+    run = SimpleNamespace(coverage_runs=0, coverage_reached=set(), coverage_files=[], coverage_new=0)
+    return Coverage(SimpleNamespace(target=SimpleNamespace(argv=[sys.executable, str(bot)], env={}, cwd=str(bot.parent)),
+                                    options=SimpleNamespace(coverage="on"), run=run))
+
+
 @pytest.mark.skipif(sys.version_info >= (3, 12), reason="sys.monitoring compiles nothing: no code to load ahead")
 def test_a_campaign_compiles_the_first_runs_files_before_its_first_run(tmp_path):
     """fuzz's coverage set-up compiles the main script's files before the bot's first start
     (what the test above then shows the bot loading)."""
-    from types import SimpleNamespace
-
-    from prototest.play.corpus import Coverage
     from prototest.sandbox.coverage import codecache
 
     bot, helper = tmp_path / "bot.py", tmp_path / "helper.py"
     bot.write_text("import helper\n")
     helper.write_text("WORD = 1\n")
-    campaign = SimpleNamespace(target=SimpleNamespace(argv=[sys.executable, str(bot)], env={}, cwd=str(tmp_path)),
-                               options=SimpleNamespace(coverage="on"))
-    coverage = Coverage(campaign)
+    coverage = _coverage_of(bot)
     try:
         assert coverage.setup() is not None
         assert sorted(os.listdir(os.path.join(coverage.map.folder, "code"))) == sorted(
@@ -551,17 +558,15 @@ def test_after_a_few_runs_the_lines_every_run_reached_lose_their_stores(tmp_path
     run reached, runs as before, and the common lines count as reached by it."""
     from types import SimpleNamespace
 
-    from prototest.play.corpus import COMMON_AFTER, Coverage
+    from prototest.play.corpus import COMMON_AFTER
     from prototest.sandbox.coverage.shm import slot
 
     bot = tmp_path / "bot.py"
     bot.write_text("import os\n\n\ndef hot(n):\n    total = 0\n    for i in range(n):\n        total += i\n"
                    "    return total\n\n\nprint(hot(10), flush=True)\nif os.path.exists('rare'):\n"
                    "    print('rare', flush=True)\n")
-    run = SimpleNamespace(coverage_runs=0, coverage_reached=set(), coverage_files=[], coverage_new=0)
-    campaign = SimpleNamespace(target=SimpleNamespace(argv=[sys.executable, str(bot)], env={}, cwd=str(tmp_path)),
-                               options=SimpleNamespace(coverage="on"), run=run)
-    coverage = Coverage(campaign)
+    coverage = _coverage_of(bot)
+    run = coverage.campaign.run
 
     def once() -> tuple[str, set[int]]:
         env, cmap = coverage.setup()
@@ -593,16 +598,10 @@ def test_after_a_few_runs_the_lines_every_run_reached_lose_their_stores(tmp_path
 def test_an_empty_module_of_the_bots_is_compiled_ahead_and_loaded(tmp_path):
     """An empty module the main script imports (an `__init__.py`, a placeholder) is
     compiled ahead like any other, and the bot runs as without the collector."""
-    from types import SimpleNamespace
-
-    from prototest.play.corpus import Coverage
-
     bot, empty = tmp_path / "bot.py", tmp_path / "empty.py"
     bot.write_text("import empty\nprint(empty.__name__, flush=True)\n")
     empty.write_text("")
-    campaign = SimpleNamespace(target=SimpleNamespace(argv=[sys.executable, str(bot)], env={}, cwd=str(tmp_path)),
-                               options=SimpleNamespace(coverage="on"))
-    coverage = Coverage(campaign)
+    coverage = _coverage_of(bot)
     try:
         env, cmap = coverage.setup()
         done = subprocess.run([sys.executable, str(bot)], env={"PATH": os.environ["PATH"], **env}, cwd=tmp_path,
