@@ -529,8 +529,8 @@ def _coverage_of(bot: Path):
     from prototest.play.corpus import Coverage
 
     run = SimpleNamespace(coverage_runs=0, coverage_reached=set(), coverage_files=[], coverage_new=0)
-    return Coverage(SimpleNamespace(target=SimpleNamespace(argv=[sys.executable, str(bot)], env={}, cwd=str(bot.parent)),
-                                    options=SimpleNamespace(coverage="on"), run=run))
+    target = SimpleNamespace(argv=[sys.executable, str(bot)], env={}, cwd=str(bot.parent))
+    return Coverage(SimpleNamespace(target=target, options=SimpleNamespace(coverage="on"), run=run))
 
 
 @pytest.mark.skipif(sys.version_info >= (3, 12), reason="sys.monitoring compiles nothing: no code to load ahead")
