@@ -611,3 +611,27 @@ def test_an_empty_module_of_the_bots_is_compiled_ahead_and_loaded(tmp_path):
         assert sorted(cmap.files) == sorted([str(bot), str(empty)])
     finally:
         coverage.map.close()
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="sys.monitoring compiles nothing: no code to load ahead")
+def test_a_file_whose_path_is_too_long_to_name_is_left_to_the_collector(tmp_path):
+    """The code compiled ahead is named by the file's escaped path; where that is too long
+    for a file's name, nothing is compiled ahead and the collector compiles the file itself:
+    its lines are recorded as ever."""
+    from prototest.sandbox.coverage import codecache
+    from prototest.sandbox.coverage.shm import slot
+
+    folder = tmp_path / ("a" * 150) / ("b" * 150)
+    folder.mkdir(parents=True)
+    bot = folder / "bot.py"
+    bot.write_text("print('ran', flush=True)\n")
+    coverage = _coverage_of(bot)
+    try:
+        env, cmap = coverage.setup()
+        assert not os.path.exists(os.path.join(cmap.folder, "code", codecache.file_name(str(bot))))
+        done = subprocess.run([sys.executable, str(bot)], env={"PATH": os.environ["PATH"], **env}, cwd=folder,
+                              capture_output=True, text=True, timeout=60)
+        assert (done.returncode, done.stdout.strip(), done.stderr) == (0, "ran", "")
+        assert cmap._mm[slot(str(bot), 1)] == 1
+    finally:
+        coverage.map.close()

@@ -3,13 +3,14 @@ them before Python 3.12 (a store into the map before each statement: see
 `collector._instrumented`), so that the bot's later starts load them and compile nothing.
 
 The collector names each file of the bot's it compiles in the map's index; after that run,
-prototest compiles the file the same way (before the first run already: the main script and
-the modules of its own folder it imports, `first_files`) and writes it to `<map's folder>/code/<the path,
-its % written %25 and its / %2F>` (no hash the collector would import zlib for; a path too
-long to be a file's name is not compiled ahead): a header (this interpreter's bytecode magic, the path, the
-file's mtime in ns and size, the map's size, each on a line) and the marshalled code. The
-collector uses it only where every part of the header is its own (`collector._ahead`), and
-compiles the file itself otherwise: another Python, a file changed since, another map.
+prototest compiles the file the same way (before the first run already: the main script
+and the modules of its own folder it imports, `first_files`) and writes it to
+`<map's folder>/code/<the path, its % written %25 and its / %2F>` (no hash the collector
+would import zlib for; a path too long to be a file's name is not compiled ahead): a header
+(this interpreter's bytecode magic, the path, the file's mtime in ns and size, the map's
+size, each on a line) and the marshalled code. The collector uses it only where every part
+of the header is its own (`collector._ahead`), and compiles the file itself otherwise:
+another Python, a file changed since, another map.
 The folder is prototest's, under /dev/shm: the bot only reads it.
 """
 
@@ -39,6 +40,8 @@ def compile_ahead(folder: str, path: str, map_size: int, skip: frozenset[int] = 
     with no store for the slots in `skip`; False where it cannot be (gone, not Python
     this interpreter compiles): the collector then compiles it at each start, as without
     this. A bot starting meanwhile loads the file as it was or as it is, never a part."""
+    if len(os.fsencode(file_name(path))) > 240:  # too long for a file's name, with the temporary tail
+        return False
     try:
         st = os.stat(path)
         with open(path, "rb") as fh:
@@ -48,8 +51,6 @@ def compile_ahead(folder: str, path: str, map_size: int, skip: frozenset[int] = 
         where = os.path.join(folder, "code")
         os.makedirs(where, exist_ok=True)
         target = os.path.join(where, file_name(path))
-        if len(os.fsencode(file_name(path))) > 240:  # too long for a file's name, with the temporary tail
-            return False
         partial = f"{target}.{os.getpid()}"
         with open(partial, "wb") as fh:
             fh.write(data)

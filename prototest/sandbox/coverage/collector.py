@@ -332,9 +332,9 @@ def _first_line(node):
 def _kept(ast, block, owner):
     """How many statements must stay first in a block: a docstring (of a module, class or
     function), then a module's __future__ imports."""
-    n = 0
     if not block:  # an empty module
         return 0
+    n = 0
     if (isinstance(owner, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
             and isinstance(block[0], ast.Expr) and isinstance(block[0].value, ast.Constant)
             and isinstance(block[0].value.value, str)):
