@@ -97,3 +97,38 @@ def test_an_interrupt_swallowed_by_a_start_ahead_stops_the_game_in_play(whose):
     with pytest.raises(KeyboardInterrupt) as raised:
         runner._launch_ahead(following)
     assert raised.value.signum == signal.SIGINT
+
+
+def test_a_game_dropped_while_its_bot_thinks_ends_at_once_with_no_finding_of_its(tmp_path):
+    """GameConfig.abandon (fuzzing: another worker found a failure) is asked while the
+    judge waits for an answer too: the game is dropped there, the bot killed, and the
+    answer it never gave is no timeout (without it, the judge waits out the limit)."""
+    import sys
+    import threading
+
+    from prototest.judge.game import ABANDONED
+
+    bot = tmp_path / "thinks.py"
+    bot.write_text("import sys, time\nsys.stdin.readline()\ntime.sleep(60)\n")
+    spec = specmod.load(specmod.spec_path_for("impasse"))
+    module = rules_module("impasse")
+    asked: list[int] = []
+
+    def abandon() -> bool:  # False before the first answer is asked for, then True
+        asked.append(1)
+        return len(asked) > 2
+
+    cfg = GameConfig(spec=spec, rules=module.make_rules(spec.rules), rules_module=module,
+                     argv=[sys.executable, str(bot)], seat=0, seed=1, index=1, env=process.controlled_env(),
+                     cwd=str(tmp_path), abandon=abandon)
+    ref = Referee(cfg)
+    done: list = []
+    thread = threading.Thread(target=lambda: done.append(ref.run()), daemon=True)
+    thread.start()
+    thread.join(60)
+    assert done, "the game did not end"
+    report = done[0]
+    assert (report.result, report.reason) == ("stopped", ABANDONED)
+    assert len(asked) == 3 and ref.bot_turns == 1
+    assert not [f for f in report.findings if f.severity == "fail"], report.findings
+    assert ref.bot is not None and not ref.bot.alive()

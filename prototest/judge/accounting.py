@@ -31,7 +31,7 @@ from ..sandbox import envelope, process
 from .answertime import AnswerTime
 from ..sandbox.envelope import Envelope, Spent, Usage
 from .findings import Finding
-from .game import Forfeit, GameReport, StopGame
+from .game import ABANDON_LOOK_MS, ABANDONED, Forfeit, GameReport, StopGame
 from .resources import ResourceFaults
 
 _MS = 1_000_000
@@ -59,6 +59,7 @@ class Accounting:
 
     if TYPE_CHECKING:  # provided by Referee
         spec: Any
+        cfg: Any
 
         def _finding(self, kind: str, severity: str, message: str, **evidence: Any) -> Finding: ...
         def _note(self, finding: Finding) -> None: ...
@@ -113,7 +114,7 @@ class Accounting:
         cap = t_sent + limit_ns + max(CAP_FACTOR * limit_ns, CAP_MIN_MS * _MS)
         self.read_capped = False
         while True:
-            r = bot.read_line(deadline)
+            r = self._read_line(deadline)
             if r.kind != "timeout" or before is None:
                 return r
             now = bot.usage(fresh=True)
@@ -133,6 +134,22 @@ class Accounting:
             # a wait going on now is counted once the thread runs: look again shortly
             step = WAIT_STEP_MS * _MS if waiting else 0
             deadline = min(cap, max(t_sent + limit_ns + owed, time.perf_counter_ns() + step))
+
+    def _read_line(self, deadline: int) -> process.Read:
+        """The bot's next line by `deadline`; with GameConfig.abandon, asked every
+        ABANDON_LOOK_MS meanwhile, a StopGame that drops the game when it says so."""
+        bot, abandon = self.bot, self.cfg.abandon
+        assert bot is not None
+        while abandon is not None:
+            look = time.perf_counter_ns() + ABANDON_LOOK_MS * _MS
+            if look >= deadline:
+                break
+            r = bot.read_line(look)
+            if r.kind != "timeout":
+                return r
+            if abandon():
+                raise StopGame(ABANDONED, mid_answer=True, abandon=True)
+        return bot.read_line(deadline)
 
     def _account(self, before: Usage | None, r: process.Read, since_ns: int) -> Spent | None:
         """What the answer used, recorded with the game's figures; its time (from

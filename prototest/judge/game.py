@@ -28,15 +28,25 @@ def _controlled_env() -> dict[str, str]:
     return controlled_env()
 
 
+#: How often a judge waiting for an answer asks GameConfig.abandon (ms)
+ABANDON_LOOK_MS = 10
+#: A dropped game's reason (StopGame.abandon)
+ABANDONED = "dropped: another worker found a failure"
+
+
 class StopGame(Exception):
     """Raised by a forced opponent (fuzzing, replays) to end the game early: the judge
     closes the bot's input as after a real end, and the result is "stopped"."""
 
-    def __init__(self, reason: str, *, mid_answer: bool = False, usage: str | None = None) -> None:
+    def __init__(self, reason: str, *, mid_answer: bool = False, usage: str | None = None,
+                 abandon: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
         #: stopped while the bot was thinking: its answer may still come, and is no finding
         self.mid_answer = mid_answer
+        #: the game is dropped as it stands: the bot is killed at once, its input not closed
+        #: and its exit not judged (fuzzing: another worker's failure is the run's verdict)
+        self.abandon = abandon
         #: the user's input cannot be played (a move given with --opponent-moves is not
         #: legal where it comes): the command ends as a usage error, with this line
         self.usage = usage
@@ -90,9 +100,11 @@ class GameConfig:
     #: for when the deadline passes is still judged to its own limit (a budget never turns
     #: a failure into a pass), so a game ends at most one answer's limit after it.
     deadline: float | None = None
-    #: Asked between the bot's answers, as `deadline` is looked at: True stops the game
-    #: there (result "stopped"; fuzzing: another worker found a failure)
-    stop: Callable[[], bool] | None = None
+    #: Asked between the bot's answers and every ABANDON_LOOK_MS while the judge waits for
+    #: one: True drops the game at once (StopGame.abandon: result "stopped", the bot
+    #: killed, its exit not judged). Fuzzing: another worker's failure is the run's
+    #: verdict, and this worker's game in progress would only hold up its shortening.
+    abandon: Callable[[], bool] | None = None
     #: The other seat is played by this bot (see prototest.judge.seat) instead of `opponent`;
     #: it runs in `opponent_cwd` (default: cwd) and is named `opponent_label` in the
     #: transcript ("[opponent] ...").

@@ -52,6 +52,7 @@ class GameEnd(RefereePart):
     def stopped(self, stop: StopGame) -> None:
         """The judge stopped the game (a limit of the run, a busy machine, a usage error)."""
         self.ref._stopped_mid_answer = stop.mid_answer
+        self.ref._abandoned = stop.abandon
         report = self.report
         report.result = "stopped"
         report.reason = stop.reason

@@ -30,7 +30,7 @@ from ..sandbox.envelope import Envelope
 from .events import EventFindings
 from .faults import Faults
 from .gameend import GameEnd
-from .game import Exchange, Forfeit, GameConfig, GameReport, StopGame
+from .game import ABANDONED, Exchange, Forfeit, GameConfig, GameReport, StopGame
 from ..games.base import IllegalMove, Outcome, Position
 from .judging import Judging
 from .seat import BotSeat, OpponentForfeit
@@ -61,6 +61,8 @@ class Referee(Dialogue, Judging, Accounting, Faults):
         self.bot_turns = 0
         #: the game was stopped while the bot was thinking (the machine kept it from a CPU)
         self._stopped_mid_answer = False
+        #: the game was dropped as it stood (StopGame.abandon): no end of input, no exit judged
+        self._abandoned = False
         self.last_sent = "(nothing yet)"
         #: Lines written to the bot since its last answer was read (see Dialogue._send).
         self.sent_since_answer = 0
@@ -150,12 +152,14 @@ class Referee(Dialogue, Judging, Accounting, Faults):
                         self._stopped(stop)
                     else:
                         self._play()
-                    if report.result == "stopped" and not self._stopped_mid_answer:
+                    if report.result == "stopped" and not (self._stopped_mid_answer or self._abandoned):
                         # the game goes on for the bot: output now is out of turn
                         self._check_silence("when the judge stopped the game", always=True)
                 except Forfeit as forfeit:
                     usable = GameEnd(self).forfeited(forfeit)
-                if self.seat is not None:  # both bots' inputs closed, then both exits waited for at once
+                if self._abandoned:  # killed on the way out of `with bot`, as it stands
+                    usable = False
+                elif self.seat is not None:  # both bots' inputs closed, then both exits waited for at once
                     self.seat.end_input()
                 if usable:  # an answer still coming after a forfeit or a stop mid-answer is no finding
                     self._finish(answer_pending=report.result == "forfeit" or self._stopped_mid_answer)
@@ -211,8 +215,8 @@ class Referee(Dialogue, Judging, Accounting, Faults):
                 # between answers only, from the first on: an answer asked for is judged to its
                 # limit, so a budget never hides a failure in progress
                 raise StopGame("the time budget ran out")
-            if cfg.stop is not None and self.bot_turns and cfg.stop():
-                raise StopGame("stopped: another worker found a failure")
+            if cfg.abandon is not None and cfg.abandon():
+                raise StopGame(ABANDONED, abandon=True)
             if self.position.turn() == cfg.seat:
                 self._bot_turn()
             elif self.seat is not None:  # a bot in the other seat keeps its own clock

@@ -370,7 +370,7 @@ class Campaign:
             env=covered[0] if covered else self.target.env, cwd=self.target.cwd, start_moves=list(start_moves),
             opponent=opponent or ForcedOpponent(()), max_plies=cap + len(start_moves) if cap else None,
             max_bot_turns=max_turns, log_exchanges=True, deadline=None if alone else self.deadline,
-            stop=None if alone else self.should_stop,
+            abandon=None if alone else self.should_stop,
             stop_when_idle=self.target.stop_when_idle, coverage=covered[1] if covered else None,
         )
         with self.gate.alone() if alone else self.gate.running():

@@ -6,9 +6,10 @@ all share the example database (a folder: Hypothesis's directory database is saf
 processes; or a Redis server, of which each worker makes its own client after the fork)
 and the run's deadline. The state probe runs once, in worker 0, and its verdict
 is shared. The first worker to find a confirmed failure stops the others (their game in
-progress between two answers, GameConfig.stop) and shortens its failure alone: a failure
-another worker found at the same moment is left out (Campaign.owns_failure); its report, the others' examples, situations,
-warnings and timings are merged into one `FuzzRun`.
+progress is dropped at once, even while its bot thinks or starts: GameConfig.abandon, so
+the shortening has the machine) and shortens its failure alone: a failure another worker
+found at the same moment is left out (Campaign.owns_failure); its report, the others'
+examples, situations, warnings and timings are merged into one `FuzzRun`.
 
 A timing failure is played again alone before it is a verdict (`prototest.play.alone`):
 the workers share a `Gate`, so while one worker plays alone, the others finish the run of
