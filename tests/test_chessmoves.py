@@ -75,3 +75,51 @@ def test_random_games_give_python_chess_s_moves_in_its_order():
     for board in boards:
         _check(board)
     assert len(boards) > 10_000
+
+
+def _plain_situations(board: chess.Board) -> list[str]:
+    """situations() as first written: every legal move asked what it is, every piece
+    whether it is pinned."""
+    legal = list(board.generate_legal_moves())
+    names = [f"{name} available" for name, test in (("en passant", board.is_en_passant),
+                                                     ("castling", board.is_castling),
+                                                     ("promotion", lambda m: m.promotion is not None))
+             if any(test(m) for m in legal)]
+    if judge_chess._castling_refused(board):
+        names.append("castling refused by an attacked square")
+    if any(board.is_pinned(board.turn, sq) for sq in chess.SquareSet(board.occupied_co[board.turn])
+           if board.piece_type_at(sq) != chess.KING):
+        names.append("pinned piece")
+    if board.is_check():
+        names.append("in check")
+    if len([m for m in legal if m.promotion in (None, chess.QUEEN)]) <= 3:
+        names.append("three or fewer moves")
+    if chess.popcount(board.occupied) <= 6:
+        names.append("six or fewer pieces")
+    return names
+
+
+def _plain_measures(board: chess.Board) -> dict[str, float]:
+    """measures() as first written: each pseudo-legal move asked whether it is legal."""
+    gen = [m for m in board.generate_legal_moves() if m.promotion in (None, chess.QUEEN)]
+    illegal = sum(1 for m in board.generate_pseudo_legal_moves() if not board.is_legal(m))
+    rare = sum(1 for m in gen if board.is_en_passant(m) or board.is_castling(m) or m.promotion is not None)
+    return {"chess: tempting but illegal": float(illegal + 3 * judge_chess._castling_refused(board)),
+            "chess: rare moves listed": float(rare), "chess: cornered": -float(len(gen)),
+            "chess: most moves": float(len(gen)), "chess: late": -float(chess.popcount(board.occupied))}
+
+
+def test_situations_and_measures_count_what_asking_every_move_counts():
+    """The quick counts (only the moves to the en passant square and the king's asked
+    what they are; the illegal moves as pseudo-legal less legal; a pin from the king's
+    slider blockers) equal the plain ones, position by position."""
+    boards = [chess.Board(fen) for fen in SPECIAL] + _random_boards(15, 5)
+    met: set[str] = set()
+    for board in boards:
+        position = judge_chess.ChessPosition(board, {})
+        found = judge_chess.situations(position)
+        assert found == _plain_situations(board), board.fen()
+        assert judge_chess.measures(position) == _plain_measures(board), board.fen()
+        met.update(found)
+    assert met >= {"en passant available", "castling available", "promotion available", "pinned piece",
+                   "castling refused by an attacked square", "in check"}

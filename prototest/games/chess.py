@@ -734,8 +734,8 @@ def situations(position: ChessPosition, move: str | None = None) -> list[str]:
             return []
         return [name for name, test in _MOVE_KINDS if test(board, played)]
     gen = position.generated()
-    found = {name for m in gen for name, test in _MOVE_KINDS if test(board, m)}
-    names = [f"{name} available" for name, _ in _MOVE_KINDS if name in found]
+    ep, castling, promotion = _rare_moves(board, gen)
+    names = [f"{name} available" for (name, _), count in zip(_MOVE_KINDS, (ep, castling, promotion)) if count]
     if _castling_refused(board):
         names.append("castling refused by an attacked square")
     if _pinned(board):
@@ -756,6 +756,15 @@ _MOVE_KINDS = (
 )
 
 
+def _rare_moves(board: chess.Board, gen: Sequence[chess.Move]) -> tuple[int, int, int]:
+    """How many of the legal moves `gen` are en passant captures, castlings, promotions:
+    only the moves to the en passant square and the king's are asked what they are."""
+    ep_square, king = board.ep_square, board.king(board.turn)
+    ep = sum(1 for m in gen if m.to_square == ep_square and board.is_en_passant(m)) if ep_square is not None else 0
+    castling = sum(1 for m in gen if m.from_square == king and board.is_castling(m)) if king is not None else 0
+    return ep, castling, sum(1 for m in gen if m.promotion is not None)
+
+
 def measures(position: ChessPosition) -> dict[str, float]:
     """Where bots' own move generators break, as numbers `hypothesis.target()` raises:
 
@@ -770,15 +779,19 @@ def measures(position: ChessPosition) -> dict[str, float]:
     * late: how few pieces are left."""
     board = position.board
     gen = position.generated()
-    rare = sum(1 for m in gen if board.is_en_passant(m) or board.is_castling(m) or m.promotion is not None)
-    return {"chess: tempting but illegal": float(_tempting(board)), "chess: rare moves listed": float(rare),
+    ep, castling, promotion = _rare_moves(board, gen)
+    return {"chess: tempting but illegal": float(_tempting(board, gen, promotion)),
+            "chess: rare moves listed": float(ep + castling + promotion),
             "chess: cornered": -float(len(gen)), "chess: most moves": float(len(gen)),
             "chess: late": -float(chess.popcount(board.occupied))}
 
 
-def _tempting(board: chess.Board) -> int:
-    illegal = sum(1 for m in board.generate_pseudo_legal_moves() if not board.is_legal(m))
-    return illegal + 3 * _castling_refused(board)
+def _tempting(board: chess.Board, gen: Sequence[chess.Move], promotions: int) -> int:
+    """Pseudo-legal moves that are illegal, and three for each castling refused. Every
+    legal move is one of python-chess's pseudo-legal ones, and `gen` holds them all but
+    the under-promotions (three a queen promotion): the illegal ones are the rest."""
+    pseudo = sum(1 for _ in board.generate_pseudo_legal_moves())
+    return pseudo - (len(gen) + 3 * promotions) + 3 * _castling_refused(board)
 
 
 def _castling_refused(board: chess.Board) -> int:
@@ -800,8 +813,10 @@ def _castling_refused(board: chess.Board) -> int:
 
 
 def _pinned(board: chess.Board) -> bool:
-    return any(board.is_pinned(board.turn, sq) for sq in chess.SquareSet(board.occupied_co[board.turn])
-               if board.piece_type_at(sq) != chess.KING)
+    """Whether a piece of the side to move is pinned to its king (the only piece between
+    the king and an enemy slider on a line)."""
+    king = board.king(board.turn)
+    return king is not None and bool(board._slider_blockers(king))
 
 
 def diagram(position: ChessPosition) -> list[str]:

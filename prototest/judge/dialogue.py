@@ -52,6 +52,22 @@ class _Fields(dict):
         return value
 
 
+#: The fields a logged exchange masks ("<time>"): the clocks change from run to run.
+_CLOCKS = ("{clock}", "{opponent_clock}")
+
+
+class _Masked(dict):
+    """The fields of a logged line: the clocks masked, every other field the one the
+    line sent had (computed once for both)."""
+
+    def __init__(self, fields: _Fields) -> None:
+        super().__init__(clock="<time>", opponent_clock="<time>")
+        self._fields = fields
+
+    def __missing__(self, key: str) -> Any:
+        return self._fields[key]
+
+
 class Dialogue:
     """What the judge sends and reads, and the faults of a bot that does not answer."""
 
@@ -106,25 +122,34 @@ class Dialogue:
     def _expand(self, templates: Sequence[str], fields: _Fields) -> list[str]:
         lines: list[str] = []
         for template in templates:
-            stripped = template.strip()
-            if stripped == "{board}":
-                lines.extend(self.position.board_lines())
-            elif stripped == "{legal_moves}":
-                lines.extend(self.position.legal_moves())
-            else:
-                lines.append(template.format_map(fields))
+            lines.extend(self._expand_one(template, fields))
         return lines
+
+    def _expand_one(self, template: str, fields: _Fields) -> list[str]:
+        stripped = template.strip()
+        if stripped == "{board}":
+            return self.position.board_lines()
+        if stripped == "{legal_moves}":
+            return self.position.legal_moves()
+        return [template.format_map(fields)]
 
     def _render(self, templates: Sequence[str]) -> tuple[list[str], list[str]]:
         """The lines of some templates, and the same lines with clock values masked
-        (computed only when exchanges are logged)."""
+        (computed only when exchanges are logged): only the templates that name a clock
+        are filled twice, and the second time every other field is the first's."""
         fields = self._fields()
-        lines = self._expand(templates, fields)
-        if self._unanswered is None or not any(
-                "{clock}" in t or "{opponent_clock}" in t for t in templates):
-            return lines, lines
-        masked = _Fields({**fields._compute, "clock": lambda: "<time>", "opponent_clock": lambda: "<time>"})
-        return lines, self._expand(templates, masked)
+        if self._unanswered is None or not any(_CLOCKS[0] in t or _CLOCKS[1] in t for t in templates):
+            plain = self._expand(templates, fields)
+            return plain, plain
+        masked_fields = _Masked(fields)
+        lines: list[str] = []
+        masked: list[str] = []
+        for template in templates:
+            filled = self._expand_one(template, fields)
+            lines.extend(filled)
+            masked.extend(self._expand_one(template, masked_fields)
+                          if _CLOCKS[0] in template or _CLOCKS[1] in template else filled)
+        return lines, masked
 
     def _say(self, templates: Sequence[str]) -> None:
         """Fill some templates and send them."""

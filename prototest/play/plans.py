@@ -7,6 +7,7 @@ Hypothesis's own would repeat (see Planner.varied).
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from . import lazy
@@ -82,7 +83,6 @@ class Planner:
         t = self.campaign.target
         seats = range(len(t.spec.game.seats))
         script_len = script_length(t.rules)
-        deepest = start_plies(t.rules)
 
         @st.composite
         def plans(draw: Callable) -> Plan:
@@ -91,21 +91,37 @@ class Planner:
             config = draw(st.integers(0, 2**32 - 1))
             branch = draw(st.integers(0, BRANCH_CHOICES - 1))
             script = draw(strategies.scripts(script_len))
-            rng = random.Random(f"{config}:{script[:4]}")
-            style = opponents.draw_style(t.module, rng) if config else Style("random")
-            path: list[str] = []
-            path_style = None
-            # (no path for a plan refused as Hypothesis's simplest, or replaced by `varied`
-            # as a warm-up game from the start: its moves cost time, and no draw)
-            if mode == "position" and not simplest(script) and not self.warming_up(modes):
-                path_style = opponents.draw_style(t.module, rng)
-                sides = (path_style, style) if seat == 0 else (style, path_style)
-                path = opponents.path(t.rules, t.module, seat=seat, depth=rng.randrange(deepest + 1),
-                                      styles=sides, rng=rng)
-                path = list(self.quiet_stretch(tuple(path), seat, random.Random(f"quiet:{config}:{script[:4]}")))
-            return Plan(mode, seat, style, tuple(path), script, path_style, branch, config)
+            style = opponents.draw_style(t.module, self._rng(config, script)) if config else Style("random")
+            # A position plan's path is not drawn here but by `varied`, once the plan is
+            # played: its moves cost time, and a plan refused as Hypothesis's simplest, or
+            # replaced (a warm-up game, a repeat), would have paid them for nothing.
+            return Plan(mode, seat, style, (), script, None, branch, config)
 
         return plans()
+
+    @staticmethod
+    def _rng(config: int, script: Sequence[int]) -> random.Random:
+        """The random source of a Hypothesis plan's style and path (its configuration number
+        and the start of its script seed it)."""
+        return random.Random(f"{config}:{script[:4]}")
+
+    def with_path(self, plan: Plan) -> Plan:
+        """Hypothesis's position plan with its path: the moves to the start position, about
+        a depth drawn from the plan's own random source (after its style), played by its
+        style and a path style drawn there too (see quiet_stretch too). Any other plan as
+        it is."""
+        if plan.mode != "position" or plan.path:
+            return plan
+        t = self.campaign.target
+        rng = self._rng(plan.config, plan.script)
+        if plan.config:
+            opponents.draw_style(t.module, rng)  # the plan's style: drawn first, as `plans` drew it
+        path_style = opponents.draw_style(t.module, rng)
+        sides = (path_style, plan.style) if plan.seat == 0 else (plan.style, path_style)
+        path = opponents.path(t.rules, t.module, seat=plan.seat, depth=rng.randrange(start_plies(t.rules) + 1),
+                              styles=sides, rng=rng)
+        quiet = random.Random(f"quiet:{plan.config}:{plan.script[:4]}")
+        return replace(plan, path=self.quiet_stretch(tuple(path), plan.seat, quiet), path_style=path_style)
 
     def saved(self, modes: tuple[str, ...]) -> int:
         """How many examples the example database replays first."""
@@ -140,12 +156,12 @@ class Planner:
         n = c.run.examples
         saved = self.saved(modes)
         if n < saved:
-            return plan
+            return self.with_path(plan)
         key = _key(plan)
         warm = self.warming_up(modes)
         if not warm and key not in self._seen and plan.config != 0:
             self._seen.add(key)
-            return plan
+            return self.with_path(plan)
         self._seen.add(key)
         if warm:
             return self.warm_plan(n, saved)
