@@ -228,3 +228,37 @@ def test_a_timing_failure_is_re_checked_alone_in_its_position_shown_to_a_fresh_b
     assert "played again alone: its failing position shown to a fresh bot failed the same way: the bot's" \
         in result.stdout, result.stdout
     assert "a fresh bot shown this position" in result.stdout, result.stdout
+
+
+def test_a_re_check_alone_does_not_wait_for_the_other_worker_s_game(tmp_path):
+    """With --jobs 2, worker 1 starts with the bot as black, which thinks 40 ms a move
+    (a whole Impasse game: seconds); worker 0 starts with it as white, which computes
+    past the 100 ms limit on its tenth answer. Its re-check alone does not wait for the
+    other game to end: that game is dropped as it stands (`made_way`, the summary's
+    "cut short"), with no finding of its own, and the timeout is the verdict."""
+    impasse = BOTS / "impasse"
+    bot = tmp_path / "slow_white_tenth.py"
+    bot.write_text(
+        "import os, sys, time\n"
+        f"sys.path.append({str(impasse)!r})\n"
+        "from _common import Bot\n"
+        "class SlowWhiteTenth(Bot):\n"
+        "    def choose(self, turn):\n"
+        "        if turn.colour == 'b':\n"
+        "            time.sleep(0.04)\n"
+        "        elif self.turn == 10:\n"
+        "            end = time.monotonic() + 0.15\n"
+        "            while time.monotonic() < end:\n"
+        "                pass\n"
+        "        return super().choose(turn)\n"
+        "SlowWhiteTenth().run()\n")
+    result = run_cli("fuzz", "--game", "impasse", "--mode", "game", "--jobs", "2", "--budget", "0",
+                     "--no-database", "--seed", "1", "--coverage", "off", "--shrink-examples", "2",
+                     sys.executable, str(bot), tmp_path=tmp_path, timeout=600)
+    assert result.code == 1, result.stdout + result.stderr
+    [f] = result.findings("fail")
+    assert f["kind"] == "timeout", f
+    report = result.report
+    assert report["made_way"] >= 1, report
+    assert re.search(r"cut short: \d+ examples? of other workers, dropped as they stood", result.stdout), result.stdout
+    assert report["rechecked_alone"] and report["rechecked_alone"][0]["alone"].startswith("the same"), report

@@ -114,9 +114,9 @@ def test_a_game_dropped_while_its_bot_thinks_ends_at_once_with_no_finding_of_its
     module = rules_module("impasse")
     asked: list[int] = []
 
-    def abandon() -> bool:  # False before the first answer is asked for, then True
+    def abandon() -> str | None:  # None before the first answer is asked for, then a reason
         asked.append(1)
-        return len(asked) > 2
+        return ABANDONED if len(asked) > 2 else None
 
     cfg = GameConfig(spec=spec, rules=module.make_rules(spec.rules), rules_module=module,
                      argv=[sys.executable, str(bot)], seat=0, seed=1, index=1, env=process.controlled_env(),

@@ -31,7 +31,7 @@ from ..sandbox import envelope, process
 from .answertime import AnswerTime
 from ..sandbox.envelope import Envelope, Spent, Usage
 from .findings import Finding
-from .game import ABANDON_LOOK_MS, ABANDONED, Forfeit, GameReport, StopGame
+from .game import ABANDON_LOOK_MS, Forfeit, GameReport, StopGame
 from .resources import ResourceFaults
 
 _MS = 1_000_000
@@ -147,8 +147,9 @@ class Accounting:
             r = bot.read_line(look)
             if r.kind != "timeout":
                 return r
-            if abandon():
-                raise StopGame(ABANDONED, mid_answer=True, abandon=True)
+            why = abandon()
+            if why:
+                raise StopGame(why, mid_answer=True, abandon=True)
         return bot.read_line(deadline)
 
     def _account(self, before: Usage | None, r: process.Read, since_ns: int) -> Spent | None:

@@ -30,8 +30,10 @@ def _controlled_env() -> dict[str, str]:
 
 #: How often a judge waiting for an answer asks GameConfig.abandon (ms)
 ABANDON_LOOK_MS = 10
-#: A dropped game's reason (StopGame.abandon)
+#: A dropped game's reasons (StopGame.abandon): another worker's failure is the run's
+#: verdict; another worker plays a run alone (a timing failure's re-check, a cold retry)
 ABANDONED = "dropped: another worker found a failure"
+MAKE_WAY = "dropped: another worker plays a run alone"
 
 
 class StopGame(Exception):
@@ -101,10 +103,11 @@ class GameConfig:
     #: a failure into a pass), so a game ends at most one answer's limit after it.
     deadline: float | None = None
     #: Asked between the bot's answers and every ABANDON_LOOK_MS while the judge waits for
-    #: one: True drops the game at once (StopGame.abandon: result "stopped", the bot
-    #: killed, its exit not judged). Fuzzing: another worker's failure is the run's
-    #: verdict, and this worker's game in progress would only hold up its shortening.
-    abandon: Callable[[], bool] | None = None
+    #: one: a reason drops the game at once (StopGame.abandon: result "stopped", the bot
+    #: killed, its exit not judged); None plays on. Fuzzing: another worker's failure is
+    #: the run's verdict, or another worker waits to play a run alone, and this worker's
+    #: game in progress would only hold them up (ABANDONED, MAKE_WAY).
+    abandon: Callable[[], str | None] | None = None
     #: The other seat is played by this bot (see prototest.judge.seat) instead of `opponent`;
     #: it runs in `opponent_cwd` (default: cwd) and is named `opponent_label` in the
     #: transcript ("[opponent] ...").

@@ -30,7 +30,7 @@ from ..sandbox.envelope import Envelope
 from .events import EventFindings
 from .faults import Faults
 from .gameend import GameEnd
-from .game import ABANDONED, Exchange, Forfeit, GameConfig, GameReport, StopGame
+from .game import Exchange, Forfeit, GameConfig, GameReport, StopGame
 from ..games.base import IllegalMove, Outcome, Position
 from .judging import Judging
 from .seat import BotSeat, OpponentForfeit
@@ -215,8 +215,9 @@ class Referee(Dialogue, Judging, Accounting, Faults):
                 # between answers only, from the first on: an answer asked for is judged to its
                 # limit, so a budget never hides a failure in progress
                 raise StopGame("the time budget ran out")
-            if cfg.abandon is not None and cfg.abandon():
-                raise StopGame(ABANDONED, abandon=True)
+            why = cfg.abandon() if cfg.abandon is not None else None
+            if why:
+                raise StopGame(why, abandon=True)
             if self.position.turn() == cfg.seat:
                 self._bot_turn()
             elif self.seat is not None:  # a bot in the other seat keeps its own clock

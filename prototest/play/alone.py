@@ -34,6 +34,10 @@ class Alone:
         the other campaigns' runs in progress to end, and holds their next ones."""
         return contextlib.nullcontext()
 
+    def others_alone(self) -> bool:
+        """Whether another campaign waits to play a run alone, or plays one."""
+        return False
+
 
 def played_alone(campaign: "Campaign", example: Example, fail: Finding) -> tuple[Example, Finding | None]:
     """A timing failure, played again before anything else (shortening included)

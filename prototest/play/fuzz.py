@@ -82,7 +82,7 @@ from typing import Any, Callable, Sequence
 from ..sandbox import interrupts
 from ..judge.findings import TIMING_KINDS, Finding, fold
 from .fuzzrun import Example, Failure, FuzzRun, Options, Plan, Target
-from ..judge.game import GameConfig
+from ..judge.game import ABANDONED, MAKE_WAY, GameConfig
 from ..games.base import Position
 from ..games.opponents import ScriptedOpponent
 from ..judge.referee import Referee
@@ -370,7 +370,7 @@ class Campaign:
             env=covered[0] if covered else self.target.env, cwd=self.target.cwd, start_moves=list(start_moves),
             opponent=opponent or ForcedOpponent(()), max_plies=cap + len(start_moves) if cap else None,
             max_bot_turns=max_turns, log_exchanges=True, deadline=None if alone else self.deadline,
-            abandon=None if alone else self.should_stop,
+            abandon=None if alone or self.should_stop is None else self._abandon,
             stop_when_idle=self.target.stop_when_idle, coverage=covered[1] if covered else None,
         )
         with self.gate.alone() if alone else self.gate.running():
@@ -380,6 +380,7 @@ class Campaign:
                 self.stop("stopped")
             report = Referee(cfg).run()
         self.run.runs += 1
+        self.run.made_way += report.reason == MAKE_WAY
         example = Example(self.run.runs, mode, seat, list(start_moves), report, plan, max_turns,
                           coverage=covered is not None)
         if covered is not None:
@@ -389,9 +390,22 @@ class Campaign:
             raise interrupt(report.interrupted)
         self.observer.observe(example)
         self._tick()
-        if key is not None:
+        if key is not None and report.reason != MAKE_WAY:
             self._memo[key] = example
         return example
+
+    def _abandon(self) -> str | None:
+        """Why this worker's game in progress is dropped at once (GameConfig.abandon):
+        another worker's failure is the run's verdict (ABANDONED), or, while nobody has
+        found one, another worker waits to play a run alone (MAKE_WAY: a timing failure's
+        re-check would otherwise wait for this game to end, a bot asleep on its clock
+        included). A dropped game is an example cut short, as by the budget."""
+        assert self.should_stop is not None
+        if self.should_stop():
+            return ABANDONED
+        if self._found is None and self.gate.others_alone():
+            return MAKE_WAY
+        return None
 
     def play_cold(self, seat: int, moves: Sequence[str], *, memo: bool = True, turns: int = 1,
                   alone: bool = False) -> Example:

@@ -258,6 +258,8 @@ class FuzzRun:
     shrink_runs: int = 0
     #: examples that continued a kept game near a boundary
     branches: int = 0
+    #: examples cut short because another worker played a run alone (fuzz.Campaign._abandon)
+    made_way: int = 0
     #: examples whose plan prototest drew as check draws a game (plans.Planner.varied)
     drawn: int = 0
     #: timing failures played again alone before any verdict (prototest.play.alone):

@@ -97,6 +97,13 @@ class Gate:
                 if self._solo.value == me:
                     self._solo.value = -1
 
+    def others_alone(self) -> bool:
+        """Whether another worker waits to play a run alone, or plays one: asked by this
+        worker's game in progress, which makes way (fuzz.Campaign._abandon). Read without
+        the lock: one look at a value a single store sets."""
+        solo = self._solo.value
+        return solo != -1 and solo != self.worker
+
     def forget(self, worker: int) -> None:
         """A worker that ended (in the parent): whatever it held is free."""
         with self._lock:
@@ -267,6 +274,7 @@ def _merge(main: Campaign, results: dict[int, Any]) -> FuzzRun:
     run.examples = sum(p.examples for p in parts)
     run.shrink_runs = sum(p.shrink_runs for p in parts)
     run.branches = sum(p.branches for p in parts)
+    run.made_way = sum(p.made_way for p in parts)
     run.drawn = sum(p.drawn for p in parts)
     run.rechecked = [r for p in parts for r in p.rechecked]
     for p in parts:  # the bot's coverage: what any worker reached (prototest.play.corpus)

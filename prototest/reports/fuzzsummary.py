@@ -141,6 +141,9 @@ def fuzz_summary(run: FuzzRun) -> str:
     if run.probe is not None:
         lines.append(f"  state probe: {run.probe.message}")
     lines.extend(_recheck_line(r) for r in run.rechecked[:SHOWN_RECHECKS])
+    if run.made_way:
+        lines.append(f"  cut short: {run.made_way} example{'s' if run.made_way > 1 else ''} of other workers, "
+                     f"dropped as they stood while a run was played alone (their bots killed, nothing judged)")
     if len(run.rechecked) > SHOWN_RECHECKS:
         lines.append(f"  re-checked alone: {len(run.rechecked) - SHOWN_RECHECKS} more timing failures "
                      f"(the JSON report lists them all)")

@@ -208,6 +208,7 @@ def fuzz_to_json(run: FuzzRun) -> dict[str, Any]:
         "runs": run.runs,
         "shrink_runs": run.shrink_runs,
         "branches": run.branches,
+        "made_way": run.made_way,
         "drawn": run.drawn,
         "ended": run.ended,
         "first_failure_example": run.first_failure_example,
