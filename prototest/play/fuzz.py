@@ -74,6 +74,7 @@ shortened); `evidence` reads a played example the same way for all of them.
 
 from __future__ import annotations
 
+import functools
 import signal
 import threading
 import time
@@ -316,12 +317,12 @@ class Campaign:
             example = self.play(elite.seat, start_moves=elite.start_moves, plan=plan,
                                 mode="position" if elite.start_moves else "game",
                                 opponent=ForcedOpponent(elite.opponent_moves[:cut], scripted, soft=True),
-                                coverage=True)
+                                coverage=True, make_way=True)
             example.branched = True
             return example
         cold = plan.mode == "position" and not self.positions_off.is_set() and self._stateless()
         return self.play(plan.seat, start_moves=plan.path if cold else (), mode="position" if cold else "game",
-                         plan=plan, opponent=scripted, coverage=True)
+                         plan=plan, opponent=scripted, coverage=True, make_way=True)
 
     def _stateless(self) -> bool:
         """Whether position examples start the bot cold: the probe found no state kept, or
@@ -339,7 +340,8 @@ class Campaign:
 
     def play(self, seat: int, *, start_moves: Sequence[str] = (), mode: str = "game",
              opponent: Callable[[Position], str] | None = None, max_turns: int | None = None,
-             plan: Plan | None = None, memo: bool = False, alone: bool = False, coverage: bool = False) -> Example:
+             plan: Plan | None = None, memo: bool = False, alone: bool = False, coverage: bool = False,
+             make_way: bool = False) -> Example:
         """One run of the bot: a game from the position after `start_moves` (the bot
         starts cold there when there are any) against `opponent`, until the game ends, the
         bot has answered `max_turns` times, or the budget runs out.
@@ -351,6 +353,9 @@ class Campaign:
         answered from memory: shortening reaches the same position by many paths, and a
         deterministic bot answers it the same way (the reproducer is run again for real at
         the end, which checks that).
+
+        With `make_way` (the search's examples), the game is dropped when another worker
+        waits to play a run alone (see _abandon).
 
         With `coverage`, the bot runs with its coverage collected, where it gives it (only
         the search's examples do: see prototest.play.corpus)."""
@@ -370,7 +375,7 @@ class Campaign:
             env=covered[0] if covered else self.target.env, cwd=self.target.cwd, start_moves=list(start_moves),
             opponent=opponent or ForcedOpponent(()), max_plies=cap + len(start_moves) if cap else None,
             max_bot_turns=max_turns, log_exchanges=True, deadline=None if alone else self.deadline,
-            abandon=None if alone or self.should_stop is None else self._abandon,
+            abandon=None if alone or self.should_stop is None else functools.partial(self._abandon, make_way),
             stop_when_idle=self.target.stop_when_idle, coverage=covered[1] if covered else None,
         )
         with self.gate.alone() if alone else self.gate.running():
@@ -394,16 +399,18 @@ class Campaign:
             self._memo[key] = example
         return example
 
-    def _abandon(self) -> str | None:
+    def _abandon(self, make_way: bool) -> str | None:
         """Why this worker's game in progress is dropped at once (GameConfig.abandon):
-        another worker's failure is the run's verdict (ABANDONED), or, while nobody has
-        found one, another worker waits to play a run alone (MAKE_WAY: a timing failure's
-        re-check would otherwise wait for this game to end, a bot asleep on its clock
-        included). A dropped game is an example cut short, as by the budget."""
+        another worker's failure is the run's verdict (ABANDONED), or, for a search's
+        example (`make_way`) while nobody has found one, another worker waits to play a
+        run alone (MAKE_WAY: a timing failure's re-check would otherwise wait for this game
+        to end, a bot asleep on its clock included). A dropped example is cut short, as by
+        the budget; the state probe's runs are never dropped so (their evidence decides
+        whether the bot starts cold)."""
         assert self.should_stop is not None
         if self.should_stop():
             return ABANDONED
-        if self._found is None and self.gate.others_alone():
+        if make_way and self._found is None and self.gate.others_alone():
             return MAKE_WAY
         return None
 
