@@ -12,7 +12,7 @@ from pathlib import Path
 import typer
 
 from ..judge import detect
-from ..reports import jsonreport, junit, live, summary
+from ..reports import jsonreport, live, summary
 from ..play import pool, runner
 from ..sandbox import process
 from . import settings
@@ -74,7 +74,7 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, games: 
     run.shard, run.games_total = shard_text(part), count
     for stop in run.stops:  # a shard's stop is its own (prototest merge keeps each shard's)
         stop.shard = run.shard
-    conclude(run, [("--json", json_path, jsonreport.write_json), ("--junit", junit_path, junit.write_junit),
+    conclude(run, [("--json", json_path, jsonreport.write_json), ("--junit", junit_path, _write_junit),
                    ("--html", html_path, html_writer("write_check"))],
              lambda r: summary.summary(r, findings_first=live.coloured()), quiet,
              f"after {len(run.games)} of {plural(count, 'game')}")
@@ -101,6 +101,13 @@ def game_count(s: settings.Settings, seats, *, forced: bool) -> int:
 
 def _forced_start(position, moves, opponent_moves) -> bool:
     return any(given is not None for given in (position, moves, opponent_moves))
+
+
+def _write_junit(run: CheckRun, path: Path) -> None:
+    """--junit, its module imported only then (XML: a replay's start-up need not pay it)."""
+    from ..reports import junit
+
+    junit.write_junit(run, path)
 
 
 def _play(s: settings.Settings, start_delay, json_path, junit_path, transcripts, seat, position, quiet,

@@ -12,7 +12,7 @@ import typer
 
 from ..judge import detect
 from ..play import exampledb, lazy, pool
-from ..reports import fuzzsummary, jsonreport, junit, live
+from ..reports import fuzzsummary, jsonreport, live
 from ..sandbox import process
 from ..sandbox.coverage import injection
 from . import settings
@@ -74,9 +74,16 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, budget:
     signals.armed = False  # the verdict is complete: a late signal is ignored
     if save is not None:
         _save_reproducers(run, save)
-    conclude(run, [("--json", json_path, jsonreport.write_fuzz_json), ("--junit", junit_path, junit.write_fuzz_junit),
+    conclude(run, [("--json", json_path, jsonreport.write_fuzz_json), ("--junit", junit_path, _write_junit),
                    ("--html", html_path, html_writer("write_fuzz"))],
              fuzzsummary.fuzz_summary, quiet, f"after {run.examples} examples")
+
+
+def _write_junit(run, path: Path) -> None:
+    """--junit, its module imported only then (XML)."""
+    from ..reports import junit
+
+    junit.write_fuzz_junit(run, path)
 
 
 def _execute(target: Target, options: Options, progress: Callable[[FuzzRun], None]) -> FuzzRun:
