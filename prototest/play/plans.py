@@ -68,6 +68,9 @@ class Planner:
         #: database replays first (Hypothesis's reuse phase: those are never replaced)
         self._seen: set[tuple] = set()
         self._saved: int | None = None
+        #: `plans`' strategy for each tuple of modes, built once: Hypothesis's `composite`
+        #: reads the drawing function's source and signature each time it is applied
+        self._strategies: dict[tuple[str, ...], st.SearchStrategy[Plan]] = {}
 
     def plans(self, modes: tuple[str, ...]) -> st.SearchStrategy[Plan]:
         """Plans: the mode, the bot's seat, a configuration number and the opponent's move
@@ -75,22 +78,32 @@ class Planner:
         style, the moves it never plays and, in position mode, the path to the start
         (each side its own style): Hypothesis's own draws of small values repeat a lot,
         a seeded draw spreads the configurations evenly, as swarm testing wants."""
+        built = self._strategies.get(modes)
+        if built is None:
+            built = self._strategies[modes] = self._plans(modes)
+        return built
+
+    def _plans(self, modes: tuple[str, ...]) -> st.SearchStrategy[Plan]:
         lazy.hypothesis()
         from hypothesis import strategies as st
 
         from . import strategies
 
         t = self.campaign.target
-        seats = range(len(t.spec.game.seats))
         script_len = script_length(t.rules)
+        mode_of = st.sampled_from(modes)
+        seat_of = st.sampled_from(range(len(t.spec.game.seats)))
+        config_of = st.integers(0, 2**32 - 1)
+        branch_of = st.integers(0, BRANCH_CHOICES - 1)
+        script_of = strategies.scripts(script_len)
 
         @st.composite
         def plans(draw: Callable) -> Plan:
-            mode = draw(st.sampled_from(modes))
-            seat = draw(st.sampled_from(seats))
-            config = draw(st.integers(0, 2**32 - 1))
-            branch = draw(st.integers(0, BRANCH_CHOICES - 1))
-            script = draw(strategies.scripts(script_len))
+            mode = draw(mode_of)
+            seat = draw(seat_of)
+            config = draw(config_of)
+            branch = draw(branch_of)
+            script = draw(script_of)
             style = opponents.draw_style(t.module, self._rng(config, script)) if config else Style("random")
             # A position plan's path is not drawn here but by `varied`, once the plan is
             # played: its moves cost time, and a plan refused as Hypothesis's simplest, or
