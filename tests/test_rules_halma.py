@@ -529,3 +529,27 @@ def test_choose_move_styles() -> None:
     assert choose_move(pos, random.Random(0), "random") in pos.legal_moves()
     with pytest.raises(ValueError):
         choose_move(pos, random.Random(0), "clever")
+
+
+def test_without_classes_keeps_what_move_kinds_keeps() -> None:
+    """The opponent's one-pass filter leaves out exactly the moves `move_kinds` puts in an
+    omitted class, for every single class, every class and random sets of them, in
+    positions of random games played to the blocker check and past it."""
+    from prototest.games import halma
+
+    rng = random.Random(11)
+    classes = halma.MOVE_CLASSES
+    compared = 0
+    for game in range(3):
+        pos = RULES.initial()
+        while pos.outcome() is None and pos.ply() < 240:
+            if pos.ply() % 7 == game:
+                moves = halma.opponent_candidates(pos)
+                omits = [frozenset([c]) for c in classes] + [frozenset(classes)]
+                omits += [frozenset(c for c in classes if rng.random() < 0.5) for _ in range(4)]
+                for omit in omits:
+                    expected = [m for m in moves if halma.move_kinds(pos, m).isdisjoint(omit)]
+                    assert halma.without_classes(pos, moves, omit) == expected, (pos.notation(), omit)
+                    compared += len(moves)
+            pos = pos.play(choose_move(pos, rng, "greedy" if game else "random"))
+    assert compared > 10_000, compared

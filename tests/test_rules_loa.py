@@ -445,3 +445,29 @@ def test_the_evasive_style_keeps_the_game_going_and_leaves_the_bot_no_capture() 
                 seen_both += 0 < len(expected) < len(moves)
             position = position.play(rng.choice(moves))
     assert seen_both > 15
+
+
+def test_the_styles_counts_agree_with_the_move_list() -> None:
+    """count_moves (smothering's) is the length of generate's list and can_capture
+    (evasive's) says whether the list holds a capture, for both sides of the positions
+    of random games and of every position one move on."""
+    from prototest.games.loa import SQUARE_OF, apply, can_capture, count_moves, generate
+
+    rng = random.Random(5)
+    checked = captures = 0
+    for _game in range(4):
+        position = RULES.initial()
+        while position.outcome() is None:
+            own, enemy = position.own_enemy()
+            boards = [(own, enemy)] + [apply(own, enemy, SQUARE_OF[m[:2]], SQUARE_OF[m[2:]])
+                                       for m in position.legal_moves() if m != "pass"]
+            for a, b in boards:
+                for mover, other in ((a, b), (b, a)):
+                    moves = generate(mover, other)
+                    assert count_moves(mover, other) == len(moves)
+                    capture = any((other >> dst) & 1 for _, dst in moves)
+                    assert can_capture(mover, other) == capture
+                    checked += 1
+                    captures += capture
+            position = position.play(rng.choice(position.legal_moves()))
+    assert checked > 5_000 and 0 < captures < checked, (checked, captures)

@@ -64,7 +64,7 @@ import random
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Mapping, NamedTuple, Sequence
+from typing import AbstractSet, Any, Mapping, NamedTuple, Sequence
 
 from .base import (
     best_scored,
@@ -703,6 +703,27 @@ def move_kinds(position: HalmaPosition, move: str) -> frozenset[str]:
     if _on_edge(c.target):
         kinds.add("edge landing")
     return frozenset(kinds)
+
+
+def without_classes(position: HalmaPosition, moves: Sequence[str], omit: AbstractSet[str]) -> list[str]:
+    """The moves of `moves` of no class in `omit`, in their order: `move_kinds`'s answer for
+    each (see prototest.games.opponents), with the listing read once and only the omitted
+    classes worked out (asked move by move, the opponent's filter cost more than its
+    preference)."""
+    listing, seat = position._moves(), position.turn()
+    jump, step, chain = "jump" in omit, "step" in omit, "long chain" in omit
+    backward, edge = "backward" in omit, "edge landing" in omit
+    kept = []
+    for move in moves:
+        hops = _hops(move)
+        if (jump and hops) or (step and not hops) or (chain and hops >= LONG_CHAIN):
+            continue
+        if backward or edge:
+            c = listing[move]
+            if (backward and _gain(seat, c) < 0) or (edge and _on_edge(c.target)):
+                continue
+        kept.append(move)
+    return kept
 
 
 def opponent_candidates(position: HalmaPosition) -> list[str]:

@@ -198,6 +198,42 @@ def generate(own: int, enemy: int) -> list[tuple[int, int]]:
     return moves
 
 
+def count_moves(own: int, enemy: int) -> int:
+    """len(generate(own, enemy)), with no list made (the smothering style asks it of every
+    candidate move)."""
+    occupied, count = own | enemy, 0
+    for sq in _bits(own):
+        for mask, ahead, behind in LINES[sq]:
+            n = (occupied & mask).bit_count()
+            if n < len(ahead):
+                target, between = ahead[n]
+                if not between & enemy and not (own >> target) & 1:
+                    count += 1
+            if n < len(behind):
+                target, between = behind[n]
+                if not between & enemy and not (own >> target) & 1:
+                    count += 1
+    return count
+
+
+def can_capture(own: int, enemy: int) -> bool:
+    """Whether a move of `own`'s side lands on a checker of `enemy`'s (any of generate's
+    moves a capture), stopping at the first."""
+    occupied = own | enemy
+    for sq in _bits(own):
+        for mask, ahead, behind in LINES[sq]:
+            n = (occupied & mask).bit_count()
+            if n < len(ahead):
+                target, between = ahead[n]
+                if (enemy >> target) & 1 and not between & enemy:
+                    return True
+            if n < len(behind):
+                target, between = behind[n]
+                if (enemy >> target) & 1 and not between & enemy:
+                    return True
+    return False
+
+
 def apply(own: int, enemy: int, src: int, dst: int) -> tuple[int, int]:
     """(own, enemy) after moving src -> dst; a checker on dst is captured."""
     return (own & ~(1 << src)) | (1 << dst), enemy & ~(1 << dst)
@@ -571,7 +607,7 @@ def prefer(position: LoaPosition, style: str, moves: list[str]) -> list[str]:
     if style == "capturing":
         return [m for m in moves if (enemy >> SQUARE_OF[m[2:]]) & 1]
     if style == "smothering":
-        return best_scored(moves, lambda m: -len(generate(*reversed(apply(own, enemy, SQUARE_OF[m[:2]], SQUARE_OF[m[2:]])))))
+        return best_scored(moves, lambda m: -count_moves(*reversed(apply(own, enemy, SQUARE_OF[m[:2]], SQUARE_OF[m[2:]]))))
     if style == "scattering":
         return best_scored(moves, lambda m: group_count(apply(own, enemy, SQUARE_OF[m[:2]], SQUARE_OF[m[2:]])[0]))
     if style == "edge":
@@ -589,7 +625,7 @@ def _evasive_key(own: int, enemy: int, move: str) -> int | None:
     new_own, new_enemy = apply(own, enemy, SQUARE_OF[move[:2]], SQUARE_OF[move[2:]])
     if connected(new_own) or connected(new_enemy):
         return None
-    return None if any((new_own >> dst) & 1 for _, dst in generate(new_enemy, new_own)) else 1
+    return None if can_capture(new_enemy, new_own) else 1
 
 
 
