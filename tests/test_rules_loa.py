@@ -471,3 +471,26 @@ def test_the_styles_counts_agree_with_the_move_list() -> None:
                     captures += capture
             position = position.play(rng.choice(position.legal_moves()))
     assert checked > 5_000 and 0 < captures < checked, (checked, captures)
+
+
+def test_the_greedy_style_prefers_the_moves_of_the_highest_key() -> None:
+    """The greedy style's preference, its key's parts worked out one at a time, is
+    best_scored over the whole key: the same moves, in the same order, in every position
+    of random games (ties of several moves among them)."""
+    from prototest.games.base import best_scored
+    from prototest.games.loa import _greedy_key, prefer
+
+    rng = random.Random(9)
+    checked = ties = 0
+    for _game in range(5):
+        position = RULES.initial()
+        while position.outcome() is None:
+            moves = [m for m in position.legal_moves() if m != "pass"]
+            if moves:
+                own, enemy = position.own_enemy()
+                expected = best_scored(moves, lambda m: _greedy_key(own, enemy, m))
+                assert prefer(position, "greedy", moves) == expected, position.notation()
+                checked += 1
+                ties += len(expected) > 1
+            position = position.play(rng.choice(position.legal_moves()))
+    assert checked > 200 and ties > 0, (checked, ties)

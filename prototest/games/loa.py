@@ -603,7 +603,7 @@ def prefer(position: LoaPosition, style: str, moves: list[str]) -> list[str]:
     its few last checkers: long endgames, where a bot's endgame routines run)."""
     own, enemy = position.own_enemy()
     if style == "greedy":
-        return best_scored(moves, lambda m: _greedy_key(own, enemy, m))
+        return _greedy_best(own, enemy, moves)
     if style == "capturing":
         return [m for m in moves if (enemy >> SQUARE_OF[m[2:]]) & 1]
     if style == "smothering":
@@ -714,6 +714,25 @@ def _greedy_key(own: int, enemy: int, move: str) -> tuple[int, int, int, int]:
         verdict = 1
     capture = (enemy >> dst) & 1
     return verdict, -group_count(new_own), capture, -_spread(new_own)
+
+
+def _greedy_best(own: int, enemy: int, moves: list[str]) -> list[str]:
+    """best_scored(moves, _greedy_key), its key's parts worked out one at a time for the
+    moves still tied on the parts before (the highest tuple is the highest first part, then
+    second, ...): the spread, the dearest, only for the moves that tie on all the others."""
+    tied = []
+    for move in moves:
+        src, dst = SQUARE_OF[move[:2]], SQUARE_OF[move[2:]]
+        new_own, new_enemy = apply(own, enemy, src, dst)
+        verdict = 2 if connected(new_own) else 0 if connected(new_enemy) else 1
+        tied.append((verdict, move, new_own, dst))
+    for part in (lambda t: t[0], lambda t: -group_count(t[2]), lambda t: (enemy >> t[3]) & 1,
+                 lambda t: -_spread(t[2])):
+        if len(tied) > 1:
+            scored = [(part(t), t) for t in tied]
+            top = max(score for score, _ in scored)
+            tied = [t for score, t in scored if score == top]
+    return [t[1] for t in tied]
 
 
 def _spread(board: int) -> int:
