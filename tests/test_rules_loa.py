@@ -447,11 +447,10 @@ def test_the_evasive_style_keeps_the_game_going_and_leaves_the_bot_no_capture() 
     assert seen_both > 15
 
 
-def test_the_styles_counts_agree_with_the_move_list() -> None:
-    """count_moves (smothering's) is the length of generate's list and can_capture
-    (evasive's) says whether the list holds a capture, for both sides of the positions
-    of random games and of every position one move on."""
-    from prototest.games.loa import SQUARE_OF, apply, can_capture, count_moves, generate
+def test_can_capture_agrees_with_the_move_list() -> None:
+    """can_capture (the evasive style's) says whether generate's list holds a capture, for
+    both sides of the positions of random games and of every position one move on."""
+    from prototest.games.loa import SQUARE_OF, apply, can_capture, generate
 
     rng = random.Random(5)
     checked = captures = 0
@@ -464,7 +463,6 @@ def test_the_styles_counts_agree_with_the_move_list() -> None:
             for a, b in boards:
                 for mover, other in ((a, b), (b, a)):
                     moves = generate(mover, other)
-                    assert count_moves(mover, other) == len(moves)
                     capture = any((other >> dst) & 1 for _, dst in moves)
                     assert can_capture(mover, other) == capture
                     checked += 1

@@ -198,24 +198,6 @@ def generate(own: int, enemy: int) -> list[tuple[int, int]]:
     return moves
 
 
-def count_moves(own: int, enemy: int) -> int:
-    """len(generate(own, enemy)), with no list made (the smothering style asks it of every
-    candidate move)."""
-    occupied, count = own | enemy, 0
-    for sq in _bits(own):
-        for mask, ahead, behind in LINES[sq]:
-            n = (occupied & mask).bit_count()
-            if n < len(ahead):
-                target, between = ahead[n]
-                if not between & enemy and not (own >> target) & 1:
-                    count += 1
-            if n < len(behind):
-                target, between = behind[n]
-                if not between & enemy and not (own >> target) & 1:
-                    count += 1
-    return count
-
-
 def can_capture(own: int, enemy: int) -> bool:
     """Whether a move of `own`'s side lands on a checker of `enemy`'s (any of generate's
     moves a capture), stopping at the first."""
@@ -607,7 +589,7 @@ def prefer(position: LoaPosition, style: str, moves: list[str]) -> list[str]:
     if style == "capturing":
         return [m for m in moves if (enemy >> SQUARE_OF[m[2:]]) & 1]
     if style == "smothering":
-        return best_scored(moves, lambda m: -count_moves(*reversed(apply(own, enemy, SQUARE_OF[m[:2]], SQUARE_OF[m[2:]]))))
+        return best_scored(moves, lambda m: -len(generate(*reversed(apply(own, enemy, SQUARE_OF[m[:2]], SQUARE_OF[m[2:]])))))
     if style == "scattering":
         return best_scored(moves, lambda m: group_count(apply(own, enemy, SQUARE_OF[m[:2]], SQUARE_OF[m[2:]])[0]))
     if style == "edge":
