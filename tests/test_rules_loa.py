@@ -476,7 +476,14 @@ def test_the_greedy_style_prefers_the_moves_of_the_highest_key() -> None:
     best_scored over the whole key: the same moves, in the same order, in every position
     of random games (ties of several moves among them)."""
     from prototest.games.base import best_scored
-    from prototest.games.loa import _greedy_key, prefer
+    from prototest.games.loa import SQUARE_OF, _spread, apply, connected, group_count, prefer
+
+    def greedy_key(own: int, enemy: int, move: str) -> tuple[int, int, int, int]:
+        """The whole key at once: a win, not a loss, fewer groups, a capture, a tighter cluster."""
+        dst = SQUARE_OF[move[2:]]
+        new_own, new_enemy = apply(own, enemy, SQUARE_OF[move[:2]], dst)
+        verdict = 2 if connected(new_own) else 0 if connected(new_enemy) else 1
+        return verdict, -group_count(new_own), (enemy >> dst) & 1, -_spread(new_own)
 
     rng = random.Random(9)
     checked = ties = 0
@@ -486,7 +493,7 @@ def test_the_greedy_style_prefers_the_moves_of_the_highest_key() -> None:
             moves = [m for m in position.legal_moves() if m != "pass"]
             if moves:
                 own, enemy = position.own_enemy()
-                expected = best_scored(moves, lambda m: _greedy_key(own, enemy, m))
+                expected = best_scored(moves, lambda m: greedy_key(own, enemy, m))
                 assert prefer(position, "greedy", moves) == expected, position.notation()
                 checked += 1
                 ties += len(expected) > 1
