@@ -21,12 +21,13 @@ import random
 import time
 from typing import Any, Callable
 
-from . import progress
+from . import progress, startup
 from ..sandbox import conduct, process
 from ..games import opponents
 from .accounting import Accounting
 from .dialogue import Dialogue
 from ..sandbox.envelope import Envelope
+from ..sandbox.transcript import Transcript
 from .events import EventFindings
 from .faults import Faults
 from .gameend import GameEnd
@@ -107,6 +108,14 @@ class Referee(Dialogue, Judging, Accounting, Faults):
             return self.bot is not None
         self._launched = True
         return launch(self)
+
+    def adopt(self, bot: process.Bot, transcript: Transcript) -> None:
+        """The game is played by `bot`, started ahead before this referee existed, whose
+        start is in `transcript` (prototest.play.spare: the fuzz search's next run); run()
+        then says it was started ahead, as for runner.Ahead's."""
+        assert self.bot is None and not self._launched
+        self._launched = True
+        startup.adopt(self, bot, transcript)
 
     def abandon(self) -> None:
         """A bot started ahead for a game that will not be played: killed (the other

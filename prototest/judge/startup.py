@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,8 @@ from .pipes import line_shown
 from .refereepart import RefereePart
 from .resources import ResourceFaults
 from .spec import Spec
-from ..sandbox.transcript import show
+from ..sandbox.envelope import Envelope
+from ..sandbox.transcript import Transcript, show
 
 _MS = 1_000_000
 
@@ -33,24 +35,10 @@ def launch(referee: Any) -> bool:
     """Start `referee`'s bot (a prototest.judge.referee.Referee's, once: Referee.launch), its
     transcript headed and its accounting begun; False when it could not be started (a
     finding says why, or the interrupt that came meanwhile)."""
-    report, cfg, spec = referee.report, referee.cfg, referee.spec
-    report.transcript.head([
-        f"prototest transcript: game {cfg.index}, {spec.game.title or spec.name}",
-        f"spec: {_spec_shown(spec)}",
-        f"bot: {' '.join(cfg.argv)}",
-        f"seat: {report.seat_name} (seat {cfg.seat}), seed {cfg.seed}, time scale {cfg.time_scale}",
-    ])
+    report, cfg = referee.report, referee.cfg
+    _head(referee)
     try:
-        severity = spec.severity
-        bot = process.Bot(cfg.argv, env=cfg.env, transcript=report.transcript,
-                          max_line=spec.read.max_bytes, cwd=cfg.cwd,
-                          cr_ends_line=spec.read.line_end == "cr_lf",
-                          watch_files=not severity["file_operation"] == severity["runtime_cache"] == "ignore",
-                          envelope=referee.envelope)
-        report.file_watch, report.file_watch_missing = bot.file_watch, bot.file_watch_missing
-        report.containment = bot.containment
-        referee.bot = bot
-        referee._start_accounting()
+        bot = start_bot(referee.spec, cfg.argv, cfg.env, cfg.cwd, referee.envelope, report.transcript)
     except OSError as exc:
         referee._note(referee._finding("crash", "fail", f"the bot could not be started: {exc.strerror or exc}"))
         report.result = "forfeit"
@@ -58,7 +46,51 @@ def launch(referee: Any) -> bool:
     except KeyboardInterrupt as exc:  # the Bot killed what it had started
         referee.interrupted(exc)
         return False
+    _begin(referee, bot)
     return True
+
+
+def start_bot(spec: Spec, argv: Sequence[str], env: dict[str, str], cwd: str | None, envelope: Envelope,
+              transcript: Transcript) -> process.Bot:
+    """The bot's process, as the spec has it read and watched (OSError: it could not be
+    started). Before its referee exists too: a bot started ahead of a run that is not
+    drawn yet (prototest.play.spare), then given to its referee (`adopt`)."""
+    severity = spec.severity
+    return process.Bot(argv, env=env, transcript=transcript, max_line=spec.read.max_bytes, cwd=cwd,
+                       cr_ends_line=spec.read.line_end == "cr_lf",
+                       watch_files=not severity["file_operation"] == severity["runtime_cache"] == "ignore",
+                       envelope=envelope)
+
+
+def adopt(referee: Any, bot: process.Bot, transcript: Transcript) -> None:
+    """`referee`'s game is played by `bot`, started by `start_bot` before the referee
+    existed, with `transcript` (where the bot's start is): the referee's transcript
+    becomes that one, with its header and board (Referee.adopt)."""
+    own = referee.report.transcript
+    assert not own.events and not transcript.header and referee.seat is None
+    transcript.board = own.board
+    referee.report.transcript = transcript
+    _head(referee)
+    _begin(referee, bot)
+
+
+def _head(referee: Any) -> None:
+    report, cfg, spec = referee.report, referee.cfg, referee.spec
+    report.transcript.head([
+        f"prototest transcript: game {cfg.index}, {spec.game.title or spec.name}",
+        f"spec: {_spec_shown(spec)}",
+        f"bot: {' '.join(cfg.argv)}",
+        f"seat: {report.seat_name} (seat {cfg.seat}), seed {cfg.seed}, time scale {cfg.time_scale}",
+    ])
+
+
+def _begin(referee: Any, bot: process.Bot) -> None:
+    """The bot is the referee's: what its start told, and its accounting begun."""
+    report = referee.report
+    report.file_watch, report.file_watch_missing = bot.file_watch, bot.file_watch_missing
+    report.containment = bot.containment
+    referee.bot = bot
+    referee._start_accounting()
 
 
 def started_ahead(report: GameReport, ahead_ns: int) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from ..judge.findings import Finding
 from .evidence import first_fail, limit_ms, timing
@@ -25,9 +25,19 @@ class Alone:
     """The gate of a campaign that runs by itself: every run of its bot is alone already.
     (prototest.play.workers gives its campaigns a gate shared between them.)"""
 
-    def running(self) -> contextlib.AbstractContextManager:
-        """Around each run of the bot: waits while another campaign plays alone."""
+    def running(self, waiting: Callable[[], object] = lambda: None) -> contextlib.AbstractContextManager:
+        """Around each run of the bot: waits while another campaign plays alone (having
+        called `waiting` once, when it must wait: the campaign's spare bot is killed)."""
         return contextlib.nullcontext()
+
+    def spare_may_start(self) -> bool:
+        """Whether this campaign may start a bot ahead of its next run (prototest.play.spare):
+        not while another plays alone; True counts that bot as this campaign's until
+        `spare_gone` (a run alone waits for it)."""
+        return True
+
+    def spare_gone(self) -> None:
+        """This campaign's bot started ahead was adopted by its run, or killed."""
 
     def alone(self) -> contextlib.AbstractContextManager:
         """Around a run that must have nothing else of prototest's beside it: waits for

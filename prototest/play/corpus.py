@@ -161,7 +161,8 @@ class Coverage:
         return self.off is None and self.injection is not None and self.injection.kind is not None
 
     def setup(self) -> tuple[dict[str, str], CoverageMap] | None:
-        """Before a run of the bot with coverage: its environment and the map, zeroed."""
+        """Before a run of the bot with coverage (or the start of a bot ahead of its run:
+        prototest.play.spare): its environment and the map (zeroed after each run: `after`)."""
         if not self.active:
             return None
         if self.map is None:
@@ -170,7 +171,6 @@ class Coverage:
             except OSError as exc:
                 self.off = f"no map could be made ({exc})"
                 return None
-        self.map.reset()
         assert self.injection is not None
         if self.injection.kind == "python" and sys.version_info < (3, 12):
             # the files the collector named in earlier runs (before the first, those the main
@@ -202,6 +202,9 @@ class Coverage:
             return
         report = example.report
         report.coverage.append((report.plies, cmap.take()))
+        # zeroed for the next run now, not at its start: what a bot started ahead of it
+        # (prototest.play.spare) reaches meanwhile, its start-up, is the next run's
+        cmap.reset()
         cmap.read_index()
         run.coverage_runs += 1
         if cmap.off is not None:

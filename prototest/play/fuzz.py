@@ -90,6 +90,7 @@ from ..judge.referee import Referee
 from .forced import ForcedOpponent, game_seed
 from ..judge.spec import Spec
 from .alone import Alone, played_alone
+from .spare import Spare
 from .cold import COLD_TRIES, ColdRetry
 from .corpus import Coverage, summarize
 from .elites import BRANCH_BACK, ELITES, Elite, Elites
@@ -189,6 +190,8 @@ class Campaign:
         self.search_test = SearchTest(self)
         #: what lets a run of the bot be alone (see Alone; prototest.play.workers shares one)
         self.gate: Any = Alone()
+        #: the next search run's bot, started ahead where the spec allows (see Spare)
+        self.spare = Spare(self)
 
     # -- the whole run ------------------------------------------------------------------
     def execute(self) -> FuzzRun:
@@ -201,6 +204,7 @@ class Campaign:
         except KeyboardInterrupt as exc:
             self._interrupted(exc)
         finally:
+            self.spare.kill()
             self.ready.close()
         return self.close()
 
@@ -378,12 +382,17 @@ class Campaign:
             abandon=None if alone or self.should_stop is None else functools.partial(self._abandon, make_way),
             stop_when_idle=self.target.stop_when_idle, coverage=covered[1] if covered else None,
         )
-        with self.gate.alone() if alone else self.gate.running():
+        if alone:
+            self.spare.kill()  # nothing of this campaign's beside a run alone
+        with self.gate.alone() if alone else self.gate.running(self.spare.kill):
             if alone and self.should_stop is not None and self.should_stop():
                 # another worker's failure, recorded while this run waited for its turn
                 # alone: that one is the verdict, and this re-check would only hold it up
                 self.stop("stopped")
-            report = Referee(cfg).run()
+            referee = Referee(cfg)
+            if make_way and not alone:  # a search run: its bot may have been started ahead
+                self.spare.give(referee)
+            report = referee.run()
         self.run.runs += 1
         self.run.made_way += report.reason == MAKE_WAY
         example = Example(self.run.runs, mode, seat, list(start_moves), report, plan, max_turns,
@@ -454,6 +463,7 @@ class Campaign:
         """Shorten and replay what was found: the failure of a game from the start, and a
         failure seen only after a cold start (a warning unless a game showed it too)."""
         self.run.shrinking = True
+        self.spare.kill()  # the search's alone
         if not self.owns_failure():
             return  # another worker's failure is the verdict: it shortens and replays it alone
         cold = self._cold_found

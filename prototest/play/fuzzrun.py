@@ -260,6 +260,8 @@ class FuzzRun:
     branches: int = 0
     #: examples cut short because another worker played a run alone (fuzz.Campaign._abandon)
     made_way: int = 0
+    #: search runs whose bot was started ahead, during the run before (prototest.play.spare)
+    started_ahead: int = 0
     #: examples whose plan prototest drew as check draws a game (plans.Planner.varied)
     drawn: int = 0
     #: timing failures played again alone before any verdict (prototest.play.alone):

@@ -57,24 +57,30 @@ class Gate:
         self._lock = ctx.Lock()
         self._running = ctx.RawArray("b", jobs)  # 1 while that worker's bot runs
         self._solo = ctx.RawValue("i", -1)  # the worker playing alone, or -1
+        self._spare = ctx.RawArray("b", jobs)  # 1 while that worker has a bot started ahead (spare)
         #: this process's worker (set in each worker after the fork)
         self.worker = -1
 
-    def _when(self, ready: Callable[[], bool], then: Callable[[], None] = lambda: None) -> None:
+    def _when(self, ready: Callable[[], bool], then: Callable[[], None] = lambda: None,
+              waiting: Callable[[], object] = lambda: None) -> None:
+        first = True
         while True:
             with self._lock:
                 if ready():
                     then()
                     return
+            if first:
+                first = False
+                waiting()
             time.sleep(GATE_POLL_S)
 
     def _set_running(self, value: int) -> None:
         self._running[self.worker] = value
 
     @contextlib.contextmanager
-    def running(self) -> Iterator[None]:
+    def running(self, waiting: Callable[[], object] = lambda: None) -> Iterator[None]:
         me = self.worker
-        self._when(lambda: self._solo.value in (-1, me), lambda: self._set_running(1))
+        self._when(lambda: self._solo.value in (-1, me), lambda: self._set_running(1), waiting)
         try:
             yield
         finally:
@@ -90,12 +96,24 @@ class Gate:
 
         self._when(lambda: self._solo.value == -1, take)
         try:
-            self._when(lambda: not any(r for w, r in enumerate(self._running) if w != me))
+            self._when(lambda: not any(r or self._spare[w] for w, r in enumerate(self._running) if w != me))
             yield
         finally:
             with self._lock:
                 if self._solo.value == me:
                     self._solo.value = -1
+
+    def spare_may_start(self) -> bool:
+        """See fuzz's Alone.spare_may_start: never while another worker waits to play alone."""
+        with self._lock:
+            if self._solo.value not in (-1, self.worker):
+                return False
+            self._spare[self.worker] = 1
+            return True
+
+    def spare_gone(self) -> None:
+        with self._lock:
+            self._spare[self.worker] = 0
 
     def others_alone(self) -> bool:
         """Whether another worker waits to play a run alone, or plays one: asked by this
@@ -108,6 +126,7 @@ class Gate:
         """A worker that ended (in the parent): whatever it held is free."""
         with self._lock:
             self._running[worker] = 0
+            self._spare[worker] = 0
             if self._solo.value == worker:
                 self._solo.value = -1
 
@@ -275,6 +294,7 @@ def _merge(main: Campaign, results: dict[int, Any]) -> FuzzRun:
     run.shrink_runs = sum(p.shrink_runs for p in parts)
     run.branches = sum(p.branches for p in parts)
     run.made_way = sum(p.made_way for p in parts)
+    run.started_ahead = sum(p.started_ahead for p in parts)
     run.drawn = sum(p.drawn for p in parts)
     run.rechecked = [r for p in parts for r in p.rechecked]
     for p in parts:  # the bot's coverage: what any worker reached (prototest.play.corpus)

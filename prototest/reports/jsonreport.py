@@ -209,6 +209,7 @@ def fuzz_to_json(run: FuzzRun) -> dict[str, Any]:
         "shrink_runs": run.shrink_runs,
         "branches": run.branches,
         "made_way": run.made_way,
+        "started_ahead": run.started_ahead,
         "drawn": run.drawn,
         "ended": run.ended,
         "first_failure_example": run.first_failure_example,

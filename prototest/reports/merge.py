@@ -210,7 +210,7 @@ def merged_resources(shards: list[dict[str, Any]]) -> dict[str, Any]:
 def fuzz_reports(reports: list[dict[str, Any]]) -> dict[str, Any]:
     """The shards of one fuzz campaign as one report: every shard's examples and findings."""
     merged = {k: v for k, v in reports[0].items() if not k.startswith("_")}
-    total = ("examples", "runs", "shrink_runs", "branches", "drawn", "made_way")
+    total = ("examples", "runs", "shrink_runs", "branches", "drawn", "made_way", "started_ahead")
     for key in total:
         merged[key] = sum(d.get(key) or 0 for d in reports)
     merged["jobs"] = sum(d.get("jobs") or 0 for d in reports)

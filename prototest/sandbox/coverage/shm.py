@@ -49,7 +49,7 @@ def slot(path: str, line: int, size: int = MAP_SIZE) -> int:
 
 
 class CoverageMap:
-    """One campaign's map: zeroed before each run of the bot, read after each answer."""
+    """One campaign's map: read after each answer, zeroed after each run of the bot."""
 
     def __init__(self, folder: str | None = None, size: int = MAP_SIZE) -> None:
         """A folder of its own under /dev/shm (OSError where there is none)."""
@@ -82,7 +82,7 @@ class CoverageMap:
         return {ENV_MAP: self.map_path, ENV_INDEX: self.index_path, ENV_ROOT: root}
 
     def reset(self) -> None:
-        """Before a run of the bot: every slot zero."""
+        """After a run of the bot: every slot zero."""
         if self._mm is not None:
             self._mm[:] = self._zero
         self._last = self._zero
