@@ -265,7 +265,7 @@ def test_a_re_check_alone_does_not_wait_for_the_other_worker_s_game(tmp_path):
 
 
 def test_only_the_search_s_examples_make_way_for_a_run_alone_and_only_before_any_failure():
-    """Campaign._abandon, the question a worker's game asks while it plays: another
+    """Runs.abandon, the question a worker's game asks while it plays: another
     worker's failure drops any game (ABANDONED); another worker waiting to play a run
     alone drops a search's example (MAKE_WAY), never a state probe's run (its evidence
     decides whether the bot starts cold), nor any game once this worker has found a
@@ -273,14 +273,14 @@ def test_only_the_search_s_examples_make_way_for_a_run_alone_and_only_before_any
     from types import SimpleNamespace
 
     from prototest.judge.game import ABANDONED, MAKE_WAY
-    from prototest.play.fuzz import Campaign
+    from prototest.play.runs import Runs
 
     def campaign(stop: bool, others_alone: bool, found: object = None) -> SimpleNamespace:
-        return SimpleNamespace(should_stop=lambda: stop, _found=found,
-                               gate=SimpleNamespace(others_alone=lambda: others_alone))
+        return SimpleNamespace(campaign=SimpleNamespace(should_stop=lambda: stop, _found=found,
+                                                        gate=SimpleNamespace(others_alone=lambda: others_alone)))
 
-    assert Campaign._abandon(campaign(False, False), True) is None
-    assert Campaign._abandon(campaign(False, True), True) == MAKE_WAY
-    assert Campaign._abandon(campaign(False, True), False) is None  # a probe's run
-    assert Campaign._abandon(campaign(False, True, found=object()), True) is None
-    assert Campaign._abandon(campaign(True, True), False) == ABANDONED
+    assert Runs.abandon(campaign(False, False), True) is None
+    assert Runs.abandon(campaign(False, True), True) == MAKE_WAY
+    assert Runs.abandon(campaign(False, True), False) is None  # a probe's run
+    assert Runs.abandon(campaign(False, True, found=object()), True) is None
+    assert Runs.abandon(campaign(True, True), False) == ABANDONED

@@ -62,8 +62,9 @@ A `Campaign` runs in this process; `prototest.play.workers` runs several at once
 is given and leaves is plain data (`prototest.play.fuzzrun`), which `prototest.reports` renders.
 
 The Campaign runs the search and plays each example; its collaborators, one concern each:
-`searchtest.SearchTest` (the search: the warm-up games, then the Hypothesis test, its
-seed and the example database),
+`runs.Runs` (one run of the bot: its config, the gate, the bot started ahead, the memory
+of cold starts), `searchtest.SearchTest` (the search: the warm-up games, then the
+Hypothesis test, its seed and the example database),
 `plans.Planner` (what an example plays), `observe.Observer` (what an example teaches),
 `elites.Elites` (the kept games and branching), `alone` (a timing failure played again
 alone), `probe.StateProber` (the state probe), `cold.ColdRetry` (the failing position shown
@@ -74,7 +75,6 @@ shortened); `evidence` reads a played example the same way for all of them.
 
 from __future__ import annotations
 
-import functools
 import signal
 import threading
 import time
@@ -83,18 +83,15 @@ from typing import Any, Callable, Sequence
 from ..sandbox import interrupts
 from ..judge.findings import TIMING_KINDS, Finding, fold
 from .fuzzrun import Example, Failure, FuzzRun, Options, Plan, Target
-from ..judge.game import ABANDONED, MAKE_WAY, GameConfig
-from ..games.base import Position
 from ..games.opponents import ScriptedOpponent
-from ..judge.referee import Referee
-from .forced import ForcedOpponent, game_seed
+from .forced import ForcedOpponent
 from ..judge.spec import Spec
 from .alone import Alone, played_alone
-from .spare import Spare
+from .runs import Runs
 from .cold import COLD_TRIES, ColdRetry
 from .corpus import Coverage, summarize
 from .elites import BRANCH_BACK, ELITES, Elite, Elites
-from .evidence import CANNOT_TELL, CRASH_KINDS, first_fail, interrupt, replayed, request_of
+from .evidence import CANNOT_TELL, CRASH_KINDS, first_fail, interrupt, request_of
 from .evidence import Stop as _Stop
 from .observe import SAMPLED_POSITIONS, Observer
 from .plans import (simplest, BRANCH_CHOICES, BRANCHING, DEFAULT_SCRIPT, DEFAULT_START_PLIES, DRAWN_BLOCK, DRAWN_SEEDS,
@@ -155,7 +152,6 @@ class Campaign:
         #: asked before each example: another worker found a failure
         self.should_stop = should_stop
         self._found: Failure | None = None
-        self._memo: dict[tuple, Example] = {}
         self.deadline: float | None = None
         #: set by stop(): an exception that ends the Hypothesis test is ours, not a flaky strategy
         self.stopping = False
@@ -190,8 +186,8 @@ class Campaign:
         self.search_test = SearchTest(self)
         #: what lets a run of the bot be alone (see Alone; prototest.play.workers shares one)
         self.gate: Any = Alone()
-        #: the next search run's bot, started ahead where the spec allows (see Spare)
-        self.spare = Spare(self)
+        #: the runs of the bot: their config, the gate, the bot started ahead (see Runs)
+        self.runs = Runs(self)
 
     # -- the whole run ------------------------------------------------------------------
     def execute(self) -> FuzzRun:
@@ -204,7 +200,7 @@ class Campaign:
         except KeyboardInterrupt as exc:
             self._interrupted(exc)
         finally:
-            self.spare.kill()
+            self.runs.spare.kill()
             self.ready.close()
         return self.close()
 
@@ -342,96 +338,13 @@ class Campaign:
         """Whether the bot keeps state between turns (see prototest.play.probe)."""
         self.prober.probe_state()
 
-    def play(self, seat: int, *, start_moves: Sequence[str] = (), mode: str = "game",
-             opponent: Callable[[Position], str] | None = None, max_turns: int | None = None,
-             plan: Plan | None = None, memo: bool = False, alone: bool = False, coverage: bool = False,
-             make_way: bool = False) -> Example:
-        """One run of the bot: a game from the position after `start_moves` (the bot
-        starts cold there when there are any) against `opponent`, until the game ends, the
-        bot has answered `max_turns` times, or the budget runs out.
+    def play(self, seat: int, **how: Any) -> Example:
+        """One run of the bot (see prototest.play.runs.Runs.play: its options)."""
+        return self.runs.play(seat, **how)
 
-        With `alone`, nothing else of prototest's runs beside it (the gate holds the other
-        campaigns' runs), and the time budget does not cut it short: it decides a verdict.
-
-        With `memo`, a cold start in a position an earlier run already showed the bot is
-        answered from memory: shortening reaches the same position by many paths, and a
-        deterministic bot answers it the same way (the reproducer is run again for real at
-        the end, which checks that).
-
-        With `make_way` (the search's examples), the game is dropped when another worker
-        waits to play a run alone (see _abandon).
-
-        With `coverage`, the bot runs with its coverage collected, where it gives it (only
-        the search's examples do: see prototest.play.corpus)."""
-        spec, rules = self.target.spec, self.target.rules
-        key = None
-        if memo and start_moves and max_turns == 1:
-            final = replayed(rules, start_moves)
-            key = (seat, final.notation(), start_moves[-1])
-            if key in self._memo:
-                return self._memo[key]
-        cap = self.options.max_plies
-        covered = self.coverage.setup() if coverage else None
-        cfg = GameConfig(
-            spec=spec, rules=rules, rules_module=self.target.module, argv=self.target.argv,
-            seat=seat, seed=game_seed(self.options.seed, 1), index=self.run.runs + 1,
-            time_scale=self.target.time_scale, start_delay_ms=self.target.start_delay_ms,
-            env=covered[0] if covered else self.target.env, cwd=self.target.cwd, start_moves=list(start_moves),
-            opponent=opponent or ForcedOpponent(()), max_plies=cap + len(start_moves) if cap else None,
-            max_bot_turns=max_turns, log_exchanges=True, deadline=None if alone else self.deadline,
-            abandon=None if alone or self.should_stop is None else functools.partial(self._abandon, make_way),
-            stop_when_idle=self.target.stop_when_idle, coverage=covered[1] if covered else None,
-        )
-        if alone:
-            self.spare.kill()  # nothing of this campaign's beside a run alone
-        with self.gate.alone() if alone else self.gate.running(self.spare.kill):
-            if alone and self.should_stop is not None and self.should_stop():
-                # another worker's failure, recorded while this run waited for its turn
-                # alone: that one is the verdict, and this re-check would only hold it up
-                self.stop("stopped")
-            referee = Referee(cfg)
-            if make_way and not alone:  # a search run: its bot may have been started ahead
-                self.spare.give(referee)
-            report = referee.run()
-        self.run.runs += 1
-        self.run.made_way += report.reason == MAKE_WAY
-        example = Example(self.run.runs, mode, seat, list(start_moves), report, plan, max_turns,
-                          coverage=covered is not None)
-        if covered is not None:
-            self.coverage.after(example)
-        if report.interrupted is not None:
-            self._tick()
-            raise interrupt(report.interrupted)
-        self.observer.observe(example)
-        self._tick()
-        if key is not None and report.reason != MAKE_WAY:
-            self._memo[key] = example
-        return example
-
-    def _abandon(self, make_way: bool) -> str | None:
-        """Why this worker's game in progress is dropped at once (GameConfig.abandon):
-        another worker's failure is the run's verdict (ABANDONED), or, for a search's
-        example (`make_way`) while nobody has found one, another worker waits to play a
-        run alone (MAKE_WAY: a timing failure's re-check would otherwise wait for this game
-        to end, a bot asleep on its clock included). A dropped example is cut short, as by
-        the budget; the state probe's runs are never dropped so (their evidence decides
-        whether the bot starts cold)."""
-        assert self.should_stop is not None
-        if self.should_stop():
-            return ABANDONED
-        if make_way and self._found is None and self.gate.others_alone():
-            return MAKE_WAY
-        return None
-
-    def play_cold(self, seat: int, moves: Sequence[str], *, memo: bool = True, turns: int = 1,
-                  alone: bool = False) -> Example:
-        """A fresh bot shown the position after `moves`, for one answer; with `turns` 2,
-        started a turn earlier (its own move `moves[-2]` expected, the opponent's
-        `moves[-1]` then played), so that the position after `moves` is its second turn."""
-        if turns == 2 and len(moves) >= 2:
-            return self.play(seat, start_moves=moves[:-2], mode="position", max_turns=2,
-                             opponent=ForcedOpponent(moves[-1:]), alone=alone)
-        return self.play(seat, start_moves=moves, mode="position", max_turns=1, memo=memo, alone=alone)
+    def play_cold(self, seat: int, moves: Sequence[str], **how: Any) -> Example:
+        """A fresh bot shown the position after `moves` (see Runs.play_cold)."""
+        return self.runs.play_cold(seat, moves, **how)
 
     def nondeterministic(self) -> bool:
         """Whether the bot was seen to answer the same input differently: the state probe's
@@ -463,7 +376,7 @@ class Campaign:
         """Shorten and replay what was found: the failure of a game from the start, and a
         failure seen only after a cold start (a warning unless a game showed it too)."""
         self.run.shrinking = True
-        self.spare.kill()  # the search's alone
+        self.runs.spare.kill()  # the search's alone
         if not self.owns_failure():
             return  # another worker's failure is the verdict: it shortens and replays it alone
         cold = self._cold_found
