@@ -113,7 +113,10 @@ def test_no_bot_is_started_ahead_while_another_worker_waits_to_play_alone():
 
         runner = threading.Thread(target=run)
         runner.start()
-        time.sleep(0.2)
+        deadline = time.monotonic() + 10  # a busy machine may start the thread late
+        while not killed and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.1)  # (and it goes on waiting)
         assert killed == [True] and not done.is_set()  # told once that it waits: its spare goes
     runner.join(timeout=5)
     assert done.is_set() and killed == [True]

@@ -6,8 +6,9 @@ startup").
 search's next example is not drawn yet while one plays, but its bot needs only the command,
 the environment (the coverage collector's included) and the folder, which every run of the
 search shares. So, where a core is to spare (`--jobs 1`), once a search run's bot has given
-its first answer (their start-ups never compete), the campaign starts one more bot, and the next search run adopts it
-(Referee.adopt): the run does not wait for the bot's start-up (an interpreter, a JVM).
+its first answer (their start-ups never compete), the campaign starts one more bot, and the
+next search run adopts it (Referee.adopt): the run does not wait for the bot's start-up (an
+interpreter, a JVM).
 
 What the judge sees stays as in `check`: the bot's first answer is timed from the colour
 line, as the real judge times it; whatever the bot wrote meanwhile is early output; its
@@ -80,11 +81,10 @@ class Spare:
         transcript = Transcript()
         try:
             self.bot = startup.start_bot(spec, c.target.argv, env, c.target.cwd, Envelope.from_spec(spec), transcript)
-        except OSError:
+        except BaseException as exc:  # an interrupt too: the Bot killed what it had started
             c.gate.spare_gone()
-            return
-        except BaseException:  # an interrupt: the Bot killed what it had started
-            c.gate.spare_gone()
+            if isinstance(exc, OSError):
+                return
             raise
         self.transcript, self.env = transcript, env
 
