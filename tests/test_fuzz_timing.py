@@ -216,7 +216,7 @@ def test_a_timing_failure_is_re_checked_alone_in_its_position_shown_to_a_fresh_b
     a forced position: its timeout is re-checked alone by showing that position to a fresh
     bot, which is also the reproducer (one exchange), so the game is not played again and
     shortening's cold retry needs no run of its own."""
-    result = run_cli("fuzz", "--game", "chess", "--jobs", "1", "--budget", "0", "--no-database", "--seed", "11",
+    result = run_cli("fuzz", "--game", "chess", "--jobs", "1", "--budget", "0", "--no-database", "--seed", "2",
                      "--examples", "60", "--shrink-examples", "3", "--time-scale", "0.2",
                      str(CHESS / "thinks_on_forced_move.py"), tmp_path=tmp_path)
     assert result.code == 1, result.stdout + result.stderr

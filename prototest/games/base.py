@@ -60,7 +60,8 @@ For `prototest fuzz` and the reports, all optional:
         options (`--seat`, `--position`, `--moves` ...) that put a bot in it directly, each
         with what the bot then meets; the summary prints them beside "not reached";
     measures(position) -> dict[str, float]
-        numbers that `hypothesis.target()` raises, one label each: where the rules
+        numbers the fuzz search keeps the furthest games of (prototest.play.elites),
+        one label each: where the rules
         refuse what a simpler reading allows, where a rarely used rule applies, how few
         moves or pieces the side to move has. General measures of a game's boundaries,
         never one per known fault;

@@ -766,7 +766,8 @@ def _rare_moves(board: chess.Board, gen: Sequence[chess.Move]) -> tuple[int, int
 
 
 def measures(position: ChessPosition) -> dict[str, float]:
-    """Where bots' own move generators break, as numbers `hypothesis.target()` raises:
+    """Where bots' own move generators break, as numbers the fuzz search keeps
+    the furthest games of (prototest.play.elites):
 
     * tempting: moves a simpler reading of the rules allows and chess refuses (a
       pseudo-legal move that leaves the king in check: pins, a king stepping into check,

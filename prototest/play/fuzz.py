@@ -24,8 +24,11 @@ a simpler reading of the rules allows and the rules refuse, rarely legal moves i
 list, how few moves or pieces it has). The games that went furthest on each measure are
 kept, and three examples in eight branch from one of them: its opponent moves replayed up
 to a few before its best point, then the example's own draws (`prototest.play.elites`). The
-measures are also passed to `hypothesis.target()`, which records them; Hypothesis's target
-phase is not run.
+measures are not passed to `hypothesis.target()`: with an example database, Hypothesis
+keeps a Pareto front of the examples' targets and orders each new example's draws against
+it, its whole script (one byte string of hundreds of choices) read as one big integer,
+which took a third to a half of a worker's time in long games; its target phase would
+mutate draws, which replays none of a game once the bot answers otherwise.
 
 A failure of a timing kind (`findings.TIMING_KINDS`: an answer, the start or the exit too
 slow) is first played again alone, nothing else of prototest's running (other workers
@@ -230,16 +233,13 @@ class Campaign:
         self.search_test.search(modes)
 
     # -- one example --------------------------------------------------------------------
-    def conclude(self, plan: Plan, modes: tuple[str, ...], in_test: bool = True) -> Example:
-        """Play a plan and act on what it shows; stop the run at its first failure.
-        `in_test`: inside the Hypothesis test, whose `target()` records the measures."""
+    def conclude(self, plan: Plan, modes: tuple[str, ...]) -> Example:
+        """Play a plan and act on what it shows; stop the run at its first failure."""
         example = self.play_plan(plan)
         if example.coverage:
             if self.options.coverage == "on" and self.coverage.off is not None:
                 self.stop("coverage")  # required, and the bot gives none: the command says so
             self.coverage.recheck_warnings(example)
-        if in_test:
-            self.search_test.measured(example)
         fail = first_fail(example)
         played = example  # as the search played it (a run alone may take its place)
         if fail is not None and fail.kind in TIMING_KINDS:

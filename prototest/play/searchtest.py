@@ -90,7 +90,7 @@ class SearchTest:
             if c.options.examples is not None and n >= c.options.examples:
                 return
             c.check_stop()
-            self.warmed.append(c.conclude(c.planner.warm_plan(n), modes, in_test=False))
+            self.warmed.append(c.conclude(c.planner.warm_plan(n), modes))
 
     def episode(self, data: st.DataObject, modes: tuple[str, ...]) -> None:
         """One example of the test: its plan drawn, then played (Campaign.conclude); the
@@ -108,20 +108,11 @@ class SearchTest:
             reject()
         if self.warmed:
             # The test's first examples are the warm-up games' places, as before they were
-            # played first (Planner.varied): Hypothesis is told what they showed, so its
-            # draws go on exactly as if it had played them itself.
+            # played first (Planner.varied): its draws go on exactly as if it had played them.
             c.planner.seen(plan)
-            self.measured(self.warmed.pop(0))
+            self.warmed.pop(0)
             return
         c.conclude(c.planner.varied(plan, modes), modes)
-
-    @staticmethod
-    def measured(example: Example) -> None:
-        """The example's measures, told to Hypothesis (`target()`), inside its test."""
-        from hypothesis import target
-
-        for label, value in example.measures.items():
-            target(value, label=label)
 
     # -- the test and its database ----------------------------------------------------------
 
