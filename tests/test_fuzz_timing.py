@@ -233,9 +233,10 @@ def test_a_timing_failure_is_re_checked_alone_in_its_position_shown_to_a_fresh_b
 def test_a_re_check_alone_does_not_wait_for_the_other_worker_s_game(tmp_path):
     """With --jobs 2, worker 1 starts with the bot as black, which thinks 40 ms a move
     (a whole Impasse game: seconds); worker 0 starts with it as white, which computes
-    past the 100 ms limit on its tenth answer. Its re-check alone does not wait for the
-    other game to end: that game is dropped as it stands (`made_way`, the summary's
-    "cut short"), with no finding of its own, and the timeout is the verdict."""
+    150 ms of CPU, past the 100 ms limit, on its tenth answer. Its re-check alone does
+    not wait for the other game to end: that game is dropped as it stands (`made_way`,
+    the summary's "cut short"), with no finding of its own, and the timeout is the
+    verdict."""
     impasse = BOTS / "impasse"
     bot = tmp_path / "slow_white_tenth.py"
     bot.write_text(
@@ -247,8 +248,8 @@ def test_a_re_check_alone_does_not_wait_for_the_other_worker_s_game(tmp_path):
         "        if turn.colour == 'b':\n"
         "            time.sleep(0.04)\n"
         "        elif self.turn == 10:\n"
-        "            end = time.monotonic() + 0.15\n"
-        "            while time.monotonic() < end:\n"
+        "            end = time.process_time() + 0.15\n"  # CPU time: its own, however busy the machine
+        "            while time.process_time() < end:\n"
         "                pass\n"
         "        return super().choose(turn)\n"
         "SlowWhiteTenth().run()\n")
@@ -261,7 +262,9 @@ def test_a_re_check_alone_does_not_wait_for_the_other_worker_s_game(tmp_path):
     report = result.report
     assert report["made_way"] >= 1, report
     assert re.search(r"cut short: \d+ examples? of other workers, dropped as they stood", result.stdout), result.stdout
-    assert report["rechecked_alone"] and report["rechecked_alone"][0]["alone"].startswith("the same"), report
+    # (on a busy machine an earlier answer may come late as well: played again alone, it is
+    # not back, a busy_machine warning, and the search goes on to the tenth answer's)
+    assert any(r["alone"].startswith("the same") for r in report["rechecked_alone"]), report
 
 
 def test_only_the_search_s_examples_make_way_for_a_run_alone_and_only_before_any_failure():

@@ -61,10 +61,9 @@ For `prototest fuzz` and the reports, all optional:
         with what the bot then meets; the summary prints them beside "not reached";
     measures(position) -> dict[str, float]
         numbers the fuzz search keeps the furthest games of (prototest.play.elites),
-        one label each: where the rules
-        refuse what a simpler reading allows, where a rarely used rule applies, how few
-        moves or pieces the side to move has. General measures of a game's boundaries,
-        never one per known fault;
+        one label each: where the rules refuse what a simpler reading allows, where a
+        rarely used rule applies, how few moves or pieces the side to move has. General
+        measures of a game's boundaries, never one per known fault;
     diagram(position) -> list[str]
         the board with its coordinates, as findings and reproducers show it;
     svg(position, *, last=None, bad=None, flipped=False) -> str

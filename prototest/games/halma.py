@@ -796,8 +796,9 @@ def situations(position: HalmaPosition, move: str | None = None) -> list[str]:
 
 def measures(position: HalmaPosition) -> dict[str, float]:
     """Where bots' own generators and parsers break, as numbers the fuzz search keeps the
-    furthest games of (prototest.play.elites): chain: the longest jump chain open to the bot; cornered: how few moves it
-    has; most moves: how many (buffers sized for the usual, orderings that cost too much
+    furthest games of (prototest.play.elites): chain: the longest jump chain open to
+    the bot; cornered: how few moves it has; most moves: how many (buffers sized for the
+    usual, orderings that cost too much
     in the most open positions); edge: its pieces on the board's edge (coordinates 1 and
     16); home: its pieces home (the end of the game); long: the ply (the blocker rule
     from ply 200, the move limit)."""

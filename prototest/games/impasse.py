@@ -806,8 +806,9 @@ _RARE_WEIGHT = {"impasse": 4, "bear-off": 2, "transpose": 2, "crown": 1}
 
 def measures(position: ImpassePosition) -> dict[str, float]:
     """Where bots' own generators and parsers break, as numbers the fuzz search keeps the
-    furthest games of (prototest.play.elites): rare: the rarest entries of the bot's list (removals, bear-offs, transposes,
-    crowns; the kinds present count most); cornered: how few moves it has; late: how
+    furthest games of (prototest.play.elites): rare: the rarest entries of the bot's
+    list (removals, bear-offs, transposes, crowns; the kinds present count most);
+    cornered: how few moves it has; late: how
     few of its checkers are left; edge: its checkers on the board's edge files and ranks;
     long: the ply, towards the turn limit; projected end: the ply at which the game
     would end if the bot went on at a racing pace (`moves_left`) and the opponent

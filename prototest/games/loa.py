@@ -662,8 +662,9 @@ def situations(position: LoaPosition, move: str | None = None) -> list[str]:
 
 def measures(position: LoaPosition) -> dict[str, float]:
     """Where bots' own generators and parsers break, as numbers the fuzz search keeps the
-    furthest games of (prototest.play.elites): rare: a pass, captures and long moves in the bot's list; cornered: how few
-    moves it has (a pass has none); late: how few checkers are left on the board;
+    furthest games of (prototest.play.elites): rare: a pass, captures and long moves
+    in the bot's list; cornered: how few moves it has (a pass has none); late: how few
+    checkers are left on the board;
     edge: its checkers on the edge; long: the ply, towards the turn limit."""
     own, enemy = position.own_enemy()
     moves = position.legal_moves()
