@@ -118,8 +118,6 @@ class Example:
     plan: Plan | None = None
     #: the bot's answers after which the judge stopped (None: the game's end)
     max_turns: int | None = None
-    #: the best value of each rules measure over the bot's positions (see elites)
-    measures: dict[str, float] = field(default_factory=dict)
     #: the moves the judge played for the opponent during the run, in order
     opponent_moves: list[str] = field(default_factory=list)
     #: it continued a kept game (see prototest.play.elites)

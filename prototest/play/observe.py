@@ -51,7 +51,6 @@ class Observer:
             if f.severity == "warn" and self.campaign.coverage.keeps(example, f):
                 self.keep_warning(f)
         seen, best_at = self._walk(example)
-        example.measures = {label: value for label, (value, _) in best_at.items()}
         self.campaign.elites.keep(example, best_at)
         for name in seen:
             run.situations[name] += 1
