@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import atexit
 import compileall
 import json
 import locale
 import os
 import selectors
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -45,6 +48,12 @@ def one_per_seat(*args: str) -> tuple[str, ...]:
 compileall.compile_dir(str(BOTS), quiet=1)
 compileall.compile_dir(str(ROOT / "prototest"), quiet=1)
 compileall.compile_dir(str(ROOT / "examples" / "connect4"), quiet=1)  # its bot too (an editable install)
+
+# The cache fuzz keeps between campaigns (instrumented code: prototest.sandbox.coverage.codecache)
+# goes to a folder of this run's, never the user's: no test reaches outside its own run.
+_CACHE = tempfile.mkdtemp(prefix="prototest-suite-cache-")
+atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
+os.environ["PROTOTEST_CACHE_DIR"] = _CACHE
 
 # Subprocess work has no useful per-example deadline.
 settings.register_profile("prototest", deadline=None, max_examples=50)

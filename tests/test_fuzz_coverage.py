@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -635,3 +636,74 @@ def test_a_file_whose_path_is_too_long_to_name_is_left_to_the_collector(tmp_path
         assert cmap._mm[slot(str(bot), 1)] == 1
     finally:
         coverage.map.close()
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="sys.monitoring compiles nothing: no code to load ahead")
+def test_code_compiled_ahead_is_kept_between_campaigns_for_the_same_text(tmp_path, monkeypatch):
+    """The instrumented code of a file compiled with every store is kept in the cache folder:
+    a later campaign (another map's folder) on the same text loads it and compiles nothing,
+    and gives the very file its own compile gives; another text, path or map size compiles
+    again; code without some stores (lines every run reached) is never kept; a cache entry
+    cut short is compiled again; PROTOTEST_CACHE_DIR set empty keeps nothing."""
+    from prototest.sandbox.coverage import codecache, collector
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("PROTOTEST_CACHE_DIR", str(cache))
+    bot = tmp_path / "bot.py"
+    bot.write_text("import sys\nfor line in sys.stdin:\n    print(line.strip(), flush=True)\n")
+    compiles: list[str] = []
+    real = collector._instrumented
+
+    def counted(*args, **kwargs):
+        compiles.append(args[2])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(collector, "_instrumented", counted)
+
+    def ahead(folder: Path, size: int = 1 << 16, skip: frozenset[int] = frozenset()) -> bytes:
+        assert codecache.compile_ahead(str(folder), str(bot), size, skip)
+        return (folder / "code" / codecache.file_name(str(bot))).read_bytes()
+
+    first = ahead(tmp_path / "one")
+    assert compiles == [str(bot)] and len(os.listdir(cache / "coverage-code")) == 1
+    assert ahead(tmp_path / "two") == first and compiles == [str(bot)]  # loaded, not compiled
+
+    monkeypatch.setenv("PROTOTEST_CACHE_DIR", "")
+    assert ahead(tmp_path / "fresh") == first and len(compiles) == 2  # the cache's code is its own compile's
+    monkeypatch.setenv("PROTOTEST_CACHE_DIR", str(cache))
+
+    assert ahead(tmp_path / "size", size=1 << 12) != first and len(compiles) == 3
+    assert ahead(tmp_path / "skip", skip=frozenset({1})) and len(compiles) == 4
+    assert ahead(tmp_path / "skip2", skip=frozenset({1})) and len(compiles) == 5  # never kept
+    assert len(os.listdir(cache / "coverage-code")) == 2
+
+    stat = bot.stat()
+    bot.write_text(bot.read_text().replace("strip", "upper"))
+    os.utime(bot, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # the same mtime: only the text tells
+    changed = ahead(tmp_path / "changed")
+    assert len(compiles) == 6 and changed != first
+    assert ahead(tmp_path / "changed2") == changed and len(compiles) == 6
+
+    for n, cut in enumerate((-5, 40), start=7):  # its code cut short, then its head
+        for entry in (cache / "coverage-code").iterdir():
+            entry.write_bytes(entry.read_bytes()[:cut])
+        assert ahead(tmp_path / f"cut{n}") == changed and len(compiles) == n
+
+    monkeypatch.setenv("PROTOTEST_CACHE_DIR", "")
+    assert codecache.cache_folder() is None
+
+
+def test_the_cache_between_campaigns_keeps_only_the_newest_entries(tmp_path, monkeypatch):
+    """Past CACHE_ENTRIES files, the oldest are dropped when a new one is kept."""
+    from prototest.sandbox.coverage import codecache
+
+    monkeypatch.setenv("PROTOTEST_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(codecache, "CACHE_ENTRIES", 3)
+    for i in range(5):
+        bot = tmp_path / f"bot{i}.py"
+        bot.write_text(f"X = {i}\n")
+        assert codecache.compile_ahead(str(tmp_path / "map"), str(bot), 1 << 16)
+        os.utime(next(p for p in (tmp_path / "cache" / "coverage-code").iterdir()
+                      if p.read_bytes().find(f"X = {i}".encode()) >= 0), ns=(i * 10**9, i * 10**9))
+    kept = sorted(re.search(rb"X = \d", p.read_bytes()).group() for p in (tmp_path / "cache" / "coverage-code").iterdir())
+    assert kept == [b"X = 2", b"X = 3", b"X = 4"]
