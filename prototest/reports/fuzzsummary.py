@@ -98,8 +98,7 @@ def coverage_lines(cov: dict) -> list[str]:
                 f"file{'s' if files != 1 else ''}")
     else:
         head = f"  coverage (native): {cov['slots']} slots of the map reached (edges; no total is known)"
-    news = "new code, or a new distance between compared values" if cov.get("kind") == "python" else "new code"
-    head += (f"; {cov['new_examples']} of {cov['runs']} runs with it reached {news} "
+    head += (f"; {cov['new_examples']} of {cov['runs']} runs with it reached new code "
              f"({cov['corpus']} kept to go on from)")
     lines = [head]
     if cov.get("unreached_count"):
