@@ -693,8 +693,9 @@ def test_code_compiled_ahead_is_kept_between_campaigns_for_the_same_text(tmp_pat
     assert codecache.cache_folder() is None
 
 
-def test_the_cache_between_campaigns_keeps_only_the_newest_entries(tmp_path, monkeypatch):
-    """Past CACHE_ENTRIES files, the oldest are dropped when a new one is kept."""
+def test_the_cache_between_campaigns_keeps_only_the_entries_used_last(tmp_path, monkeypatch):
+    """Past CACHE_ENTRIES files, those used longest ago are dropped when a new one is kept;
+    loading an entry counts as a use."""
     from prototest.sandbox.coverage import codecache
 
     monkeypatch.setenv("PROTOTEST_CACHE_DIR", str(tmp_path / "cache"))
@@ -707,3 +708,9 @@ def test_the_cache_between_campaigns_keeps_only_the_newest_entries(tmp_path, mon
                       if p.read_bytes().find(f"X = {i}".encode()) >= 0), ns=(i * 10**9, i * 10**9))
     kept = sorted(re.search(rb"X = \d", p.read_bytes()).group() for p in (tmp_path / "cache" / "coverage-code").iterdir())
     assert kept == [b"X = 2", b"X = 3", b"X = 4"]
+    assert codecache.compile_ahead(str(tmp_path / "map"), str(tmp_path / "bot2.py"), 1 << 16)  # loaded: used now
+    fresh = tmp_path / "bot5.py"
+    fresh.write_text("X = 5\n")
+    assert codecache.compile_ahead(str(tmp_path / "map"), str(fresh), 1 << 16)
+    kept = sorted(re.search(rb"X = \d", p.read_bytes()).group() for p in (tmp_path / "cache" / "coverage-code").iterdir())
+    assert kept == [b"X = 2", b"X = 4", b"X = 5"]

@@ -19,10 +19,11 @@ bytecode in __pycache__ (and pytest its rewritten test modules): in the user's c
 folder (`cache_folder`: $PROTOTEST_CACHE_DIR, else $XDG_CACHE_HOME/prototest or
 ~/.cache/prototest, then `coverage-code`), one file per bot file, holding this
 interpreter's magic, the collector's own fingerprint, the path, the map's size and the
-whole source it was compiled from, then the marshalled code (after its length and CRC). A later campaign on the same
-text of the same file loads it instead of compiling (about 4 ms for a bot of 400 lines,
-paid before the first game of every worker); any other text, path, map size, interpreter
-or collector compiles again. At most CACHE_ENTRIES files are kept, the oldest dropped.
+whole source it was compiled from, then the marshalled code (after its length and CRC).
+A later campaign on the same text of the same file loads it instead of compiling (about
+4 ms for a bot of 400 lines, paid before the first game of every worker); any other text,
+path, map size, interpreter or collector compiles again. At most CACHE_ENTRIES files are
+kept, those used longest ago dropped first (a load marks a file used).
 PROTOTEST_CACHE_DIR set empty keeps nothing.
 """
 
@@ -140,10 +141,10 @@ class _Kept:
 
     def __init__(self, path: str, map_size: int, source: bytes) -> None:
         self.folder = cache_folder()
-        self.head = (_fingerprint() + b"\n" + os.fsencode(path) + b"\n%d\n%d\n" % (map_size, len(source))
-                     + source)
-        name = b"%08x-%08x" % (zlib.crc32(self.head[:-len(source)] if source else self.head), zlib.crc32(source))
-        self.file = os.path.join(self.folder, name.decode()) if self.folder else None
+        about = _fingerprint() + b"\n" + os.fsencode(path) + b"\n%d\n%d\n" % (map_size, len(source))
+        self.head = about + source
+        name = "%08x-%08x" % (zlib.crc32(about), zlib.crc32(source))
+        self.file = os.path.join(self.folder, name) if self.folder else None
 
     def load(self) -> bytes | None:
         if self.file is None:
@@ -156,10 +157,16 @@ class _Kept:
         if not data.startswith(self.head):
             return None
         check, _, body = data[len(self.head):].partition(b"\n")
-        return body if body and check == _check(body) else None
+        if not body or check != _check(body):
+            return None
+        try:
+            os.utime(self.file)  # used now: the last to be dropped (_prune)
+        except OSError:
+            pass
+        return body
 
     def store(self, body: bytes) -> None:
-        if self.file is None or self.folder is None:
+        if self.file is None or self.folder is None:  # (both or neither)
             return
         try:
             os.makedirs(self.folder, exist_ok=True)
@@ -178,7 +185,7 @@ def _check(body: bytes) -> bytes:
 
 
 def _prune(folder: str) -> None:
-    """The oldest files dropped past CACHE_ENTRIES."""
+    """The files used longest ago (their mtimes) dropped past CACHE_ENTRIES."""
     try:
         with os.scandir(folder) as it:
             entries = [(e.stat().st_mtime_ns, e.path) for e in it if e.is_file()]
