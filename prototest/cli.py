@@ -193,6 +193,7 @@ def fuzz_command(
     no_config: bool = typer.Option(False, "--no-config", help="Read no config file."),
     shard: Optional[str] = typer.Option(None, "--shard", help=SHARD_HELP.format(what="seed streams (each shard fuzzes its own examples, for the whole budget)")),
     coverage: str = typer.Option("auto", "--coverage", metavar="auto|on|off", help="Steer the search by the bot's own code coverage: auto (default) where the bot gives it (a Python bot; a native bot built with `prototest coverage-runtime`), on: required (an error where it cannot be had), off: never."),
+    value_profile: bool = typer.Option(False, "--value-profile", help="Also steer by how far apart the integers compared in the bot's branch tests were (`if len(moves) > 340`): a Python bot before 3.12; each comparison then costs the bot CPU."),
 ) -> None:
     """Play whole games against BOT with swarm opponents drawn by Hypothesis; shrink any failure to a minimal reproducer."""
     from .commands import fuzz  # Hypothesis itself only where the search needs it (play.lazy)
@@ -203,7 +204,7 @@ def fuzz_command(
                  shrink_examples=shrink_examples, time_scale=time_scale, start_delay=start_delay,
                  overrides=_platform(platform, overrides), env_pairs=env_pairs, quiet=quiet,
                  config_path=config_path, no_config=no_config, shard=shard, html_path=html_path,
-                 coverage=coverage)
+                 coverage=coverage, value_profile=value_profile)
 
 
 @app.command("coverage-runtime")

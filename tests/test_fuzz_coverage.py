@@ -22,6 +22,7 @@ import pytest
 
 from conftest import BOTS, run_cli
 from prototest.sandbox.coverage import CoverageMap, injection, runtime_path
+from prototest.sandbox.coverage.shm import line_slots
 
 SEEDED = ("--jobs", "1", "--budget", "0", "--no-database", "--seed", "1")
 BRANCHES = str(BOTS / "impasse" / "coverage_branches.py")
@@ -284,8 +285,9 @@ finally:
 """
 
 
-def _collected_run(tmp_path, script, *args):
-    """Runs `script` with the collector as prototest injects it; (the run, the map)."""
+def _collected_run(tmp_path, script, *args, values=False):
+    """Runs `script` with the collector as prototest injects it (`values`: as
+    `fuzz --value-profile` does); (the run, the map, the index)."""
     site = tmp_path / "site"
     site.mkdir(exist_ok=True)
     from prototest.sandbox.coverage import collector
@@ -297,6 +299,9 @@ def _collected_run(tmp_path, script, *args):
     env = dict(os.environ, PYTHONPATH=str(site), PROTOTEST_COVERAGE_MAP=str(cmap),
                PROTOTEST_COVERAGE_INDEX=str(index), PROTOTEST_COVERAGE_ROOT=str(script.parent))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.pop("PROTOTEST_COVERAGE_VALUES", None)
+    if values:
+        env["PROTOTEST_COVERAGE_VALUES"] = "1"
     done = subprocess.run([sys.executable, str(script), *args], env=env, cwd=script.parent, capture_output=True,
                           text=True, timeout=60)
     return done, cmap.read_bytes(), index.read_text()
@@ -331,7 +336,9 @@ def test_before_312_the_collector_compiles_the_bots_files_and_records_what_a_tra
         assert recorded == {line for path, line in seen if path == str(bot / name)} & set(source.line_slots)
         assert recorded and recorded != set(source.line_slots)  # never_called, unused
     every = set().union(*(compiled(str(bot / n)).slots for n in ("statements.py", "statements_helper.py")))
-    assert {i for i, byte in enumerate(cmap) if byte} == every & {i for i, byte in enumerate(cmap) if byte}
+    lines = {i for i, byte in enumerate(cmap[:line_slots()]) if byte}
+    assert lines == every & lines  # the lines' part: the two files' lines only
+    assert not any(cmap[line_slots():])  # no values compared unless asked (`fuzz --value-profile`)
 
 
 @pytest.mark.skipif(hasattr(sys, "monitoring"), reason="the collector before Python 3.12 (after: sys.monitoring)")
@@ -522,7 +529,7 @@ def test_the_first_run_loads_the_main_script_and_the_modules_it_imports_from_its
         cmap.close()
 
 
-def _coverage_of(bot: Path):
+def _coverage_of(bot: Path, values: bool = False):
     """fuzz's coverage (prototest.play.corpus.Coverage) of a campaign on the Python bot
     `bot`, with as much of a campaign as it reads."""
     from types import SimpleNamespace
@@ -531,7 +538,7 @@ def _coverage_of(bot: Path):
 
     run = SimpleNamespace(coverage_runs=0, coverage_reached=set(), coverage_files=[], coverage_new=0)
     target = SimpleNamespace(argv=[sys.executable, str(bot)], env={}, cwd=str(bot.parent))
-    return Coverage(SimpleNamespace(target=target, options=SimpleNamespace(coverage="on"), run=run))
+    return Coverage(SimpleNamespace(target=target, options=SimpleNamespace(coverage="on", values=values), run=run))
 
 
 @pytest.mark.skipif(sys.version_info >= (3, 12), reason="sys.monitoring compiles nothing: no code to load ahead")
@@ -714,3 +721,132 @@ def test_the_cache_between_campaigns_keeps_only_the_entries_used_last(tmp_path, 
     assert codecache.compile_ahead(str(tmp_path / "map"), str(fresh), 1 << 16)
     kept = sorted(re.search(rb"X = \d", p.read_bytes()).group() for p in (tmp_path / "cache" / "coverage-code").iterdir())
     assert kept == [b"X = 2", b"X = 4", b"X = 5"]
+
+
+@pytest.mark.skipif(hasattr(sys, "monitoring"), reason="the collector before Python 3.12 (after: sys.monitoring)")
+def test_before_312_the_values_a_branch_compares_set_a_slot_for_each_distance(tmp_path):
+    """A comparison in a branch's test goes through the collector's compare: the branch is
+    taken as before (ints, bools, strings, a comparison that raises, operands evaluated once
+    and in order, chained comparisons untouched), and two compared integers set a slot in
+    the map's last quarter for each bit length of their difference, so a run that brings a
+    count closer to the value that flips the branch sets a slot no run set before."""
+    bot = tmp_path / "bot.py"
+    bot.write_text(
+        "import sys\n"
+        "calls = []\n"
+        "def f(v):\n"
+        "    calls.append(v)\n"
+        "    return v\n"
+        "n = int(sys.argv[1])\n"
+        "out = []\n"
+        "for left in range(12, n - 1, -1):\n"
+        "    if f(left) <= f(4):\n"
+        "        out.append('low')\n"
+        "out.append('t' if True == 1 else 'f')\n"
+        "out.append('s' if 'a' < 'b' else 'n')\n"
+        "out.append('c' if 1 < 2 < 100 else 'x')\n"
+        "extra = []\n"
+        "while not len(extra) > 2:\n"
+        "    extra.append('w')\n"
+        "print(' '.join(out + extra), len(calls), calls[:4])\n"
+        "if sys.argv[2:]:\n"
+        "    if 'a' < 3:\n"
+        "        pass\n")
+    values = {}
+    for n in (12, 8, 5, 4):
+        done, cmap, _ = _collected_run(tmp_path, bot, str(n), values=True)
+        values[n] = {i for i, byte in enumerate(cmap[line_slots():]) if byte}
+        for args in ((str(n),), (str(n), "raise")):
+            done, _, _ = _collected_run(tmp_path, bot, *args, values=True)
+            plain = subprocess.run([sys.executable, str(bot), *args], capture_output=True, text=True, timeout=60)
+            assert (done.returncode, done.stdout, done.stderr.replace(str(bot), "")) == (
+                plain.returncode, plain.stdout, plain.stderr.replace(str(bot), ""))
+    assert "TypeError: '<' not supported" in plain.stderr  # the comparison that raises, raised, from the bot's line
+    assert values[12] < values[8] < values[5] < values[4]  # 12 - 4 = 8; then 4 to 7; 1; 0
+    assert len(values[8] - values[12]) == 1 and len(values[4] - values[5]) == 1  # one new distance each
+
+
+@pytest.mark.skipif(hasattr(sys, "monitoring"), reason="the collector before Python 3.12 (after: sys.monitoring)")
+def test_value_profile_is_asked_for_and_said(tmp_path):
+    """`--value-profile` records the values the bot's branches compare (the summary says
+    runs reached "new code, or a new distance between compared values", the JSON
+    `values`); without it, none is recorded and the report says new code only; with
+    `--coverage off` it is a usage error, one line."""
+    asked = run_cli("fuzz", "--game", "impasse", "--examples", "3", *SEEDED, "--value-profile", BRANCHES,
+                    tmp_path=tmp_path / "asked")
+    assert asked.code == 0, asked.stdout + asked.stderr
+    assert asked.report["coverage"]["values"] is True
+    assert "new code, or a new distance between compared values" in asked.stdout
+    plain = run_cli("fuzz", "--game", "impasse", "--examples", "3", *SEEDED, BRANCHES, tmp_path=tmp_path / "plain")
+    assert plain.code == 0 and plain.report["coverage"]["values"] is False
+    assert "reached new code (" in plain.stdout and "distance" not in plain.stdout
+    off = run_cli("fuzz", "--game", "impasse", "--coverage", "off", "--value-profile", *SEEDED, BRANCHES,
+                  tmp_path=tmp_path / "off")
+    assert off.code == 2 and off.stderr.strip().splitlines() == [
+        "prototest: error: --value-profile: it steers by coverage, which --coverage off turns off"], off.stderr
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="sys.monitoring compiles nothing: no code to load ahead")
+def test_code_compiled_ahead_with_the_comparisons_is_loaded_only_by_a_bot_that_records_them(tmp_path, monkeypatch):
+    """The code compiled ahead with the comparisons (`--value-profile`) and without them
+    are told apart, in the campaign's folder and in the cache between campaigns: a bot
+    collecting lines only never loads the first, nor a bot recording values the second."""
+    import os as _os
+
+    from prototest.sandbox.coverage import codecache, collector
+
+    monkeypatch.setenv("PROTOTEST_CACHE_DIR", str(tmp_path / "cache"))
+    bot = tmp_path / "bot.py"
+    bot.write_text("import sys\nif len(sys.argv) > 3:\n    print('many')\n")
+
+    def names(code):
+        out = set(code.co_names)
+        for const in code.co_consts:
+            if hasattr(const, "co_names"):
+                out |= names(const)
+        return out
+
+    folders = {}
+    for values in (False, True):
+        folder = tmp_path / f"map-{values}"
+        folder.mkdir()
+        assert codecache.compile_ahead(str(folder), str(bot), 1 << 16, values=values)
+        folders[values] = str(folder)
+    for values, folder in folders.items():
+        for bot_values in (False, True):
+            code = collector._ahead(_os, folder, 1 << 16, bot_values)(str(bot))
+            assert (code is not None) == (values == bot_values)
+            if code is not None:
+                assert (collector._PAIR_NAME in names(code)) == values
+    kept = sorted(p.name for p in (tmp_path / "cache" / "coverage-code").iterdir())
+    assert len(kept) == 2  # one entry each: a later campaign of either kind loads its own
+
+
+def test_entries_of_values_only_get_their_share_of_the_picks_not_more(tmp_path):
+    """An entry whose new slots are all values compared (the map's last quarter) is picked
+    in VALUE_SHARE of the picks while entries of new lines are kept too, however rare its
+    values: a count coming closer to its branch never takes the search from new code. Alone,
+    it gets every pick."""
+    import random
+
+    from prototest.play.corpus import VALUE_SHARE, Entry
+    from prototest.play.elites import Elite
+
+    bot = tmp_path / "bot.py"
+    bot.write_text("print(1)\n")
+    coverage = _coverage_of(bot)
+    try:
+        coverage.setup()
+        value = line_slots(coverage.map.size)
+        assert coverage.values_only({value, value + 7}) and not coverage.values_only({value, 5})
+        assert not coverage.values_only(set())
+        line, rare = Elite(0, (), ("a",), 1, 1.0), Elite(0, (), ("b",), 1, 1.0)
+        coverage.keep(Entry(rare, 1, frozenset({value + 3}), values=True))
+        coverage.hits.update({value + 3: 1, 5: 1000})
+        rng = random.Random(1)
+        assert {coverage.pick(rng, True) for _ in range(20)} == {rare}  # alone: every pick
+        coverage.keep(Entry(line, 1, frozenset({5})))
+        picks = [coverage.pick(rng, True) for _ in range(4000)]
+        assert abs(picks.count(rare) / len(picks) - VALUE_SHARE) < 0.03  # its weight is 1000 times the line's
+    finally:
+        coverage.map.close()

@@ -30,7 +30,8 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, budget:
             database: str, no_database: bool, json_path: Path | None, junit_path: Path | None,
             shrink_examples: int, time_scale: float | None, start_delay: int, overrides: list[str],
             env_pairs: list[str], quiet: bool, config_path: Path | None, no_config: bool,
-            shard: str | None = None, html_path: Path | None = None, coverage: str = "auto") -> None:
+            shard: str | None = None, html_path: Path | None = None, coverage: str = "auto",
+            value_profile: bool = False) -> None:
     """Play whole games against BOT with swarm opponents drawn by Hypothesis; shrink any failure to a minimal reproducer."""
     bots_ahead()
     lazy.command_only = True  # this process is prototest's own (see lazy.no_local_constants)
@@ -54,6 +55,8 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, budget:
             check_output(option, path, folder=True)
     _reachable(where)
     _coverage_possible(coverage, argv, env, s.bot_cwd)
+    if value_profile and coverage == "off":
+        raise UsageProblem("--value-profile: it steers by coverage, which --coverage off turns off")
     # Nobody chose the game: a bot idle in a read of its input at its first answer is given
     # up on early, and the failure names the game it looks like (as check does).
     target = Target(spec, rules, module, argv, env, s.time_scale, start_delay, cwd=s.bot_cwd,
@@ -61,7 +64,8 @@ def execute(*, bot: list[str], game: str | None, spec_path: Path | None, budget:
                     overrides_given=list(s.overrides[s.config_overrides:]))
     options = Options(mode=mode, examples=examples, budget_s=budget_s, seed=s.seed,
                       jobs=jobs or pool.default_jobs(), max_plies=max_plies,
-                      database=where, shrink_examples=shrink_examples, shard=part, coverage=coverage)
+                      database=where, shrink_examples=shrink_examples, shard=part, coverage=coverage,
+                      values=value_profile)
     ticker = _Ticker(quiet)
     run = _execute(target, options, ticker)
     run.config = s.config.where if s.config else None

@@ -12,7 +12,10 @@ the rarity of the code it reached first (FairFuzz's rare branches, AFL's power s
 examples reach (a mode of the bot's, entered after another rare branch ran on an earlier
 turn) is picked far more often than the first game, whose hundreds of new lines every game
 reaches; less each time it is picked. Its branches that reach that code again make it less
-rare, so the energy moves on to what they reach next. (Hypothesis's own `target()` and its
+rare, so the energy moves on to what they reach next. An entry that reached no new line,
+only a new distance between two values a branch compares (a Python bot's value profile,
+see prototest.sandbox.coverage.collector), gets VALUE_SHARE of the picks at most while
+entries of new lines are kept. (Hypothesis's own `target()` and its
 mutation of draws would not replay a game's prefix once the bot answers otherwise.)
 
 Code that every run reaches is no news after a few runs: once COMMON_AFTER runs with
@@ -41,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..judge.findings import TIMING_KINDS, Finding
 from ..sandbox.coverage import CoverageMap, injection
+from ..sandbox.coverage.shm import line_slots
 from .elites import Elite
 from .forced import ForcedOpponent
 from .fuzzrun import Example, FuzzRun
@@ -52,6 +56,11 @@ if TYPE_CHECKING:
 #: back at most before the answer that reached new code; timing warnings played again
 #: without the collector, at most, in a campaign.
 CORPUS_MAX, COVERAGE_BACK, WARNING_RECHECKS = 256, 3, 3
+#: The share of picks that go to the entries that reached only a new distance between
+#: compared values (a Python bot's value profile), while entries that reached new lines
+#: exist too: a count that comes closer to its branch never takes more than this from
+#: the search past new code.
+VALUE_SHARE = 0.25
 #: Runs with coverage after which the lines every one of them reached lose their stores.
 COMMON_AFTER = 4
 #: Functions never reached that the report names, at most.
@@ -67,6 +76,8 @@ class Entry:
     picked: int = 0
     #: kept by this worker (False: taken from another's, counted there)
     own: bool = True
+    #: its new slots are all values compared, no line (see VALUE_SHARE)
+    values: bool = False
 
     def weight(self, hits: Counter[int]) -> float:
         """Its energy: the rarity of its rarest new slot (1 / the examples that reached it),
@@ -137,6 +148,10 @@ class Coverage:
         self.campaign = campaign
         t, mode = campaign.target, campaign.options.coverage
         self.injection = None if mode == "off" else injection(t.argv, t.env, t.cwd)
+        #: the bot's branches' comparisons recorded too (`fuzz --value-profile`): a Python
+        #: bot's collector compiles them before 3.12 (sys.monitoring records lines only)
+        self.values = (campaign.options.values and self.injection is not None
+                       and self.injection.kind == "python" and sys.version_info < (3, 12))
         #: why coverage is off (None: on, or not known yet for a native bot)
         self.off: str | None = "--coverage off" if mode == "off" else self.injection.off  # type: ignore[union-attr]
         self.map: CoverageMap | None = None
@@ -191,8 +206,9 @@ class Coverage:
             for path in named:
                 if path not in self._ahead:
                     self._ahead.add(path)
-                    codecache.compile_ahead(self.map.folder, path, self.map.size, self.common)
-        return {**self.campaign.target.env, **self.injection.env(self.map)}, self.map
+                    codecache.compile_ahead(self.map.folder, path, self.map.size, self.common, self.values)
+        values = {"PROTOTEST_COVERAGE_VALUES": "1"} if self.values else {}
+        return {**self.campaign.target.env, **self.injection.env(self.map), **values}, self.map
 
     def after(self, example: Example) -> None:
         """After a run with coverage: the rest of what it reached (its exit), the names the
@@ -239,7 +255,7 @@ class Coverage:
                       if report.positions[i].turn() != example.seat)
         elite = Elite(example.seat, tuple(example.start_moves), tuple(example.opponent_moves), reached, float(new),
                       back=COVERAGE_BACK)
-        self.keep(Entry(elite, new, frozenset(first)))
+        self.keep(Entry(elite, new, frozenset(first), values=self.values_only(first)))
         if self.shared is not None:
             self.shared.publish(elite, frozenset(first))
 
@@ -255,14 +271,26 @@ class Coverage:
         run = self.campaign.run
         for elite, slots in self.shared.take():
             run.coverage_reached.update(slots)
-            self.keep(Entry(elite, len(slots), slots, own=False))
+            self.keep(Entry(elite, len(slots), slots, own=False, values=self.values_only(slots)))
+
+    def values_only(self, slots: "set[int] | frozenset[int]") -> bool:
+        """Whether these new slots are all a Python bot's values compared (the map's last
+        quarter, see prototest.sandbox.coverage.collector), none a line."""
+        if self.map is None or self.injection is None or self.injection.kind != "python":
+            return False
+        first_value = line_slots(self.map.size)
+        return bool(slots) and all(s >= first_value for s in slots)
 
     def pick(self, rng: random.Random, cold_ok: bool) -> Elite | None:
-        """An entry to branch from: weighted by its energy (Entry.weight)."""
+        """An entry to branch from: weighted by its energy (Entry.weight), among the
+        entries of values only in VALUE_SHARE of the picks where both kinds are kept."""
         self.take_shared()
         entries = [e for e in self.corpus if cold_ok or not e.elite.start_moves]
         if not entries:
             return None
+        values = [e for e in entries if e.values]
+        if values and len(values) < len(entries):
+            entries = values if rng.random() < VALUE_SHARE else [e for e in entries if not e.values]
         entry = rng.choices(entries, weights=[e.weight(self.hits) for e in entries])[0]
         entry.picked += 1
         return entry.elite
@@ -305,6 +333,7 @@ class Coverage:
         run = self.campaign.run
         run.coverage_kind = self.injection.kind if self.injection is not None else None
         run.coverage_root = self.injection.root if self.injection is not None else None
+        run.coverage_values = self.values
         if self.off is None and self.injection is not None and self.injection.kind and not run.coverage_runs:
             self.off = "no example ran the bot with coverage"
         run.coverage_off = self.off
@@ -328,7 +357,7 @@ def summarize(run: FuzzRun) -> dict[str, Any]:
     if run.coverage_off is not None or not run.coverage_kind:
         return {"state": "off", "reason": run.coverage_off or "not asked for"}
     reached = run.coverage_reached
-    out: dict[str, Any] = {"state": "on", "kind": run.coverage_kind, "slots": len(reached),
+    out: dict[str, Any] = {"state": "on", "kind": run.coverage_kind, "values": run.coverage_values, "slots": len(reached),
                            "runs": run.coverage_runs, "new_examples": run.coverage_new,
                            "corpus": run.coverage_corpus, "timing_rechecked": run.coverage_timing_rechecked}
     if run.coverage_kind != "python":

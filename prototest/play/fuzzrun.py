@@ -75,6 +75,9 @@ class Options:
     shard: tuple[int, int] | None = None
     #: `fuzz --coverage`: "auto" (where the bot gives it), "on" (required), "off"
     coverage: str = "auto"
+    #: `fuzz --value-profile`: a Python bot's branches' comparisons steer too (see
+    #: prototest.sandbox.coverage.collector._compares)
+    values: bool = False
 
     @property
     def stream(self) -> int:
@@ -284,6 +287,8 @@ class FuzzRun:
     coverage_timing_rechecked: int = 0
     coverage_kind: str | None = None
     coverage_root: str | None = None
+    #: the bot's branches' comparisons recorded too (`--value-profile`, a Python bot before 3.12)
+    coverage_values: bool = False
     coverage_off: str | None = None
     coverage_corpus: int = 0
     coverage: dict[str, Any] = field(default_factory=dict)

@@ -308,6 +308,7 @@ def _merge(main: Campaign, results: dict[int, Any]) -> FuzzRun:
     first = on[0] if on else (parts[0] if parts else None)
     if first is not None:
         run.coverage_kind, run.coverage_root = first.coverage_kind, first.coverage_root
+        run.coverage_values = first.coverage_values
         run.coverage_off = None if on else first.coverage_off
     run.coverage = summarize(run)
     for p in parts:

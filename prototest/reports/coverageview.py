@@ -33,7 +33,8 @@ def section(run: Any, summary: dict[str, Any]) -> str:
         return (f'<section class="coverage" id="coverage"><h2>Coverage of the bot\'s code</h2>'
                 f'<p class="note">coverage off: {_esc(reason)}</p></section>')
     head = '<section class="coverage" id="coverage"><h2>Coverage of the bot\'s code</h2>'
-    runs = (f'<p>{summary["new_examples"]} of {summary["runs"]} runs reached new code; '
+    news = "new code, or a new distance between compared values" if summary.get("values") else "new code"
+    runs = (f'<p>{summary["new_examples"]} of {summary["runs"]} runs reached {news}; '
             f'{summary["corpus"]} kept to go on from.</p>')
     if summary.get("kind") != "python":
         return (head + f'<p>native bot: {summary["slots"]} slots of the coverage map reached '

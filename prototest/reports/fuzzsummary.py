@@ -98,7 +98,8 @@ def coverage_lines(cov: dict) -> list[str]:
                 f"file{'s' if files != 1 else ''}")
     else:
         head = f"  coverage (native): {cov['slots']} slots of the map reached (edges; no total is known)"
-    head += (f"; {cov['new_examples']} of {cov['runs']} runs with it reached new code "
+    news = "new code, or a new distance between compared values" if cov.get("values") else "new code"
+    head += (f"; {cov['new_examples']} of {cov['runs']} runs with it reached {news} "
              f"({cov['corpus']} kept to go on from)")
     lines = [head]
     if cov.get("unreached_count"):

@@ -40,9 +40,11 @@ from . import collector
 from .shm import slot
 
 
-def header(path: str, mtime_ns: int, size: int, map_size: int) -> bytes:
-    """What a compiled file starts with (the collector builds the same from its own)."""
-    return importlib.util.MAGIC_NUMBER + f"{path}\n{mtime_ns}\n{size}\n{map_size}\n".encode("utf-8", "surrogateescape")
+def header(path: str, mtime_ns: int, size: int, map_size: int, values: bool = False) -> bytes:
+    """What a compiled file starts with (the collector builds the same from its own); `v`
+    after the map's size: compiled with the comparisons recorded (`fuzz --value-profile`)."""
+    return importlib.util.MAGIC_NUMBER + f"{path}\n{mtime_ns}\n{size}\n{map_size}{'v' if values else ''}\n".encode(
+        "utf-8", "surrogateescape")
 
 
 def file_name(path: str) -> str:
@@ -50,7 +52,8 @@ def file_name(path: str) -> str:
     return path.replace("%", "%25").replace("/", "%2F")
 
 
-def compile_ahead(folder: str, path: str, map_size: int, skip: frozenset[int] = frozenset()) -> bool:
+def compile_ahead(folder: str, path: str, map_size: int, skip: frozenset[int] = frozenset(),
+                  values: bool = False) -> bool:
     """Compile one of the bot's files (as the collector named it) into `folder`/code,
     with no store for the slots in `skip`; False where it cannot be (gone, not Python
     this interpreter compiles): the collector then compiles it at each start, as without
@@ -61,14 +64,14 @@ def compile_ahead(folder: str, path: str, map_size: int, skip: frozenset[int] = 
         st = os.stat(path)
         with open(path, "rb") as fh:
             source = fh.read()
-        kept = None if skip else _Kept(path, map_size, source)
+        kept = None if skip else _Kept(path, map_size, source, values)
         body = kept.load() if kept else None
         if body is None:
-            code = collector._instrumented(ast, source, path, lambda line: slot(path, line, map_size), skip)
+            code = collector._instrumented(ast, source, path, lambda line: slot(path, line, map_size), skip, values)
             body = marshal.dumps(code)
             if kept:
                 kept.store(body)
-        data = header(path, st.st_mtime_ns, st.st_size, map_size) + body
+        data = header(path, st.st_mtime_ns, st.st_size, map_size, values) + body
         where = os.path.join(folder, "code")
         os.makedirs(where, exist_ok=True)
         target = os.path.join(where, file_name(path))
@@ -137,11 +140,13 @@ def _fingerprint() -> bytes:
 
 class _Kept:
     """One file's instrumented code in the cache between campaigns: found only for the very
-    same source text (compared whole, not by a hash), path, map size and fingerprint."""
+    same source text (compared whole, not by a hash), path, map size, comparisons recorded
+    or not, and fingerprint."""
 
-    def __init__(self, path: str, map_size: int, source: bytes) -> None:
+    def __init__(self, path: str, map_size: int, source: bytes, values: bool = False) -> None:
         self.folder = cache_folder()
-        about = _fingerprint() + b"\n" + os.fsencode(path) + b"\n%d\n%d\n" % (map_size, len(source))
+        about = (_fingerprint() + b"\n" + os.fsencode(path)
+                 + b"\n%d%s\n%d\n" % (map_size, b"v" if values else b"", len(source)))
         self.head = about + source
         name = "%08x-%08x" % (zlib.crc32(about), zlib.crc32(source))
         self.file = os.path.join(self.folder, name) if self.folder else None

@@ -9,7 +9,9 @@ only slower by the cost of recording.
 What it records: the lines of the bot's own files (under PROTOTEST_COVERAGE_ROOT, not
 the standard library nor site-packages) that ran, each line once per process, as a byte
 set to 1 in an AFL-style map: the file PROTOTEST_COVERAGE_MAP, mapped shared, one byte
-a slot, slot = crc32("<file>:<line>") modulo the map's size. The first time it records
+a slot, slot = crc32("<file>:<line>") modulo three quarters of the map's size (the last
+quarter holds the values compared, where PROTOTEST_COVERAGE_VALUES is 1: see _compares,
+`fuzz --value-profile`). The first time it records
 a file, it appends "F\\t<file>\\n" to PROTOTEST_COVERAGE_INDEX, so that prototest can name
 the files and functions (it compiles them itself). Where it cannot serve (the bot has a
 sitecustomize of its own), it appends "X\\t<reason>\\n" instead and records nothing.
@@ -93,7 +95,7 @@ def _prototest_coverage():
     def slot_of(path, line):
         import zlib  # here: a bot whose files were all compiled ahead never needs it (a shared library)
 
-        return zlib.crc32(("%s:%d" % (path, line)).encode("utf-8", "surrogateescape")) % size
+        return zlib.crc32(("%s:%d" % (path, line)).encode("utf-8", "surrogateescape")) % (size - size // 4)
 
     def hit(path, line):
         cov[slot_of(path, line)] = 1
@@ -118,14 +120,17 @@ def _prototest_coverage():
         monitoring.set_events(tool, monitoring.events.LINE)
         return
 
-    _instrument_before_312(sys, cov, mine, own, slot_of, _ahead(os, os.path.dirname(map_path), size))
+    values = env.get("PROTOTEST_COVERAGE_VALUES") == "1"
+    _instrument_before_312(sys, cov, mine, own, slot_of, _ahead(os, os.path.dirname(map_path), size, values), values)
 
 
 #: The name, in builtins, of the map the instrumented code writes into.
 _MAP_NAME = "__prototest_coverage_map__"
+#: The names, in builtins, of the comparison operators and of the recorder of their operands.
+_OPS_NAME, _PAIR_NAME = "__prototest_coverage_ops__", "__prototest_coverage_pair__"
 
 
-def _ahead(os, folder, size):
+def _ahead(os, folder, size, values=False):
     """A function that gives the instrumented code of a file that prototest compiled
     ahead (prototest.sandbox.coverage.codecache: `<map's folder>/code/<the path, % as %25, / as %2F>`,
     after a first run of the bot named the file), or None: another interpreter's bytecode,
@@ -142,7 +147,7 @@ def _ahead(os, folder, size):
             with open(os.path.join(folder, "code", name), "rb") as fh:
                 data = fh.read()
             st = os.stat(path)
-            head = magic + ("%s\n%d\n%d\n%d\n" % (path, st.st_mtime_ns, st.st_size, size)).encode(
+            head = magic + ("%s\n%d\n%d\n%d%s\n" % (path, st.st_mtime_ns, st.st_size, size, "v" if values else "")).encode(
                 "utf-8", "surrogateescape")
             return marshal.loads(data[len(head):]) if data.startswith(head) else None
         except Exception:
@@ -151,7 +156,7 @@ def _ahead(os, folder, size):
     return ahead
 
 
-def _instrument_before_312(sys, cov, mine, own, slot_of, ahead=lambda path: None):
+def _instrument_before_312(sys, cov, mine, own, slot_of, ahead=lambda path: None, values=False):
     """Before 3.12 there is no sys.monitoring, and sys.settrace would call back at every
     call of every function, the libraries' too (a bot's hot loop over its rules library ran
     2.6 times as slow). Instead, each file of the bot's own is compiled here with a store
@@ -169,13 +174,17 @@ def _instrument_before_312(sys, cov, mine, own, slot_of, ahead=lambda path: None
     import os
 
     setattr(builtins, _MAP_NAME, cov)
+    if values:
+        ops, pair = _compare(cov)
+        setattr(builtins, _OPS_NAME, ops)
+        setattr(builtins, _PAIR_NAME, pair)
 
     def code_of(source, path):
         """The source compiled with the stores, or None (compiled as is, then)."""
         try:
             import ast  # here: a bot whose files were all compiled ahead never needs it
 
-            code = _instrumented(ast, source, path, lambda line: slot_of(path, line))
+            code = _instrumented(ast, source, path, lambda line: slot_of(path, line), values=values)
         except Exception:
             return None
         own(path)
@@ -265,12 +274,13 @@ def _run_main(sys, code, globals):
     raise SystemExit
 
 
-def _instrumented(ast, source, path, slot_of, skip=frozenset()):
+def _instrumented(ast, source, path, slot_of, skip=frozenset(), values=False):
     """`source` compiled as `path`, with a store of 1 into the map before each statement,
     at the slots of the lines that statement runs before any statement inside it (the
     lines of its header that have instructions: those a tracer sees run); none for the
     slots in `skip` (prototest's code compiled ahead: code every run reaches, see
-    prototest.play.corpus)."""
+    prototest.play.corpus); with `values`, its branches' comparisons recorded too
+    (_compares)."""
     tree = ast.parse(source, path)
     runnable = _runnable(compile(tree, path, "exec", dont_inherit=True))  # the tree as parsed: not parsed twice
     load, store = ast.Load(), ast.Store()
@@ -317,7 +327,68 @@ def _instrumented(ast, source, path, slot_of, skip=frozenset()):
             case.body = body(case.body, header(case.pattern, case.body[0].lineno))
 
     tree.body = body(tree.body, keep=_kept(ast, tree.body, tree))
+    if values:
+        _compares(ast, tree, slot_of)
     return compile(tree, path, "exec", dont_inherit=True)
+
+
+def _compare(cov):
+    """What the instrumented comparisons call (see _compares): the operators, as the C
+    functions of `operator` (a comparison that raises adds no frame of the collector's to
+    the traceback), and `pair`, which returns its two operands after recording, where both
+    are integers (not bools), a slot in the map's last quarter for the comparison and how
+    far apart they were: the sign of their difference and its bit length (0 when equal, 1
+    for 1, 2 for 2-3, 3 for 4-7 ...). It never raises."""
+    import operator
+
+    ops = (operator.lt, operator.le, operator.gt, operator.ge, operator.eq, operator.ne)
+    size = len(cov)
+    base = size - size // 4
+    span = size - base
+
+    def pair(site, a, b):
+        if type(a) is int and type(b) is int:
+            d = a - b
+            try:
+                cov[base + (site + 40503 * (d.bit_length() if d >= 0 else 64 + (-d).bit_length())) % span] = 1
+            except Exception:
+                pass
+        return a, b
+
+    return ops, pair
+
+
+def _compares(ast, tree, slot_of):
+    """Each comparison of one operator (<, <=, >, >=, ==, !=) in the test of an if, elif,
+    while or conditional expression, and inside its and/or/not, becomes
+    `ops[k](*pair(site, left, right))` (see _compare; its operands evaluated as before, in
+    the same order, once; the same comparison, by the same C function): a run that
+    brings two compared integers closer than any run before sets a new slot, so the example
+    joins the corpus and the search goes on from it, towards the value that flips the
+    branch (libFuzzer's value profile; search-based testing's branch distance). A branch
+    taken only on a rare count (few pieces left, very many moves) is then approached step
+    by step rather than met by chance. Chained comparisons and those elsewhere stay as
+    they are."""
+    kinds = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
+
+    def wrap(node):
+        if isinstance(node, ast.BoolOp):
+            node.values = [wrap(v) for v in node.values]
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            node.operand = wrap(node.operand)
+        elif isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in kinds:
+            site = (slot_of(node.lineno) * 2654435761 + node.col_offset + 1) & 0xFFFFFFFF  # the comparison's own
+            op = kinds.index(type(node.ops[0]))
+            operands = ast.Call(ast.Name(_PAIR_NAME, ast.Load()), [ast.Constant(site), node.left, node.comparators[0]], [])
+            call = ast.Call(ast.Subscript(ast.Name(_OPS_NAME, ast.Load()), ast.Constant(op), ast.Load()),
+                            [ast.Starred(operands, ast.Load())], [])
+            return ast.copy_location(call, node)
+        return node
+
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.If, ast.While, ast.IfExp)):
+            node.test = wrap(node.test)
+    ast.fix_missing_locations(tree)
 
 
 def _first_line(node):

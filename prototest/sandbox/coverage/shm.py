@@ -43,9 +43,16 @@ def sweep() -> None:
             pass
 
 
+def line_slots(size: int = MAP_SIZE) -> int:
+    """How many of a Python bot's map slots stand for lines: the first three quarters; the
+    rest are the values its comparisons compared (collector._compares), so a line is never
+    counted reached for a value's slot."""
+    return size - size // 4
+
+
 def slot(path: str, line: int, size: int = MAP_SIZE) -> int:
     """The slot of a line of a Python file: the collector's own formula."""
-    return zlib.crc32(f"{path}:{line}".encode("utf-8", "surrogateescape")) % size
+    return zlib.crc32(f"{path}:{line}".encode("utf-8", "surrogateescape")) % line_slots(size)
 
 
 class CoverageMap:
