@@ -274,9 +274,9 @@ class Coverage:
             self.keep(Entry(elite, len(slots), slots, own=False, values=self.values_only(slots)))
 
     def values_only(self, slots: "set[int] | frozenset[int]") -> bool:
-        """Whether these new slots are all a Python bot's values compared (the map's last
+        """Whether these new slots are all values compared (`--value-profile`: the map's last
         quarter, see prototest.sandbox.coverage.collector), none a line."""
-        if self.map is None or self.injection is None or self.injection.kind != "python":
+        if not self.values or self.map is None:
             return False
         first_value = line_slots(self.map.size)
         return bool(slots) and all(s >= first_value for s in slots)

@@ -15,6 +15,7 @@ import os
 from typing import Any
 
 from ..sandbox.coverage.pysource import compiled
+from .text import coverage_news
 
 #: A file's source is shown folded up to this many lines (a larger file: its table row only).
 SOURCE_LINES_SHOWN = 3000
@@ -33,8 +34,7 @@ def section(run: Any, summary: dict[str, Any]) -> str:
         return (f'<section class="coverage" id="coverage"><h2>Coverage of the bot\'s code</h2>'
                 f'<p class="note">coverage off: {_esc(reason)}</p></section>')
     head = '<section class="coverage" id="coverage"><h2>Coverage of the bot\'s code</h2>'
-    news = "new code, or a new distance between compared values" if summary.get("values") else "new code"
-    runs = (f'<p>{summary["new_examples"]} of {summary["runs"]} runs reached {news}; '
+    runs = (f'<p>{summary["new_examples"]} of {summary["runs"]} runs reached {coverage_news(summary)}; '
             f'{summary["corpus"]} kept to go on from.</p>')
     if summary.get("kind") != "python":
         return (head + f'<p>native bot: {summary["slots"]} slots of the coverage map reached '

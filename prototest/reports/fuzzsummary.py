@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from .figures import answer_figures, fuzz_resources
 from .summary import other_game_verdict
-from .text import envelope_line, fuzz_warning_lines, millis, reproducer_lines, resources_line, sent_line
+from .text import coverage_news, envelope_line, fuzz_warning_lines, millis, reproducer_lines, resources_line, sent_line
 
 if TYPE_CHECKING:  # a check's report never imports the fuzz machinery
     from ..play.fuzzrun import FuzzRun
@@ -98,8 +98,7 @@ def coverage_lines(cov: dict) -> list[str]:
                 f"file{'s' if files != 1 else ''}")
     else:
         head = f"  coverage (native): {cov['slots']} slots of the map reached (edges; no total is known)"
-    news = "new code, or a new distance between compared values" if cov.get("values") else "new code"
-    head += (f"; {cov['new_examples']} of {cov['runs']} runs with it reached {news} "
+    head += (f"; {cov['new_examples']} of {cov['runs']} runs with it reached {coverage_news(cov)} "
              f"({cov['corpus']} kept to go on from)")
     lines = [head]
     if cov.get("unreached_count"):

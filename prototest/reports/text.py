@@ -21,6 +21,12 @@ def plural(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
+def coverage_news(cov: dict[str, Any]) -> str:
+    """What a run with coverage counts as new (the summary's and the page's words): new
+    code, and with `fuzz --value-profile` a new distance between compared values."""
+    return "new code, or a new distance between compared values" if cov.get("values") else "new code"
+
+
 def game_ranges(numbers: Sequence[int]) -> str:
     """'3, 5, 7-24': sorted game numbers, runs of three or more as ranges."""
     parts: list[str] = []
